@@ -1,0 +1,28 @@
+#include "result_protocol.hpp"
+
+namespace perfzero::detail {
+
+nlohmann::json context_to_result(const Context& context) {
+  nlohmann::json result = {{"protocol_version", kResultProtocolVersion}};
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const Metric& m : context.metrics()) {
+    nlohmann::json metric = {{"name", m.name}, {"value", m.value}, {"unit", m.unit}};
+    if (m.min_value) metric["min_value"] = *m.min_value;
+    if (m.max_value) metric["max_value"] = *m.max_value;
+    metrics.push_back(std::move(metric));
+  }
+  result["metrics"] = std::move(metrics);
+  nlohmann::json extras = nlohmann::json::object();
+  for (const auto& [key, value] : context.extras()) {
+    std::visit([&](const auto& v) { extras[key] = v; }, value);
+  }
+  result["extras"] = std::move(extras);
+  if (const auto& fw = context.framework()) {
+    result["ml_framework_info"] = {{"name", fw->name}, {"version", fw->version}, {"build_version", fw->build_version}};
+  }
+  if (const auto& reason = context.skip_reason()) result["skipped"] = *reason;
+  if (const auto& failure = context.failure()) result["error"] = *failure;
+  return result;
+}
+
+}  // namespace perfzero::detail

@@ -1,0 +1,65 @@
+#include "app/child_command.hpp"
+
+#include <unistd.h>
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "api/param_json.hpp"
+#include "api/result_protocol.hpp"
+#include "common/text.hpp"
+#include "report/trial_report.hpp"
+
+extern char** environ;
+
+namespace perfzero::app {
+
+HarnessPaths find_harness_paths() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const auto dir = ec ? std::filesystem::current_path() : self.parent_path();
+  HarnessPaths paths{dir / "perfzero-worker", dir / "perfzero-launch"};
+  if (const char* w = std::getenv("PERFZERO_WORKER")) paths.worker = w;
+  if (const char* l = std::getenv("PERFZERO_LAUNCH")) paths.launcher = l;
+  for (const auto& p : {paths.worker, paths.launcher}) {
+    if (::access(p.c_str(), X_OK) != 0) {
+      throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
+                                           p.string()));
+    }
+  }
+  return paths;
+}
+
+runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,
+                                   const std::filesystem::path& trial_dir, int trial, const std::string& root_data_dir) {
+  runner::ChildCommand command;
+  std::map<std::string, std::string> env;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string text(*entry);
+    const auto eq = text.find('=');
+    if (eq != std::string::npos) env[text.substr(0, eq)] = text.substr(eq + 1);
+  }
+  for (const auto& [k, v] : planned.env) env[k] = v;
+  env[detail::kResultFileEnv] = (trial_dir / report::kResultFile).string();
+  env["PERFZERO_TRIAL_DIR"] = trial_dir.string();
+  env["PERFZERO_TRIAL"] = std::to_string(trial);
+  env["PERFZERO_METHOD"] = planned.name;
+  if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;
+
+  if (planned.external) {
+    command.argv = planned.command.argv;
+    command.working_dir = planned.command.working_dir;
+    for (const auto& [name, value] : planned.params) {
+      env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);
+    }
+  } else {
+    command.argv = {paths.worker.string(), planned.method};
+    if (!planned.params.empty()) command.argv.push_back(detail::params_to_json(planned.params).dump());
+    command.working_dir = trial_dir;
+  }
+  for (const auto& [k, v] : env) command.environment.push_back(k + "=" + v);
+  return command;
+}
+
+}  // namespace perfzero::app

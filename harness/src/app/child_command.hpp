@@ -1,0 +1,21 @@
+#pragma once
+// How a planned case becomes a child command line and environment.
+#include <filesystem>
+
+#include "config/run_plan.hpp"
+#include "runner/child_launch.hpp"
+
+namespace perfzero::app {
+
+struct HarnessPaths {
+  std::filesystem::path worker;    // perfzero-worker
+  std::filesystem::path launcher;  // perfzero-launch
+};
+
+// Next to the running perfzero binary, unless $PERFZERO_WORKER / $PERFZERO_LAUNCH say otherwise.
+HarnessPaths find_harness_paths();
+
+runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,
+                                   const std::filesystem::path& trial_dir, int trial, const std::string& root_data_dir);
+
+}  // namespace perfzero::app

@@ -1,0 +1,201 @@
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "api/param_json.hpp"
+#include "app/child_command.hpp"
+#include "app/commands.hpp"
+#include "app/output_dir.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "common/text.hpp"
+#include "progress/progress.hpp"
+#include "report/redact.hpp"
+#include "report/run_summary.hpp"
+#include "report/trial_report.hpp"
+#include "runner/signals.hpp"
+#include "runner/trial_runner.hpp"
+
+extern char** environ;
+
+namespace perfzero::app {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double epoch_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+report::RunContext make_context(const cli::Options& o, const ClaimedOutput& output) {
+  report::RunContext run;
+  run.execution_id = output.execution_id;
+  run.execution_timestamp = epoch_seconds();
+  run.execution_label = o.execution_label;
+  run.platform_name = o.platform_name;
+  run.system_name = o.system_name;
+  run.ml_framework_build_label = o.ml_framework_build_label;
+  run.output_dir = output.dir;
+  run.suite_files = o.configs;
+  run.env_vars = report::redacted_environment(environ);
+  run.flags = report::redacted_flags(o.given);
+  sysinfo::Paths paths;
+  paths.dmi = o.dmi_root;
+  run.system = sysinfo::collect_system_info(paths);
+  run.instance_type = !o.instance_type.empty() ? o.instance_type : run.system.cloud.instance_type;
+  return run;
+}
+
+void write_manifest(const report::RunContext& run, const std::vector<config::PlannedCase>& plan,
+                    const std::string& status) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : plan) cases.push_back({{"name", c.name}, {"trials", c.trials}, {"origin", c.origin}});
+  const nlohmann::json manifest = {{"execution_id", run.execution_id},
+                                   {"execution_timestamp", run.execution_timestamp},
+                                   {"status", status},
+                                   {"flags", run.flags},
+                                   {"plan", cases}};
+  files::write_atomically(run.output_dir / kRunManifest, manifest.dump(2) + "\n");
+}
+
+class RunLoop {
+ public:
+  RunLoop(const cli::Options& options, const report::RunContext& run, const HarnessPaths& paths, bool resuming)
+      : options_(options), run_(run), paths_(paths), resuming_(resuming), run_start_(Clock::now()) {}
+
+  // Returns the stop signal when interrupted.
+  std::optional<int> run_all(const std::vector<config::PlannedCase>& plan, std::vector<report::CaseSummary>& cases) {
+    int total = 0;
+    for (const auto& c : plan) total += c.trials + c.warmup_trials;
+    progress::Progress progress(stdout, ::isatty(STDOUT_FILENO) == 1, total);
+    progress_ = &progress;
+    for (const auto& planned : plan) {
+      report::CaseSummary& summary = cases.emplace_back();
+      summary.name = planned.name;
+      summary.method = planned.method;
+      summary.params = detail::params_to_json(planned.params);
+      summary.trials_planned = planned.trials;
+      const auto case_dir = run_.output_dir / text::path_component(planned.name);
+      for (int w = 1; w <= planned.warmup_trials && !stop_; ++w) {
+        auto record = execute(planned, case_dir / fmt::format("warmup_{}", w), w, fmt::format("warm-up {}/{}", w, planned.warmup_trials));
+        if (record) summary.warmups.push_back(report::summarize_trial(*record, run_.output_dir));
+      }
+      for (int t = 1; t <= planned.trials && !stop_; ++t) {
+        const auto trial_dir = case_dir / fmt::format("trial_{}", t);
+        const std::string what = fmt::format("trial {}/{}", t, planned.trials);
+        if (resuming_) {
+          if (auto previous = load_previous(trial_dir)) {
+            progress.resumed(planned.name, what, previous->outcome);
+            summary.trials.push_back(*previous);
+            continue;
+          }
+        }
+        auto record = execute(planned, trial_dir, t, what);
+        if (!record) break;
+        if (record->classification.outcome != Outcome::interrupted) report::write_trial_files(run_, *record);
+        summary.trials.push_back(report::summarize_trial(*record, run_.output_dir));
+      }
+      // After every method, so a harness crash loses at most the method that was running.
+      report::write_run_summary(run_, cases, stop_ ? "interrupted" : "running");
+      if (stop_) break;
+    }
+    return stop_;
+  }
+
+ private:
+  std::optional<report::TrialSummary> load_previous(const std::filesystem::path& trial_dir) const {
+    const auto text = files::read_text(trial_dir / report::kReportFile);
+    if (!text) return std::nullopt;
+    const auto doc = nlohmann::json::parse(*text, nullptr, false);
+    if (doc.is_discarded()) return std::nullopt;
+    auto summary = report::summary_from_report(doc);
+    if (summary) summary->report = std::filesystem::relative(trial_dir / report::kReportFile, run_.output_dir).string();
+    return summary;
+  }
+
+  std::optional<report::TrialRecord> execute(const config::PlannedCase& planned, const std::filesystem::path& dir,
+                                             int trial, const std::string& what) {
+    if (auto sig = runner::take_pending_stop_signal()) {
+      stop_ = *sig;
+      return std::nullopt;
+    }
+    const auto started = Clock::now();
+    report::TrialRecord record;
+    record.planned = &planned;
+    record.trial = trial;
+    record.dir = dir;
+    record.started_offset = std::chrono::duration<double>(started - run_start_).count();
+    std::filesystem::create_directories(dir);
+    std::error_code ignored;
+    std::filesystem::remove(dir / report::kResultFile, ignored);
+    std::filesystem::remove(dir / report::kChildLogFile, ignored);
+
+    runner::TrialRequest request;
+    request.command = child_command(planned, paths_, dir, trial, options_.root_data_dir);
+    request.launcher = paths_.launcher;
+    request.log_path = dir / report::kChildLogFile;
+    request.rusage_path = dir / ".kernel_rusage";
+    request.timeout = planned.timeout;
+    request.monitor_interval = planned.monitor_interval;
+    request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
+    if (options_.debug) {
+      progress_->note(fmt::format("debug: {} in {}", text::join(request.command.argv, " "),
+                                  request.command.working_dir.string()));
+    }
+
+    record.execution = runner::run_trial(request);
+    record.result = runner::read_child_result(dir / report::kResultFile);
+    record.classification = runner::classify(record.execution, record.result);
+    record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
+    progress_->finished(planned.name, what, record.classification.outcome, record.classification.detail,
+                        record.execution.wall_seconds);
+    return record;
+  }
+
+  const cli::Options& options_;
+  const report::RunContext& run_;
+  const HarnessPaths& paths_;
+  bool resuming_;
+  Clock::time_point run_start_;
+  progress::Progress* progress_ = nullptr;
+  std::optional<int> stop_;
+};
+
+}  // namespace
+
+int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan) {
+  const HarnessPaths paths = find_harness_paths();
+  const ClaimedOutput output = claim_output_dir(options.output_dir, options.execution_id, options.resume);
+  const report::RunContext run = make_context(options, output);
+  write_manifest(run, plan, "running");
+  fmt::print("perfzero: run {} -> {}\n", run.execution_id, run.output_dir.string());
+  std::fflush(stdout);
+
+  std::vector<report::CaseSummary> cases;
+  RunLoop loop(options, run, paths, output.resuming);
+  const auto stop = loop.run_all(plan, cases);
+  const std::string status = stop ? "interrupted" : "completed";
+  report::write_run_summary(run, cases, status);
+  write_manifest(run, plan, status);
+  ::close(output.lock_fd);
+
+  int not_succeeded = 0;
+  for (const auto& c : cases) {
+    if (!counts_as_success(report::case_outcome(c))) ++not_succeeded;
+  }
+  fmt::print("perfzero: {}: {} method(s), {} not succeeded; summary in {}\n", status, cases.size(), not_succeeded,
+             (run.output_dir / "summary.md").string());
+  if (stop) {
+    fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
+    return 128 + *stop;
+  }
+  return static_cast<int>(not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+}
+
+}  // namespace perfzero::app

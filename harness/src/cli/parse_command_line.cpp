@@ -1,0 +1,149 @@
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <fmt/format.h>
+
+#include "cli/options.hpp"
+#include "common/errors.hpp"
+#include "common/text.hpp"
+#include "perfzero_build_info.hpp"
+
+namespace perfzero::cli {
+
+namespace {
+
+constexpr const char* kFooter = R"(Examples:
+  perfzero --benchmark_methods=sanity.Sanity.benchmark_noop --benchmark_num_trials=3
+  perfzero --benchmark_methods=sanity.Sanity.filter:benchmark_sleep.* --output_dir=results/run1
+  perfzero --config benchmarks/suites/cpu_smoke.yaml --platform_name=oci --system_name=VM.Standard.E4.Flex-2
+  perfzero --list
+
+Method names: family.Class.method, family.Class:method, or family.Class.filter:REGEX.
+Exit status: 0 all succeeded or skipped, 1 any other outcome, 2 bad flags or suite,
+3 harness error, 128+N when stopped by signal N. Full reference: docs/cli.md.)";
+
+int int_value(const std::string& flag, const std::string& value, int min, int max) {
+  int out = 0;
+  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (ec != std::errc{} || ptr != value.data() + value.size() || out < min || out > max) {
+    throw UsageError(fmt::format("--{}: expected a whole number from {} to {}, got '{}'", flag, min, max, value));
+  }
+  return out;
+}
+
+std::string first_flag_name(const std::string& arg) {
+  std::string name = arg;
+  const auto eq = name.find('=');
+  if (eq != std::string::npos) name = name.substr(0, eq);
+  return name;
+}
+
+}  // namespace
+
+ParseResult parse_command_line(int argc, const char* const* argv) {
+  CLI::App app{"perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.",
+               "perfzero"};
+  app.footer(kFooter);
+  app.get_formatter()->column_width(34);
+  app.set_version_flag("--version", std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
+  app.allow_windows_style_options(false);
+
+  Options o;
+  std::string trials;
+  std::string warmup;
+  std::string timeout;
+  std::string interval;
+  const char* sel = "Selecting methods";
+  const char* run = "Running";
+  const char* rec = "Recording (PerfZero)";
+  app.add_option("--benchmark_methods", o.benchmark_methods,
+                 "Methods to run, comma-separated; repeatable. family.Class.method, family.Class:method or "
+                 "family.Class.filter:REGEX")
+      ->group(sel)->delimiter(',')->type_name("LIST");
+  app.add_option("--config", o.configs, "YAML suite file; repeatable (format: docs/suites.md)")
+      ->group(sel)->type_name("FILE");
+  app.add_flag("--list", o.list, "List every built-in method with its family, description and parameters")->group(sel);
+  app.add_flag("--dry_run", o.dry_run, "Print what would run (methods, trials, settings) and exit")->group(sel);
+
+  app.add_option("--benchmark_num_trials", trials, "Trials per method (default 1); overrides suites")
+      ->group(run)->type_name("N");
+  app.add_option("--warmup_trials", warmup, "Discarded runs before the trials (default 0); overrides suites")
+      ->group(run)->type_name("N");
+  app.add_option("--timeout", timeout, "Per-run time limit: 90, 90s, 5m, 2h; 0 for none (default 1h)")
+      ->group(run)->type_name("DURATION");
+  app.add_option("--monitor_interval_ms", interval, "Process-tree sampling interval (default 100)")
+      ->group(run)->type_name("MS");
+  app.add_option("--output_dir", o.output_dir,
+                 "Directory for this run's reports (default results/runs/EXECUTION_ID); must not hold another run")
+      ->group(run)->type_name("DIR");
+  app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
+      ->group(run);
+  app.add_option("--root_data_dir", o.root_data_dir, "Data directory passed to methods as $PERFZERO_ROOT_DATA_DIR")
+      ->group(run)->type_name("DIR");
+  app.add_flag("--debug", o.debug, "Print each child's command line and environment changes")->group(run);
+
+  app.add_option("--execution_id", o.execution_id, "Identifier of this run (default: UTC time plus a random suffix)")
+      ->group(rec)->type_name("ID");
+  app.add_option("--execution_label", o.execution_label, "Free-form label stored in every report")->group(rec);
+  app.add_option("--platform_name", o.platform_name, "Platform (e.g. oci, aws, gcp, azure, local)")->group(rec);
+  app.add_option("--system_name", o.system_name, "System name (e.g. the instance shape)")->group(rec);
+  app.add_option("--instance_type", o.instance_type, "Instance type; overrides what DMI files say")->group(rec);
+  app.add_option("--ml_framework_build_label", o.ml_framework_build_label, "Build label stored in ml_framework_info")
+      ->group(rec);
+  app.add_option("--dmi_root", o.dmi_root, "Directory of DMI files (default /sys/class/dmi/id; tests use fixtures)")
+      ->group(rec)->type_name("DIR");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, app.help(), 0};
+  } catch (const CLI::CallForVersion&) {
+    return {std::nullopt, app.version() + "\n", 0};
+  } catch (const CLI::ExtrasError&) {
+    std::vector<std::string> known;
+    for (const CLI::Option* opt : app.get_options()) {
+      for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
+    }
+    for (auto& extra : app.remaining()) {
+      const std::string name = first_flag_name(extra);
+      if (name.rfind("--", 0) == 0 || name.rfind('-', 0) == 0) {
+        throw UsageError(fmt::format("unknown flag {}{} (perfzero --help lists the flags)", name,
+                                     text::did_you_mean(name, known)));
+      }
+      throw UsageError(fmt::format("unexpected argument '{}': methods go in --benchmark_methods=..., suites in --config=FILE",
+                                   extra));
+    }
+    throw UsageError("unexpected arguments (perfzero --help lists the flags)");
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_lnames().empty()) continue;
+    const std::string name = opt->get_lnames().front();
+    if (name == "help" || name == "version") continue;
+    const auto results = opt->results();
+    o.given.emplace_back(name, opt->get_expected_min() == 0 ? "true" : text::join(results, ","));
+  }
+  if (!trials.empty()) o.settings.trials = int_value("benchmark_num_trials", trials, 1, 100000);
+  if (!warmup.empty()) o.settings.warmup_trials = int_value("warmup_trials", warmup, 0, 100000);
+  if (!interval.empty()) {
+    o.settings.monitor_interval = std::chrono::milliseconds(int_value("monitor_interval_ms", interval, 1, 3'600'000));
+  }
+  if (!timeout.empty()) {
+    const auto d = text::parse_duration(timeout);
+    if (!d) throw UsageError(fmt::format("--timeout: expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none), got '{}'", timeout));
+    o.settings.timeout = *d;
+  }
+  if (o.execution_id.find('/') != std::string::npos || o.execution_id == "." || o.execution_id == "..") {
+    throw UsageError(fmt::format("--execution_id: expected a name without '/', got '{}'", o.execution_id));
+  }
+  if (!o.list && o.benchmark_methods.empty() && o.configs.empty()) {
+    throw UsageError("nothing to run: give --benchmark_methods=..., --config=FILE or --list (perfzero --help)");
+  }
+  if (o.resume && o.output_dir.empty()) {
+    throw UsageError("--resume: needs --output_dir=DIR naming the run to continue");
+  }
+  return {std::move(o), "", 0};
+}
+
+}  // namespace perfzero::cli

@@ -1,0 +1,24 @@
+#pragma once
+// Combines the methods named on the command line and in suites into the list a run executes.
+#include <string>
+#include <vector>
+
+#include "config/run_plan.hpp"
+#include "config/suite.hpp"
+
+namespace perfzero::config {
+
+struct PlanInputs {
+  std::vector<std::string> method_specs;  // from --benchmark_methods
+  RunSettings flags;                      // values given explicitly on the command line
+  std::vector<Suite> suites;
+  std::string path_env;                   // PATH used to find external commands
+};
+
+// Throws ConfigError when an external command cannot be found or two entries collide.
+std::vector<PlannedCase> build_plan(const PlanInputs& inputs);
+
+// "method" or "method[a=1,b=x]".
+std::string case_name(const std::string& method, const ParamMap& params);
+
+}  // namespace perfzero::config

@@ -1,0 +1,47 @@
+#pragma once
+// The fully expanded list of what a run will execute: one PlannedCase per (method, parameter set).
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfzero/param.hpp"
+
+namespace perfzero::config {
+
+struct ExternalCommand {
+  std::vector<std::string> argv;  // after {param} substitution
+  std::filesystem::path working_dir;
+};
+
+struct PlannedCase {
+  std::string name;       // report name: the method, plus [param=value,...] for a sweep point
+  std::string method;     // family.Class.method for built-ins; the suite's name for commands
+  std::string description;
+  bool external = false;
+  ParamMap params;        // the given parameters (built-ins get defaults for the rest in the worker)
+  ExternalCommand command;
+  int trials = 1;
+  int warmup_trials = 0;
+  std::chrono::milliseconds timeout{0};  // 0: none
+  std::chrono::milliseconds monitor_interval{100};
+  std::map<std::string, std::string> env;  // added to the harness's environment
+  std::string origin;     // where it was asked for: "--benchmark_methods" or file:line:column
+};
+
+// Settings a suite or the command line may give; unset fields fall through to the next level
+// (flag > method entry > suite defaults > built-in default).
+struct RunSettings {
+  std::optional<int> trials;
+  std::optional<int> warmup_trials;
+  std::optional<std::chrono::milliseconds> timeout;
+  std::optional<std::chrono::milliseconds> monitor_interval;
+  std::map<std::string, std::string> env;
+};
+
+inline constexpr std::chrono::milliseconds kDefaultTimeout{std::chrono::hours(1)};
+inline constexpr std::chrono::milliseconds kDefaultMonitorInterval{100};
+
+}  // namespace perfzero::config

@@ -1,0 +1,179 @@
+#include "config/suite.hpp"
+
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+#include "common/text.hpp"
+#include "config/method_selector.hpp"
+#include "config/yaml_checks.hpp"
+
+namespace perfzero::config {
+
+namespace {
+
+const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods"};
+const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
+const std::vector<std::string> kBuiltinKeys{"method", "params", "trials", "warmup_trials", "timeout",
+                                            "monitor_interval_ms", "env"};
+const std::vector<std::string> kCommandKeys{"name", "description", "command", "working_dir", "params", "trials",
+                                            "warmup_trials", "timeout", "monitor_interval_ms", "env"};
+
+RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
+  RunSettings settings;
+  auto child = [&](const char* name) { return key.empty() ? std::string(name) : key + "." + name; };
+  if (const auto n = map["trials"]) settings.trials = check.int_of(n, child("trials"), 1, 100000);
+  if (const auto n = map["warmup_trials"]) settings.warmup_trials = check.int_of(n, child("warmup_trials"), 0, 100000);
+  if (const auto n = map["timeout"]) settings.timeout = check.duration_of(n, child("timeout"));
+  if (const auto n = map["monitor_interval_ms"]) {
+    settings.monitor_interval = std::chrono::milliseconds(check.int_of(n, child("monitor_interval_ms"), 1, 3'600'000));
+  }
+  if (const auto n = map["env"]) settings.env = check.env_of(n, child("env"));
+  return settings;
+}
+
+template <typename ParseOne>
+std::vector<ParamAxis> read_axes(const yaml::Checker& check, const YAML::Node& params, const std::string& key,
+                                 ParseOne parse_one) {
+  check.expect_map(params, key);
+  std::vector<ParamAxis> axes;
+  for (const auto& item : params) {
+    const std::string name = check.string_of(item.first, key);
+    const std::string path = key + "." + name;
+    ParamAxis axis{name, {}};
+    if (item.second.IsSequence()) {
+      if (item.second.size() == 0) check.fail(item.second, path, "a sweep needs at least one value");
+      std::size_t i = 0;
+      for (const auto& value : item.second) axis.values.push_back(parse_one(item.first, value, fmt::format("{}[{}]", path, i++)));
+    } else {
+      axis.values.push_back(parse_one(item.first, item.second, path));
+    }
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+SuiteEntry read_builtin(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
+                        const Registry& registry) {
+  check.check_keys(entry, key, kBuiltinKeys);
+  SuiteEntry out;
+  out.origin = check.where(entry);
+  const auto method_node = entry["method"];
+  out.methods = select_methods(check.string_of(method_node, key + ".method"), check.where(method_node), registry);
+  for (const MethodInfo* method : out.methods) {
+    std::vector<ParamAxis> axes;
+    if (const auto params = entry["params"]) {
+      std::vector<std::string> known;
+      for (const auto& spec : method->params) known.push_back(spec.name);
+      axes = read_axes(check, params, key + ".params",
+                       [&](const YAML::Node& name_node, const YAML::Node& value, const std::string& path) {
+                         const ParamSpec* spec = method->find_param(name_node.Scalar());
+                         if (spec == nullptr) {
+                           check.fail(name_node, path,
+                                      fmt::format("{} has no parameter '{}'{}{}", method->full_name(), name_node.Scalar(),
+                                                  text::did_you_mean(name_node.Scalar(), known),
+                                                  known.empty() ? " (it takes none)"
+                                                                : " (it takes: " + text::join(known, ", ") + ")"));
+                         }
+                         return check.param_of(value, path, spec->type);
+                       });
+    }
+    out.axes.push_back(std::move(axes));
+  }
+  out.settings = read_settings(check, entry, key);
+  return out;
+}
+
+SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
+                        const std::filesystem::path& suite_dir) {
+  check.check_keys(entry, key, kCommandKeys);
+  SuiteEntry out;
+  out.external = true;
+  out.origin = check.where(entry);
+  if (!entry["name"]) check.fail(entry, key, "an external command needs a 'name' (how reports call it)");
+  out.name = check.string_of(entry["name"], key + ".name");
+  if (out.name.empty() || out.name.find('/') != std::string::npos) {
+    check.fail(entry["name"], key + ".name", "expected a non-empty name without '/'");
+  }
+  if (const auto d = entry["description"]) out.description = check.string_of(d, key + ".description");
+  out.argv = check.string_list_of(entry["command"], key + ".command");
+  if (out.argv.empty() || out.argv[0].empty()) check.fail(entry["command"], key + ".command", "the command list is empty");
+  out.working_dir = suite_dir;
+  if (const auto w = entry["working_dir"]) {
+    const std::filesystem::path dir = check.string_of(w, key + ".working_dir");
+    out.working_dir = dir.is_absolute() ? dir : suite_dir / dir;
+    if (!std::filesystem::is_directory(out.working_dir)) {
+      check.fail(w, key + ".working_dir", "no such directory: " + out.working_dir.string());
+    }
+  }
+  if (const auto params = entry["params"]) {
+    out.external_axes = read_axes(check, params, key + ".params",
+                                  [&](const YAML::Node&, const YAML::Node& value, const std::string& path) {
+                                    return check.untyped_param_of(value, path);
+                                  });
+  }
+  out.settings = read_settings(check, entry, key);
+  return out;
+}
+
+}  // namespace
+
+Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
+  const std::string file = path.string();
+  if (!std::filesystem::is_regular_file(path)) {
+    throw ConfigError(fmt::format("{}: no such suite file", file));
+  }
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}: cannot read: {}", file, e.what()));
+  }
+  const yaml::Checker check(file);
+  if (!root.IsMap()) {
+    throw ConfigError(fmt::format("{}: a suite must be a mapping with a 'methods' list, got {}", file, yaml::describe(root)));
+  }
+  check.check_keys(root, "", kTopKeys);
+  Suite suite;
+  suite.path = path;
+  suite.name = path.stem().string();
+  if (const auto n = root["suite"]) suite.name = check.string_of(n, "suite");
+  if (const auto d = root["description"]) suite.description = check.string_of(d, "description");
+  if (const auto defaults = root["defaults"]) {
+    check.check_keys(defaults, "defaults", kSettingKeys);
+    suite.defaults = read_settings(check, defaults, "defaults");
+  }
+  const auto methods = root["methods"];
+  if (!methods) throw ConfigError(fmt::format("{}: methods: missing; a suite needs a list of methods", file));
+  check.expect_sequence(methods, "methods");
+  if (methods.size() == 0) check.fail(methods, "methods", "the list is empty: a suite must name at least one method");
+  const std::filesystem::path suite_dir = std::filesystem::absolute(path).parent_path();
+  std::size_t index = 0;
+  for (const auto& entry : methods) {
+    const std::string key = fmt::format("methods[{}]", index++);
+    if (entry.IsScalar()) {
+      // A bare name is shorthand for {method: NAME}.
+      SuiteEntry out;
+      out.origin = check.where(entry);
+      out.methods = select_methods(entry.Scalar(), out.origin, registry);
+      out.axes.resize(out.methods.size());
+      suite.entries.push_back(std::move(out));
+      continue;
+    }
+    check.expect_map(entry, key);
+    if (entry["method"] && entry["command"]) {
+      check.fail(entry, key, "give either 'method' (a built-in) or 'command' (an external program), not both");
+    }
+    if (entry["method"]) {
+      suite.entries.push_back(read_builtin(check, entry, key, registry));
+    } else if (entry["command"]) {
+      suite.entries.push_back(read_command(check, entry, key, suite_dir));
+    } else {
+      check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
+    }
+  }
+  return suite;
+}
+
+}  // namespace perfzero::config

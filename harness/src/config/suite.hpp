@@ -1,0 +1,45 @@
+#pragma once
+// A YAML suite file, checked and resolved against the registry (format: docs/suites.md).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "config/run_plan.hpp"
+#include "perfzero/registry.hpp"
+
+namespace perfzero::config {
+
+// One parameter and the values it takes; more than one value makes a sweep.
+struct ParamAxis {
+  std::string name;
+  std::vector<ParamValue> values;
+};
+
+struct SuiteEntry {
+  std::string origin;  // file:line:column of the entry
+  bool external = false;
+  // Built-in: the methods the name or filter selected, each with its parameters typed for it.
+  std::vector<const MethodInfo*> methods;
+  std::vector<std::vector<ParamAxis>> axes;  // parallel to `methods`
+  // External command.
+  std::string name;
+  std::string description;
+  std::vector<std::string> argv;
+  std::filesystem::path working_dir;
+  std::vector<ParamAxis> external_axes;
+  RunSettings settings;
+};
+
+struct Suite {
+  std::filesystem::path path;
+  std::string name;
+  std::string description;
+  RunSettings defaults;
+  std::vector<SuiteEntry> entries;
+};
+
+// Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with
+// any error is never partly used.
+Suite load_suite(const std::filesystem::path& path, const Registry& registry = Registry::instance());
+
+}  // namespace perfzero::config

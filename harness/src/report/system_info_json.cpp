@@ -1,0 +1,58 @@
+#include "common/text.hpp"
+#include "report/run_context.hpp"
+
+namespace perfzero::report {
+
+nlohmann::json system_info_json(const RunContext& run) {
+  const auto& s = run.system;
+  std::vector<std::string> models;
+  for (const auto& gpu : s.accelerators.devices) {
+    if (std::find(models.begin(), models.end(), gpu.model) == models.end()) models.push_back(gpu.model);
+  }
+  return {
+      {"system_name", run.system_name},
+      {"platform_name", run.platform_name},
+      {"cpu_model", s.cpu.model},
+      {"physical_cpu_count", s.cpu.physical_cores},
+      {"logical_cpu_count", s.cpu.logical_cpus},
+      {"cpu_socket_count", s.cpu.sockets},
+      {"hostname", s.hostname},
+      {"accelerator_count", s.accelerators.devices.size()},
+      {"accelerator_model", text::join(models, ", ")},
+      {"accelerator_driver_version", s.accelerators.driver_version},
+  };
+}
+
+nlohmann::json system_extension_json(const RunContext& run) {
+  const auto& s = run.system;
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& gpu : s.accelerators.devices) gpus.push_back({{"model", gpu.model}, {"memory_bytes", gpu.memory_bytes}});
+  auto optional = [](const auto& value) { return value ? nlohmann::json(*value) : nlohmann::json(nullptr); };
+  return {
+      {"cpu_vendor", s.cpu.vendor},
+      {"architecture", s.cpu.architecture},
+      {"threads_per_core", s.cpu.threads_per_core},
+      {"cpu_flags", s.cpu.flags},
+      {"cpu_max_mhz", optional(s.cpu.max_mhz)},
+      {"scaling_governor", s.cpu.scaling_governor},
+      {"ocpu_count", s.ocpus},
+      {"ocpu_rule", s.ocpu_rule},
+      {"affinity_cpu_count", s.affinity_cpus},
+      {"effective_vcpus", s.effective_vcpus},
+      {"memory_total_bytes", s.memory_total_bytes},
+      {"cgroup", {{"version", s.cgroup.version},
+                  {"cpu_quota_cpus", optional(s.cgroup.cpu_quota_cpus)},
+                  {"memory_limit_bytes", optional(s.cgroup.memory_limit_bytes)}}},
+      {"in_container", s.in_container},
+      {"container_evidence", s.container_evidence},
+      {"kernel", s.kernel},
+      {"os", s.os},
+      {"cloud", {{"vendor", s.cloud.vendor},
+                 {"instance_type", run.instance_type},
+                 {"dmi_sys_vendor", s.cloud.sys_vendor},
+                 {"dmi_product_name", s.cloud.product_name}}},
+      {"accelerators", {{"source", s.accelerators.source}, {"devices", gpus}}},
+  };
+}
+
+}  // namespace perfzero::report

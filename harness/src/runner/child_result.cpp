@@ -1,0 +1,74 @@
+#include "runner/child_result.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/files.hpp"
+
+namespace perfzero::runner {
+
+std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path) {
+  const auto text = files::read_text(path);
+  if (!text) return std::string("no result file was written");
+  return parse_child_result(*text);
+}
+
+std::variant<ChildResult, std::string> parse_child_result(const std::string& text) {
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return std::string("the result file is not valid JSON");
+  if (!doc.is_object()) return std::string("the result file must hold a JSON object");
+  ChildResult result;
+  if (doc.contains("skipped")) {
+    if (!doc["skipped"].is_string()) return std::string("'skipped' must be a string (the reason)");
+    result.skipped = doc["skipped"].get<std::string>();
+  }
+  if (doc.contains("error")) {
+    if (!doc["error"].is_string()) return std::string("'error' must be a string");
+    result.error = doc["error"].get<std::string>();
+  }
+  const auto metrics = doc.find("metrics");
+  if (metrics == doc.end()) {
+    if (!result.skipped && !result.error) return std::string("the result has no 'metrics' list");
+  } else {
+    if (!metrics->is_array()) return std::string("'metrics' must be a list");
+    std::size_t index = 0;
+    for (const auto& m : *metrics) {
+      const std::string where = fmt::format("metrics[{}]", index++);
+      if (!m.is_object()) return where + " must be an object";
+      if (!m.contains("name") || !m["name"].is_string() || m["name"].get<std::string>().empty()) {
+        return where + " needs a non-empty string 'name'";
+      }
+      Metric metric;
+      metric.name = m["name"].get<std::string>();
+      if (!m.contains("value") || !m["value"].is_number() || !std::isfinite(m["value"].get<double>())) {
+        return fmt::format("{} ('{}') needs a finite number 'value'", where, metric.name);
+      }
+      metric.value = m["value"].get<double>();
+      if (m.contains("unit")) {
+        if (!m["unit"].is_string()) return fmt::format("{} ('{}'): 'unit' must be a string", where, metric.name);
+        metric.unit = m["unit"].get<std::string>();
+      }
+      for (const char* bound : {"min_value", "max_value"}) {
+        if (!m.contains(bound)) continue;
+        if (!m[bound].is_number()) return fmt::format("{} ('{}'): '{}' must be a number", where, metric.name, bound);
+        (std::string_view(bound) == "min_value" ? metric.min_value : metric.max_value) = m[bound].get<double>();
+      }
+      result.metrics.push_back(std::move(metric));
+    }
+  }
+  if (doc.contains("extras")) {
+    if (!doc["extras"].is_object()) return std::string("'extras' must be an object");
+    result.extras = doc["extras"];
+  }
+  if (doc.contains("ml_framework_info")) {
+    if (!doc["ml_framework_info"].is_object()) return std::string("'ml_framework_info' must be an object");
+    result.ml_framework_info = doc["ml_framework_info"];
+  }
+  if (doc.contains("self_wall_time") && doc["self_wall_time"].is_number()) {
+    result.self_wall_time = doc["self_wall_time"].get<double>();
+  }
+  return result;
+}
+
+}  // namespace perfzero::runner

@@ -1,0 +1,22 @@
+#pragma once
+// Turns how a child ended, and what it wrote, into one named outcome with a human-readable reason.
+#include <string>
+#include <variant>
+
+#include "common/outcome.hpp"
+#include "runner/child_result.hpp"
+#include "runner/trial_execution.hpp"
+
+namespace perfzero::runner {
+
+struct Classification {
+  Outcome outcome = Outcome::invalid;
+  std::string detail;  // empty when succeeded
+  bool has_exception = false;
+};
+
+Classification classify(const TrialExecution& execution, const std::variant<ChildResult, std::string>& result);
+
+std::string signal_name(int signal);
+
+}  // namespace perfzero::runner

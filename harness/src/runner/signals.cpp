@@ -1,0 +1,72 @@
+#include "runner/signals.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <ctime>
+
+namespace perfzero::runner {
+
+namespace {
+sigset_t harness_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+sigset_t stop_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+}  // namespace
+
+void block_harness_signals() {
+  const sigset_t set = harness_set();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void unblock_all_signals_in_child() {
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) signal(sig, SIG_DFL);
+}
+
+bool is_stop_signal(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
+
+std::optional<int> wait_for_signal(std::chrono::milliseconds timeout) {
+  const sigset_t set = harness_set();
+  const auto count = timeout.count() < 0 ? 0 : timeout.count();
+  timespec ts{static_cast<time_t>(count / 1000), static_cast<long>((count % 1000) * 1'000'000)};
+  siginfo_t info{};
+  const int sig = sigtimedwait(&set, &info, &ts);
+  if (sig < 0) return std::nullopt;  // EAGAIN (time-out) or EINTR
+  return sig;
+}
+
+std::optional<int> take_pending_stop_signal() {
+  sigset_t pending;
+  sigpending(&pending);
+  const sigset_t stops = stop_set();
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    if (sigismember(&pending, sig) == 1 && sigismember(&stops, sig) == 1) {
+      sigset_t one;
+      sigemptyset(&one);
+      sigaddset(&one, sig);
+      timespec zero{0, 0};
+      siginfo_t info{};
+      if (sigtimedwait(&one, &info, &zero) == sig) return sig;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace perfzero::runner

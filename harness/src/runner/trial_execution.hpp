@@ -1,0 +1,31 @@
+#pragma once
+// What happened to one child process, before its result file is read.
+#include <optional>
+#include <string>
+
+#include "monitor/tree_monitor.hpp"
+
+namespace perfzero::runner {
+
+enum class ProcessEnd { exited, signaled, timed_out, interrupted, launch_failed };
+
+// The kernel's own accounting of the tree, written by perfzero-launch after it reaped everything.
+struct KernelUsage {
+  std::uint64_t max_rss_bytes = 0;  // largest ru_maxrss of any process in the tree
+  double user_seconds = 0.0;
+  double system_seconds = 0.0;
+  int reaped_processes = 0;
+};
+
+struct TrialExecution {
+  ProcessEnd end = ProcessEnd::launch_failed;
+  int exit_code = 0;      // when exited
+  int signal = 0;         // when signaled; the stop signal when interrupted
+  std::string launch_error;
+  double wall_seconds = 0.0;  // from launch to the end of the child's tree
+  std::optional<KernelUsage> kernel;
+  monitor::MonitorResult monitor;
+  int leftover_processes_killed = 0;  // stragglers ended after the main process exited or timed out
+};
+
+}  // namespace perfzero::runner

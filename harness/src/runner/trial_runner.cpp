@@ -1,0 +1,131 @@
+#include "runner/trial_runner.hpp"
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <fstream>
+#include <thread>
+
+#include "monitor/proc_reader.hpp"
+#include "runner/signals.hpp"
+
+namespace perfzero::runner {
+
+using Clock = std::chrono::steady_clock;
+
+void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+namespace {
+
+// Reaps whatever has ended without waiting; returns true when `main_pid` was among them.
+bool reap_ready(pid_t main_pid, int& main_status) {
+  bool main_done = false;
+  while (true) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) break;
+    if (pid == main_pid) {
+      main_status = status;
+      main_done = true;
+    }
+  }
+  return main_done;
+}
+
+}  // namespace
+
+int kill_and_reap_all_descendants() {
+  int killed = 0;
+  const auto give_up = Clock::now() + std::chrono::seconds(10);
+  // Killing a parent hands its children to us (we are a subreaper), so repeat until none is left.
+  while (Clock::now() < give_up) {
+    const auto pids = monitor::descendants_of(::getpid());
+    for (pid_t pid : pids) {
+      const auto stat = monitor::read_proc_stat(pid);
+      if (stat && stat->state != 'Z' && ::kill(pid, SIGKILL) == 0) ++killed;
+    }
+    int ignored = 0;
+    reap_ready(-1, ignored);
+    errno = 0;
+    if (::waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return killed;
+}
+
+std::optional<KernelUsage> read_kernel_usage(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  KernelUsage usage;
+  std::uint64_t max_rss_kib = 0;
+  if (!(in >> max_rss_kib >> usage.user_seconds >> usage.system_seconds >> usage.reaped_processes)) {
+    return std::nullopt;
+  }
+  usage.max_rss_bytes = max_rss_kib * 1024;
+  return usage;
+}
+
+TrialExecution run_trial(const TrialRequest& request) {
+  TrialExecution execution;
+  std::error_code ignored;
+  std::filesystem::remove(request.rusage_path, ignored);
+
+  const auto started = Clock::now();
+  pid_t pid = -1;
+  try {
+    pid = launch_child(request.launcher, request.command, request.rusage_path, request.log_path);
+  } catch (const std::exception& e) {
+    execution.end = ProcessEnd::launch_failed;
+    execution.launch_error = e.what();
+    return execution;
+  }
+
+  monitor::TreeMonitor monitor(pid, request.monitor_interval);
+  const auto deadline = request.timeout.count() > 0 ? started + request.timeout : Clock::time_point::max();
+  int status = 0;
+  bool done = false;
+  auto ended = Clock::now();
+  while (!done) {
+    if (reap_ready(pid, status)) {
+      ended = Clock::now();
+      done = true;
+      break;
+    }
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      execution.end = ProcessEnd::timed_out;
+      break;
+    }
+    const auto wait = std::min<Clock::duration>(deadline - now, std::chrono::milliseconds(200));
+    const auto sig = wait_for_signal(std::chrono::ceil<std::chrono::milliseconds>(wait));
+    if (sig && is_stop_signal(*sig)) {
+      execution.end = ProcessEnd::interrupted;
+      execution.signal = *sig;
+      break;
+    }
+    if (request.on_tick) request.on_tick(std::chrono::duration<double>(Clock::now() - started).count());
+  }
+  // Stop sampling before killing, so the samples describe the method, not its death.
+  if (!done) ended = Clock::now();
+  execution.monitor = monitor.stop();
+  execution.leftover_processes_killed = kill_and_reap_all_descendants();
+  execution.wall_seconds = std::chrono::duration<double>(ended - started).count();
+  if (done) {
+    if (WIFSIGNALED(status)) {
+      execution.end = ProcessEnd::signaled;
+      execution.signal = WTERMSIG(status);
+    } else {
+      execution.end = ProcessEnd::exited;
+      execution.exit_code = WEXITSTATUS(status);
+    }
+  }
+  execution.kernel = read_kernel_usage(request.rusage_path);
+  std::filesystem::remove(request.rusage_path, ignored);
+  return execution;
+}
+
+}  // namespace perfzero::runner

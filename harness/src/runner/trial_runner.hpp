@@ -1,0 +1,33 @@
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <functional>
+
+#include "runner/child_launch.hpp"
+#include "runner/trial_execution.hpp"
+
+namespace perfzero::runner {
+
+struct TrialRequest {
+  ChildCommand command;
+  std::filesystem::path launcher;  // perfzero-launch
+  std::filesystem::path log_path;
+  std::filesystem::path rusage_path;
+  std::chrono::milliseconds timeout{0};  // 0: none
+  std::chrono::milliseconds monitor_interval{100};
+  // Called about every 200 ms while the child runs, with the seconds elapsed (for the live bar).
+  std::function<void(double)> on_tick;
+};
+
+// Runs one child to its end, time-out or interruption. Never throws for anything the child does;
+// on return no process of its tree is left. The harness must be a child subreaper (see
+// become_subreaper) and must have blocked its signals (block_harness_signals).
+TrialExecution run_trial(const TrialRequest& request);
+
+void become_subreaper();
+// SIGKILLs every descendant of this process and reaps them; returns how many were killed.
+int kill_and_reap_all_descendants();
+
+std::optional<KernelUsage> read_kernel_usage(const std::filesystem::path& path);
+
+}  // namespace perfzero::runner
