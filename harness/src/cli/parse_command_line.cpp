@@ -113,6 +113,16 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                                    extra));
     }
     throw UsageError("unexpected arguments (perfzero --help lists the flags)");
+  } catch (const CLI::ConversionError& e) {
+    // Only the on/off flags take converted values; CLI11 says "Could not convert: --flag = value".
+    const std::string message = e.what();
+    const auto colon = message.find(": ");
+    const auto eq = message.find(" = ");
+    if (colon != std::string::npos && eq != std::string::npos && eq > colon) {
+      throw UsageError(fmt::format("{}: expected true or false, got '{}'", message.substr(colon + 2, eq - colon - 2),
+                                   message.substr(eq + 3)));
+    }
+    throw UsageError(message);
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }

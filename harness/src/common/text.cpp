@@ -129,7 +129,7 @@ std::string format_duration(double seconds) {
   if (seconds < 1.0) return fmt::format("{:.1f} ms", seconds * 1000.0);
   if (seconds < 120.0) return fmt::format("{:.2f} s", seconds);
   const auto total = static_cast<long>(seconds);
-  if (total < 7200) return fmt::format("{}m{:02d}s", total / 60, static_cast<int>(total % 60));
+  if (total < 3600) return fmt::format("{}m{:02d}s", total / 60, static_cast<int>(total % 60));
   return fmt::format("{}h{:02d}m", total / 3600, static_cast<int>((total % 3600) / 60));
 }
 

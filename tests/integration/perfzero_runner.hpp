@@ -1,0 +1,97 @@
+#pragma once
+// Runs the real perfzero binary as a user would, capturing its output and exit status.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <dirent.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace perfzero::testing {
+
+inline const std::filesystem::path kBinDir = PERFZERO_BIN_DIR;
+inline const std::filesystem::path kSourceDir = PERFZERO_SOURCE_DIR;
+
+struct Finished {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline nlohmann::json read_json(const std::filesystem::path& path) { return nlohmann::json::parse(slurp(path)); }
+
+class RunningPerfzero {
+ public:
+  RunningPerfzero(const std::vector<std::string>& args, const std::filesystem::path& scratch) : scratch_(scratch) {
+    std::filesystem::create_directories(scratch);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const int out = ::open((scratch / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = ::open((scratch / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(out, 1);
+      ::dup2(err, 2);
+      if (::chdir(scratch.c_str()) != 0) ::_exit(126);
+      std::vector<std::string> argv{(kBinDir / "harness" / "perfzero").string()};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      ::execv(raw[0], raw.data());
+      ::_exit(127);
+    }
+  }
+  pid_t pid() const { return pid_; }
+  void signal(int sig) const { ::kill(pid_, sig); }
+
+  Finished wait() {
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    Finished f;
+    f.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    f.out = slurp(scratch_ / "stdout");
+    f.err = slurp(scratch_ / "stderr");
+    return f;
+  }
+
+ private:
+  std::filesystem::path scratch_;
+  pid_t pid_ = -1;
+};
+
+inline Finished run_perfzero(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
+  RunningPerfzero p(args, scratch);
+  return p.wait();
+}
+
+// Processes whose environment says they belong to a trial under `dir` (every child gets
+// PERFZERO_TRIAL_DIR), so a test can prove that none outlived its run.
+inline std::vector<pid_t> processes_started_under(const std::filesystem::path& dir) {
+  std::vector<pid_t> found;
+  const std::string marker = "PERFZERO_TRIAL_DIR=" + dir.string();
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "environ", std::ios::binary);
+    std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (env.find(marker) != std::string::npos) found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+}  // namespace perfzero::testing

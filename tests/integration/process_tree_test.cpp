@@ -1,0 +1,88 @@
+// The monitor and the kernel's accounting see the whole process tree, and nothing outlives a run.
+#include <gtest/gtest.h>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+TEST(ProcessTree, AGrandchildsShortPeakShowsInMaxRss) {
+  TempDir dir;
+  // hold_ms 0: the 200 MiB live for a few milliseconds only, far less than the 100 ms sampling interval.
+  const auto suite = dir.write("tree.yaml", R"(
+methods:
+  - method: sanity.Sanity.benchmark_spawn_allocating_child
+    params: {mib: 200, hold_ms: 0}
+    trials: 3
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  for (int trial = 1; trial <= 3; ++trial) {
+    const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_spawn_allocating_child_hold_ms_0_mib_200_" /
+                             ("trial_" + std::to_string(trial)) / "perfzero_summary.json");
+    EXPECT_GE(r["process_info"]["max_rss"].get<std::uint64_t>(), 200 * kMiB) << "trial " << trial;
+    // The worker itself is a few MiB: the peak is the grandchild's, not an inherited high-water mark.
+    EXPECT_LT(r["process_info"]["max_rss"].get<std::uint64_t>(), 260 * kMiB);
+    EXPECT_GE(r["perfzero_cpp"]["process"]["kernel_rusage"]["reaped_processes"].get<int>(), 1);
+  }
+}
+
+TEST(ProcessTree, SmallMethodsAreNotChargedTheHarnesssMemory) {
+  TempDir dir;
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
+  EXPECT_GT(r["process_info"]["max_rss"].get<std::uint64_t>(), 0U);
+  EXPECT_LT(r["process_info"]["max_rss"].get<std::uint64_t>(), 32 * kMiB);
+}
+
+TEST(ProcessTree, ThreadsAndCpuOfAllThreadsAreSampled) {
+  TempDir dir;
+  const auto suite = dir.write("spin.yaml", R"(
+methods:
+  - method: sanity.Sanity.benchmark_spin
+    params: {threads: 2, ms: 600}
+    monitor_interval_ms: 20
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto trial = dir.path() / "run" / "sanity.Sanity.benchmark_spin_ms_600_threads_2_" / "trial_1";
+  const auto r = read_json(trial / "perfzero_summary.json");
+  EXPECT_GE(r["perfzero_cpp"]["process"]["max_threads"].get<int>(), 3);
+  // Two spinning threads on a shared 2-core machine: well above one core's worth at the peak.
+  EXPECT_GT(r["process_info"]["max_cpu_percent"].get<double>(), 120.0);
+  EXPECT_GT(r["perfzero_cpp"]["process"]["user_cpu_seconds"].get<double>(), 0.6);
+  // process_info.log: one JSON object per sample with PerfZero's keys.
+  std::ifstream log(trial / "process_info.log");
+  std::string line;
+  int samples = 0;
+  while (std::getline(log, line)) {
+    const auto sample = nlohmann::json::parse(line);
+    for (const char* key : {"time", "rss", "vms", "cpu_percent"}) EXPECT_TRUE(sample.contains(key)) << line;
+    ++samples;
+  }
+  EXPECT_GE(samples, 10);
+}
+
+TEST(ProcessTree, TimeoutKillsTheWholeTreeIncludingEscapedGrandchildren) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_hang,sanity.Sanity.benchmark_noop",
+                               "--timeout=1s", "--output_dir=" + out.string()},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  const auto r = read_json(out / "sanity.Sanity.benchmark_hang" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "timed_out");
+  EXPECT_GE(r["perfzero_cpp"]["process"]["leftover_processes_killed"].get<int>(), 2);
+  EXPECT_NEAR(r["benchmark_result"]["wall_time"].get<double>(), 1.0, 0.5);
+  // The harness went on to the next method.
+  const auto next = read_json(out / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(next["perfzero_cpp"]["outcome"], "succeeded");
+  EXPECT_TRUE(processes_started_under(out).empty());
+}
+
+}  // namespace
+}  // namespace perfzero::testing

@@ -1,0 +1,93 @@
+// What reports record: PerfZero's keys, system info from DMI fixtures, flags, redaction, and
+// external commands reporting through the same protocol.
+#include <gtest/gtest.h>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+TEST(Reports, RecordFlagsSystemAndCloudFromDmi) {
+  TempDir dir;
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run",
+                               "--execution_label=dev", "--platform_name=aws", "--system_name=m6i",
+                               "--dmi_root=" + (kSourceDir / "tests/fixtures/dmi/aws").string(),
+                               "--ml_framework_build_label=nightly"},
+                              dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(r["system_info"]["platform_name"], "aws");
+  EXPECT_EQ(r["system_info"]["system_name"], "m6i");
+  EXPECT_EQ(r["perfzero_cpp"]["system"]["cloud"]["vendor"], "aws");
+  EXPECT_EQ(r["perfzero_cpp"]["system"]["cloud"]["instance_type"], "m6i.large");
+  EXPECT_EQ(r["benchmark_info"]["execution_label"], "dev");
+  EXPECT_EQ(r["benchmark_info"]["flags"]["execution_label"], "dev");
+  EXPECT_EQ(r["ml_framework_info"]["build_label"], "nightly");
+  EXPECT_EQ(r["system_info"]["accelerator_count"], 0);
+  EXPECT_EQ(r["schema_version"], "1.0.0");
+}
+
+TEST(Reports, InstanceTypeFlagWinsOverDmi) {
+  TempDir dir;
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run",
+                               "--dmi_root=" + (kSourceDir / "tests/fixtures/dmi/oci").string(),
+                               "--instance_type=VM.Standard.E4.Flex"},
+                              dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(r["perfzero_cpp"]["system"]["cloud"]["vendor"], "oci");
+  EXPECT_EQ(r["perfzero_cpp"]["system"]["cloud"]["instance_type"], "VM.Standard.E4.Flex");
+}
+
+TEST(Reports, SecretsInTheEnvironmentAreRedacted) {
+  TempDir dir;
+  ::setenv("PERFZERO_TEST_API_TOKEN", "do-not-leak-this", 1);
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run"}, dir.path());
+  ::unsetenv("PERFZERO_TEST_API_TOKEN");
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto path = dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json";
+  EXPECT_EQ(read_json(path)["benchmark_info"]["env_vars"]["PERFZERO_TEST_API_TOKEN"], "<redacted>");
+  EXPECT_EQ(slurp(path).find("do-not-leak-this"), std::string::npos);
+}
+
+TEST(ExternalCommands, ReportMetricsThroughTheResultFile) {
+  TempDir dir;
+  const auto suite = dir.write("ext.yaml", R"(
+methods:
+  - name: ext.env_and_params
+    command:
+      - /bin/sh
+      - -c
+      - |
+        echo "running in $(pwd) with n={n}"
+        printf '{"metrics": [{"name": "n", "value": %s, "unit": "count"}], "extras": {"greeting": "%s"},
+                 "ml_framework_info": {"name": "shell", "version": "1"}}' "$PERFZERO_PARAM_N" "$GREETING" \
+          > "$PERFZERO_RESULT_FILE"
+    env: {GREETING: hello}
+    params: {n: [3, 4]}
+  - name: ext.fails
+    command: [/bin/sh, -c, "echo failing >&2; exit 7"]
+  - name: ext.silent
+    command: [/bin/true]
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  const auto run = dir.path() / "run";
+  const auto r = read_json(run / "ext.env_and_params_n_4_" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "succeeded");
+  EXPECT_EQ(r["benchmark_result"]["metrics"][0]["value"], 4);
+  EXPECT_EQ(r["perfzero_cpp"]["metric_units"]["n"], "count");
+  EXPECT_EQ(r["benchmark_result"]["extras"]["greeting"], "hello");
+  EXPECT_EQ(r["ml_framework_info"]["name"], "shell");
+  EXPECT_EQ(r["perfzero_cpp"]["method_type"], "command");
+  EXPECT_NE(slurp(run / "ext.env_and_params_n_4_" / "trial_1" / "perfzero.log").find("with n=4"), std::string::npos);
+  const auto failed = read_json(run / "ext.fails" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(failed["perfzero_cpp"]["outcome"], "failed");
+  EXPECT_EQ(failed["perfzero_cpp"]["exit_code"], 7);
+  EXPECT_NE(slurp(run / "ext.fails" / "trial_1" / "perfzero.log").find("failing"), std::string::npos);
+  EXPECT_EQ(read_json(run / "ext.silent" / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["outcome"], "invalid");
+}
+
+}  // namespace
+}  // namespace perfzero::testing

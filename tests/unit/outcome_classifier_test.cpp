@@ -1,0 +1,103 @@
+#include "runner/outcome_classifier.hpp"
+
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+namespace perfzero::runner {
+namespace {
+
+TrialExecution exited(int code) {
+  TrialExecution e;
+  e.end = ProcessEnd::exited;
+  e.exit_code = code;
+  return e;
+}
+
+ChildResult with_metric(double value, std::optional<double> min, std::optional<double> max) {
+  ChildResult r;
+  r.metrics.push_back(Metric{"m", value, "u", min, max});
+  return r;
+}
+
+TEST(Classify, EveryOutcomeHasItsCause) {
+  EXPECT_EQ(classify(exited(0), ChildResult{}).outcome, Outcome::succeeded);
+  EXPECT_EQ(classify(exited(3), std::string("no result file was written")).outcome, Outcome::failed);
+  EXPECT_EQ(classify(exited(0), std::string("no result file was written")).outcome, Outcome::invalid);
+
+  TrialExecution signaled;
+  signaled.end = ProcessEnd::signaled;
+  signaled.signal = SIGSEGV;
+  const auto crash = classify(signaled, ChildResult{});
+  EXPECT_EQ(crash.outcome, Outcome::crashed);
+  EXPECT_EQ(crash.detail, "ended by SIGSEGV");
+
+  TrialExecution timed_out;
+  timed_out.end = ProcessEnd::timed_out;
+  EXPECT_EQ(classify(timed_out, ChildResult{}).outcome, Outcome::timed_out);
+
+  TrialExecution interrupted;
+  interrupted.end = ProcessEnd::interrupted;
+  interrupted.signal = SIGINT;
+  EXPECT_EQ(classify(interrupted, ChildResult{}).outcome, Outcome::interrupted);
+
+  ChildResult skipped;
+  skipped.skipped = "no GPU";
+  const auto skip = classify(exited(0), skipped);
+  EXPECT_EQ(skip.outcome, Outcome::skipped);
+  EXPECT_EQ(skip.detail, "no GPU");
+
+  TrialExecution not_started;
+  not_started.end = ProcessEnd::launch_failed;
+  not_started.launch_error = "boom";
+  EXPECT_EQ(classify(not_started, ChildResult{}).outcome, Outcome::failed);
+}
+
+TEST(Classify, ReportedErrorsAreFailuresWithAnException) {
+  ChildResult error;
+  error.error = "exception: bad";
+  const auto c = classify(exited(0), error);
+  EXPECT_EQ(c.outcome, Outcome::failed);
+  EXPECT_TRUE(c.has_exception);
+}
+
+TEST(Classify, MetricsOutsideTheirBoundsFail) {
+  EXPECT_EQ(classify(exited(0), with_metric(5, 1.0, 10.0)).outcome, Outcome::succeeded);
+  EXPECT_EQ(classify(exited(0), with_metric(0.5, 1.0, std::nullopt)).outcome, Outcome::failed);
+  const auto above = classify(exited(0), with_metric(11, std::nullopt, 10.0));
+  EXPECT_EQ(above.outcome, Outcome::failed);
+  EXPECT_NE(above.detail.find("above its max_value"), std::string::npos);
+}
+
+TEST(ChildResultParser, ChecksEveryField) {
+  EXPECT_TRUE(std::holds_alternative<ChildResult>(parse_child_result(R"({"metrics": []})")));
+  const auto full = parse_child_result(
+      R"({"metrics": [{"name": "x", "value": 2, "unit": "s", "min_value": 1, "max_value": 3}], "extras": {"k": 1},
+          "ml_framework_info": {"name": "onednn"}, "self_wall_time": 0.5})");
+  ASSERT_TRUE(std::holds_alternative<ChildResult>(full));
+  const auto& r = std::get<ChildResult>(full);
+  EXPECT_EQ(r.metrics.at(0).unit, "s");
+  EXPECT_EQ(*r.metrics.at(0).max_value, 3);
+  EXPECT_EQ(*r.self_wall_time, 0.5);
+  EXPECT_TRUE(std::holds_alternative<ChildResult>(parse_child_result(R"({"skipped": "no GPU"})")));
+
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"not json", "not valid JSON"},
+      {"[1]", "JSON object"},
+      {"{}", "no 'metrics'"},
+      {R"({"metrics": {}})", "must be a list"},
+      {R"({"metrics": [{"value": 1}]})", "non-empty string 'name'"},
+      {R"({"metrics": [{"name": "x", "value": "fast"}]})", "finite number 'value'"},
+      {R"({"metrics": [{"name": "x", "value": 1, "unit": 5}]})", "'unit' must be a string"},
+      {R"({"metrics": [{"name": "x", "value": 1, "max_value": "y"}]})", "'max_value' must be a number"},
+      {R"({"metrics": [], "extras": []})", "'extras' must be an object"},
+  };
+  for (const auto& [text, expected] : bad) {
+    const auto parsed = parse_child_result(text);
+    ASSERT_TRUE(std::holds_alternative<std::string>(parsed)) << text;
+    EXPECT_NE(std::get<std::string>(parsed).find(expected), std::string::npos) << std::get<std::string>(parsed);
+  }
+}
+
+}  // namespace
+}  // namespace perfzero::runner

@@ -1,0 +1,112 @@
+#include "config/suite.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/errors.hpp"
+#include "config/plan_builder.hpp"
+#include "temp_dir.hpp"
+
+namespace perfzero::config {
+namespace {
+
+using perfzero::testing::TempDir;
+
+std::vector<PlannedCase> plan_for(const std::filesystem::path& suite, RunSettings flags = {}) {
+  PlanInputs inputs;
+  inputs.suites.push_back(load_suite(suite));
+  inputs.flags = std::move(flags);
+  inputs.path_env = "/usr/bin:/bin";
+  return build_plan(inputs);
+}
+
+TEST(Suite, SweepsExpandIntoOneCasePerCombination) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", R"(
+defaults: {trials: 2, timeout: 30s}
+methods:
+  - method: sanity.Sanity.benchmark_allocate
+    params: {mib: [1, 2, 3], hold_ms: [0, 5]}
+)");
+  const auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 6U);
+  EXPECT_EQ(plan[0].name, "sanity.Sanity.benchmark_allocate[hold_ms=0,mib=1]");
+  EXPECT_EQ(plan[5].name, "sanity.Sanity.benchmark_allocate[hold_ms=5,mib=3]");
+  EXPECT_EQ(std::get<std::int64_t>(plan[5].params.at("mib")), 3);
+  EXPECT_EQ(plan[0].trials, 2);
+  EXPECT_EQ(plan[0].timeout, std::chrono::seconds(30));
+}
+
+TEST(Suite, FlagsOverrideEntriesWhichOverrideDefaults) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", R"(
+defaults: {trials: 2, warmup_trials: 1, env: {A: "1", B: "2"}}
+methods:
+  - method: sanity.Sanity.benchmark_noop
+    trials: 5
+    env: {B: "3"}
+)");
+  auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 1U);
+  EXPECT_EQ(plan[0].trials, 5);
+  EXPECT_EQ(plan[0].warmup_trials, 1);
+  EXPECT_EQ(plan[0].env.at("A"), "1");
+  EXPECT_EQ(plan[0].env.at("B"), "3");
+  RunSettings flags;
+  flags.trials = 7;
+  plan = plan_for(file, flags);
+  EXPECT_EQ(plan[0].trials, 7);
+  EXPECT_EQ(plan[0].timeout, kDefaultTimeout);
+}
+
+TEST(Suite, ExternalCommandsSubstituteParamsAndResolveTheirDirectory) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "work");
+  const auto file = dir.write("s.yaml", R"(
+methods:
+  - name: ext.echo
+    command: [sh, -c, "echo {n} {missing}"]
+    working_dir: work
+    params: {n: [1, 2]}
+)");
+  const auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_TRUE(plan[0].external);
+  EXPECT_EQ(plan[0].name, "ext.echo[n=1]");
+  EXPECT_EQ(plan[1].command.argv.at(2), "echo 2 {missing}");
+  EXPECT_EQ(plan[0].command.working_dir, std::filesystem::absolute(dir.path() / "work"));
+}
+
+TEST(Suite, DuplicatesRunOnce) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", R"(
+methods:
+  - sanity.Sanity.benchmark_noop
+  - sanity.Sanity.filter:benchmark_no.*
+)");
+  const auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 2U);  // benchmark_noop once, benchmark_no_result once
+  EXPECT_EQ(plan[0].name, "sanity.Sanity.benchmark_noop");
+  EXPECT_EQ(plan[1].name, "sanity.Sanity.benchmark_no_result");
+}
+
+TEST(Suite, ErrorsNameFileLineColumnKeyAndExpectation) {
+  TempDir dir;
+  const auto file = dir.write("bad.yaml", "methods:\n  - method: sanity.Sanity.benchmark_sleep\n    trails: 3\n");
+  try {
+    load_suite(file);
+    FAIL() << "accepted an unknown key";
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(file.string() + ":3:5: methods[0].trails: unknown key 'trails'; did you mean 'trials'?"),
+              std::string::npos)
+        << message;
+  }
+}
+
+TEST(CaseName, ListsParametersInOrder) {
+  EXPECT_EQ(case_name("m", {}), "m");
+  EXPECT_EQ(case_name("m", {{"b", true}, {"a", std::int64_t{1}}}), "m[a=1,b=true]");
+}
+
+}  // namespace
+}  // namespace perfzero::config
