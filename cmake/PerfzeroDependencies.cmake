@@ -1,7 +1,7 @@
 # Every dependency comes from a Debian 12 package; scripts/install-deps.sh installs them.
 find_package(Threads REQUIRED)
 # Boost.Process v2 (launching children) ships with Boost 1.81; it needs Boost.Filesystem for paths.
-find_package(Boost 1.81 EXACT REQUIRED COMPONENTS filesystem CONFIG)
+find_package(Boost 1.81...<1.82 REQUIRED COMPONENTS filesystem CONFIG)
 find_package(yaml-cpp REQUIRED)        # YAML suites, with line/column marks for error messages
 find_package(nlohmann_json 3.10 REQUIRED) # reports and the child result protocol
 find_package(fmt 9 REQUIRED)           # formatting (g++ 12 has no <format>)

@@ -69,7 +69,8 @@ void spin(Context& ctx) {
     });
   }
   for (auto& w : workers) w.join();
-  ctx.report("spin_kiloiterations_per_second", static_cast<double>(total.load()) / (ms_since(start) / 1000.0), "kiter/s");
+  ctx.report("spin_kiloiterations_per_second", static_cast<double>(total.load()) / (ms_since(start) / 1000.0),
+             "kiter/s");
 }
 
 // Fork and exec ourselves running `allocate`: the peak lives in a grandchild of the harness.
@@ -129,7 +130,8 @@ perfzero::MethodInfo method(std::string name, std::string description, std::vect
 }
 
 const perfzero::Registration kMethods[] = {
-    perfzero::Registration{method("benchmark_noop", "Does nothing: measures the harness's own cost per method", {}, noop)},
+    perfzero::Registration{
+        method("benchmark_noop", "Does nothing: measures the harness's own cost per method", {}, noop)},
     perfzero::Registration{method("benchmark_sleep", "Sleeps for ms milliseconds and reports how long it slept",
                                   {{"ms", ParamType::integer, std::int64_t{100}, "milliseconds to sleep"}}, sleep_for)},
     perfzero::Registration{method("benchmark_allocate", "Allocates mib MiB, touches every page, holds it hold_ms",

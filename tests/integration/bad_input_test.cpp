@@ -69,17 +69,17 @@ TEST(Cli, HelpListAndDryRunExitZero) {
   EXPECT_EQ(help.exit_code, 0);
   for (const char* flag : {"--benchmark_methods", "--benchmark_num_trials", "--execution_label", "--platform_name",
                            "--system_name", "--execution_id", "--root_data_dir", "--ml_framework_build_label",
-                           "--debug", "--config", "--output_dir", "--list", "--dry_run", "--timeout",
-                           "--warmup_trials", "--monitor_interval_ms", "--instance_type", "--resume"}) {
+                           "--debug", "--config", "--output_dir", "--list", "--dry_run", "--timeout", "--warmup_trials",
+                           "--monitor_interval_ms", "--instance_type", "--resume"}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
   }
   const auto list = run_perfzero({"--list"}, dir.path());
   EXPECT_EQ(list.exit_code, 0);
   EXPECT_NE(list.out.find("sanity.Sanity.benchmark_sleep"), std::string::npos);
   EXPECT_NE(list.out.find("param ms (integer, default 100)"), std::string::npos);
-  const auto dry = run_perfzero({"--config", (kSourceDir / "benchmarks" / "suites" / "cpu_smoke.yaml").string(),
-                                 "--dry_run", "--output_dir=run"},
-                                dir.path());
+  const auto dry = run_perfzero(
+      {"--config", (kSourceDir / "benchmarks" / "suites" / "cpu_smoke.yaml").string(), "--dry_run", "--output_dir=run"},
+      dir.path());
   EXPECT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("sanity.Sanity.benchmark_sleep[ms=10]"), std::string::npos) << dry.out;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "run"));

@@ -58,7 +58,9 @@ TEST(Resume, SkipsTrialsAlreadyReportedAndRunsTheRest) {
   const auto out = dir.path() / "run";
   ASSERT_EQ(run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=2",
                           "--output_dir=" + out.string()},
-                         dir.path()).exit_code, 0);
+                         dir.path())
+                .exit_code,
+            0);
   const auto first_id = read_json(out / "run.json")["execution_id"];
   const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=3",
                                "--output_dir=" + out.string(), "--resume"},
@@ -75,11 +77,13 @@ TEST(Resume, SkipsTrialsAlreadyReportedAndRunsTheRest) {
 TEST(OutputDir, TwoRunsNeverShareADirectory) {
   TempDir dir;
   const auto out = dir.path() / "run";
-  ASSERT_EQ(run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=" + out.string()},
-                         dir.path()).exit_code, 0);
+  ASSERT_EQ(
+      run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=" + out.string()}, dir.path())
+          .exit_code,
+      0);
   const auto before = slurp(out / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
-  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=" + out.string()},
-                              dir.path());
+  const auto f =
+      run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=" + out.string()}, dir.path());
   EXPECT_EQ(f.exit_code, 2);
   EXPECT_NE(f.err.find("already holds run"), std::string::npos) << f.err;
   EXPECT_EQ(slurp(out / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json"), before);

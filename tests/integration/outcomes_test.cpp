@@ -21,8 +21,8 @@ TEST(Outcomes, EachMethodEndsWithItsNamedOutcome) {
                               dir.path());
   EXPECT_EQ(f.exit_code, 1) << f.err;
   const std::vector<std::pair<std::string, std::string>> expected{
-      {"benchmark_noop", "succeeded"}, {"benchmark_crash", "crashed"},  {"benchmark_exit_code", "failed"},
-      {"benchmark_no_result", "invalid"}, {"benchmark_skip", "skipped"}, {"benchmark_throw", "failed"}};
+      {"benchmark_noop", "succeeded"},    {"benchmark_crash", "crashed"}, {"benchmark_exit_code", "failed"},
+      {"benchmark_no_result", "invalid"}, {"benchmark_skip", "skipped"},  {"benchmark_throw", "failed"}};
   for (const auto& [method, outcome] : expected) {
     const auto r = report(out, "sanity.Sanity." + method);
     EXPECT_EQ(r["perfzero_cpp"]["outcome"], outcome) << method;
@@ -40,9 +40,9 @@ TEST(Outcomes, EachMethodEndsWithItsNamedOutcome) {
 
 TEST(Outcomes, SucceededAndSkippedExitZero) {
   TempDir dir;
-  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop,sanity.Sanity.benchmark_skip",
-                               "--output_dir=run"},
-                              dir.path());
+  const auto f = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop,sanity.Sanity.benchmark_skip", "--output_dir=run"},
+      dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.err;
 }
 
@@ -73,8 +73,10 @@ TEST(Outcomes, TrialsAndWarmupsAreCountedAndSummarised) {
   EXPECT_EQ(m["trials_run"], 3);
   EXPECT_EQ(m["warmups"].size(), 2U);
   EXPECT_EQ(m["wall_time"]["count"], 3);
-  EXPECT_TRUE(std::filesystem::exists(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "warmup_2" / "perfzero.log"));
-  EXPECT_FALSE(std::filesystem::exists(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "warmup_1" / "perfzero_summary.json"));
+  EXPECT_TRUE(
+      std::filesystem::exists(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "warmup_2" / "perfzero.log"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "warmup_1" /
+                                       "perfzero_summary.json"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "run" / "summary.csv"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "run" / "summary.md"));
 }

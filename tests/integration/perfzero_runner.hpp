@@ -5,8 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <dirent.h>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

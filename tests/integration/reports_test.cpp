@@ -10,11 +10,11 @@ namespace {
 
 TEST(Reports, RecordFlagsSystemAndCloudFromDmi) {
   TempDir dir;
-  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run",
-                               "--execution_label=dev", "--platform_name=aws", "--system_name=m6i",
-                               "--dmi_root=" + (kSourceDir / "tests/fixtures/dmi/aws").string(),
-                               "--ml_framework_build_label=nightly"},
-                              dir.path());
+  const auto f = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run", "--execution_label=dev",
+       "--platform_name=aws", "--system_name=m6i", "--dmi_root=" + (kSourceDir / "tests/fixtures/dmi/aws").string(),
+       "--ml_framework_build_label=nightly"},
+      dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
   EXPECT_EQ(r["system_info"]["platform_name"], "aws");
@@ -30,10 +30,10 @@ TEST(Reports, RecordFlagsSystemAndCloudFromDmi) {
 
 TEST(Reports, InstanceTypeFlagWinsOverDmi) {
   TempDir dir;
-  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run",
-                               "--dmi_root=" + (kSourceDir / "tests/fixtures/dmi/oci").string(),
-                               "--instance_type=VM.Standard.E4.Flex"},
-                              dir.path());
+  const auto f = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run",
+       "--dmi_root=" + (kSourceDir / "tests/fixtures/dmi/oci").string(), "--instance_type=VM.Standard.E4.Flex"},
+      dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
   EXPECT_EQ(r["perfzero_cpp"]["system"]["cloud"]["vendor"], "oci");

@@ -47,12 +47,15 @@ TEST(CommandLine, HelpAndVersionAreMessagesNotRuns) {
 }
 
 TEST(CommandLine, BadInputNamesTheFlagAndWhatItAccepts) {
-  EXPECT_NE(error_of({"--benchmark_method=x"}).find("unknown flag --benchmark_method; did you mean '--benchmark_methods'"),
-            std::string::npos);
-  EXPECT_NE(error_of({"--list", "--benchmark_num_trials=0"}).find("--benchmark_num_trials: expected a whole number from 1"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({"--benchmark_method=x"}).find("unknown flag --benchmark_method; did you mean '--benchmark_methods'"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of({"--list", "--benchmark_num_trials=0"}).find("--benchmark_num_trials: expected a whole number from 1"),
+      std::string::npos);
   EXPECT_NE(error_of({"--list", "--timeout=soon"}).find("--timeout: expected a duration"), std::string::npos);
-  EXPECT_NE(error_of({"--list", "--debug=maybe"}).find("--debug: expected true or false, got 'maybe'"), std::string::npos);
+  EXPECT_NE(error_of({"--list", "--debug=maybe"}).find("--debug: expected true or false, got 'maybe'"),
+            std::string::npos);
   EXPECT_NE(error_of({}).find("nothing to run"), std::string::npos);
   EXPECT_NE(error_of({"--list", "--resume"}).find("--resume: needs --output_dir"), std::string::npos);
   EXPECT_NE(error_of({"--list", "--execution_id=a/b"}).find("--execution_id"), std::string::npos);

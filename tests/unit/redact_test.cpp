@@ -10,7 +10,8 @@ TEST(Redact, SecretLookingNamesAreHidden) {
                            "GOOGLE_APPLICATION_CREDENTIALS", "api_key"}) {
     EXPECT_TRUE(looks_secret(name)) << name;
   }
-  for (const char* name : {"PATH", "HOME", "OMP_NUM_THREADS", "execution_label"}) EXPECT_FALSE(looks_secret(name)) << name;
+  for (const char* name : {"PATH", "HOME", "OMP_NUM_THREADS", "execution_label"})
+    EXPECT_FALSE(looks_secret(name)) << name;
 }
 
 TEST(Redact, EnvironmentKeepsNamesAndHidesValues) {
@@ -19,13 +20,13 @@ TEST(Redact, EnvironmentKeepsNamesAndHidesValues) {
   std::string c = "EQUALS=x=y";
   char* env[] = {a.data(), b.data(), c.data(), nullptr};
   const auto j = redacted_environment(env);
-  EXPECT_EQ(j["PATH"], "/usr/bin");
-  EXPECT_EQ(j["MY_API_TOKEN"], kRedacted);
-  EXPECT_EQ(j["EQUALS"], "x=y");
+  EXPECT_EQ(j["PATH"].get<std::string>(), "/usr/bin");
+  EXPECT_EQ(j["MY_API_TOKEN"].get<std::string>(), kRedacted);
+  EXPECT_EQ(j["EQUALS"].get<std::string>(), "x=y");
   EXPECT_EQ(j.dump().find("abc123"), std::string::npos);
   const auto flags = redacted_flags({{"execution_label", "dev"}, {"upload_token", "s3cr3t"}});
-  EXPECT_EQ(flags["execution_label"], "dev");
-  EXPECT_EQ(flags["upload_token"], kRedacted);
+  EXPECT_EQ(flags["execution_label"].get<std::string>(), "dev");
+  EXPECT_EQ(flags["upload_token"].get<std::string>(), kRedacted);
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ TEST(CpuInfo, CountsSocketsCoresAndThreadsFromCpuinfo) {
   EXPECT_EQ(cpu.physical_cores, 4);
   EXPECT_EQ(cpu.sockets, 2);
   EXPECT_EQ(cpu.threads_per_core, 2);
-  const std::vector<std::string> expected{"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512_vnni",
-                                          "amx_tile", "amx_bf16"};
+  const std::vector<std::string> expected{"sse4_2",   "avx",         "avx2",     "fma",     "avx512f",
+                                          "avx512bw", "avx512_vnni", "amx_tile", "amx_bf16"};
   EXPECT_EQ(cpu.flags, expected);
 }
 

@@ -19,8 +19,8 @@ template <typename T>
 const T& get_typed(const ParamValue& value, std::string_view name, std::string_view expected) {
   const auto* typed = std::get_if<T>(&value);
   if (typed == nullptr) {
-    throw std::invalid_argument(fmt::format("parameter '{}' is a {}, not {}", name,
-                                            to_string(type_of(value)), expected));
+    throw std::invalid_argument(
+        fmt::format("parameter '{}' is a {}, not {}", name, to_string(type_of(value)), expected));
   }
   return *typed;
 }

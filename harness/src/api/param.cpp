@@ -6,20 +6,28 @@ namespace perfzero {
 
 std::string_view to_string(ParamType type) {
   switch (type) {
-    case ParamType::integer: return "integer";
-    case ParamType::number: return "number";
-    case ParamType::boolean: return "boolean";
-    case ParamType::string: return "string";
+    case ParamType::integer:
+      return "integer";
+    case ParamType::number:
+      return "number";
+    case ParamType::boolean:
+      return "boolean";
+    case ParamType::string:
+      return "string";
   }
   return "unknown";
 }
 
 ParamType type_of(const ParamValue& value) {
   switch (value.index()) {
-    case 0: return ParamType::integer;
-    case 1: return ParamType::number;
-    case 2: return ParamType::boolean;
-    default: return ParamType::string;
+    case 0:
+      return ParamType::integer;
+    case 1:
+      return ParamType::number;
+    case 2:
+      return ParamType::boolean;
+    default:
+      return ParamType::string;
   }
 }
 

@@ -6,8 +6,9 @@ namespace perfzero::detail {
 
 nlohmann::json params_to_json(const ParamMap& params) {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, value] : params) {
-    std::visit([&](const auto& v) { out[name] = v; }, value);
+  // A plain loop variable: clang 14 cannot capture structured bindings in lambdas.
+  for (const auto& entry : params) {
+    std::visit([&](const auto& v) { out[entry.first] = v; }, entry.second);
   }
   return out;
 }

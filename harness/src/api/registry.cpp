@@ -28,8 +28,8 @@ void Registry::add(MethodInfo info) {
 }
 
 const MethodInfo* Registry::find(std::string_view full_name) const {
-  auto it = std::find_if(methods_.begin(), methods_.end(),
-                         [&](const MethodInfo& m) { return m.full_name() == full_name; });
+  auto it =
+      std::find_if(methods_.begin(), methods_.end(), [&](const MethodInfo& m) { return m.full_name() == full_name; });
   return it == methods_.end() ? nullptr : &*it;
 }
 

@@ -13,8 +13,8 @@ nlohmann::json context_to_result(const Context& context) {
   }
   result["metrics"] = std::move(metrics);
   nlohmann::json extras = nlohmann::json::object();
-  for (const auto& [key, value] : context.extras()) {
-    std::visit([&](const auto& v) { extras[key] = v; }, value);
+  for (const auto& entry : context.extras()) {
+    std::visit([&](const auto& v) { extras[entry.first] = v; }, entry.second);
   }
   result["extras"] = std::move(extras);
   if (const auto& fw = context.framework()) {

@@ -24,15 +24,16 @@ HarnessPaths find_harness_paths() {
   if (const char* l = std::getenv("PERFZERO_LAUNCH")) paths.launcher = l;
   for (const auto& p : {paths.worker, paths.launcher}) {
     if (::access(p.c_str(), X_OK) != 0) {
-      throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
-                                           p.string()));
+      throw std::runtime_error(
+          fmt::format("{} is missing or not executable; it is built and installed beside perfzero", p.string()));
     }
   }
   return paths;
 }
 
 runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,
-                                   const std::filesystem::path& trial_dir, int trial, const std::string& root_data_dir) {
+                                   const std::filesystem::path& trial_dir, int trial,
+                                   const std::string& root_data_dir) {
   runner::ChildCommand command;
   std::map<std::string, std::string> env;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {

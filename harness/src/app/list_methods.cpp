@@ -14,8 +14,8 @@ void list_methods(std::FILE* out) {
     }
     fmt::print(out, "  {}\n      {}\n", m.full_name(), m.description);
     for (const auto& p : m.params) {
-      fmt::print(out, "      param {} ({}, default {}): {}\n", p.name, to_string(p.type), format_param_value(p.default_value),
-                 p.description);
+      fmt::print(out, "      param {} ({}, default {}): {}\n", p.name, to_string(p.type),
+                 format_param_value(p.default_value), p.description);
     }
   }
   fmt::print(out, "\nExternal commands are methods too: see docs/suites.md.\n");

@@ -58,7 +58,8 @@ ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::stri
           out.dir.string(), previous_id));
     }
     if (!requested_id.empty() && requested_id != previous_id) {
-      throw UsageError(fmt::format("--execution_id: {} holds run {}, not {}", out.dir.string(), previous_id, requested_id));
+      throw UsageError(
+          fmt::format("--execution_id: {} holds run {}, not {}", out.dir.string(), previous_id, requested_id));
     }
     out.execution_id = previous_id;
     out.resuming = true;

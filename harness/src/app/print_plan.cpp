@@ -13,7 +13,8 @@ void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan) {
                c.warmup_trials,
                c.timeout.count() > 0 ? text::format_duration(static_cast<double>(c.timeout.count()) / 1000.0) : "none",
                c.monitor_interval.count(), c.origin);
-    if (c.external) fmt::print(out, "    command: {}  (in {})\n", text::join(c.command.argv, " "), c.command.working_dir.string());
+    if (c.external)
+      fmt::print(out, "    command: {}  (in {})\n", text::join(c.command.argv, " "), c.command.working_dir.string());
     for (const auto& [k, v] : c.env) fmt::print(out, "    env {}={}\n", k, v);
   }
   fmt::print(out, "{} method(s), {} child process run(s). Dry run: nothing was executed.\n", plan.size(), runs);

@@ -72,8 +72,7 @@ class RunLoop {
   std::optional<int> run_all(const std::vector<config::PlannedCase>& plan, std::vector<report::CaseSummary>& cases) {
     int total = 0;
     for (const auto& c : plan) total += c.trials + c.warmup_trials;
-    progress::Progress progress(stdout, ::isatty(STDOUT_FILENO) == 1, total);
-    progress_ = &progress;
+    progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, total);
     for (const auto& planned : plan) {
       report::CaseSummary& summary = cases.emplace_back();
       summary.name = planned.name;
@@ -82,7 +81,8 @@ class RunLoop {
       summary.trials_planned = planned.trials;
       const auto case_dir = run_.output_dir / text::path_component(planned.name);
       for (int w = 1; w <= planned.warmup_trials && !stop_; ++w) {
-        auto record = execute(planned, case_dir / fmt::format("warmup_{}", w), w, fmt::format("warm-up {}/{}", w, planned.warmup_trials));
+        auto record = execute(planned, case_dir / fmt::format("warmup_{}", w), w,
+                              fmt::format("warm-up {}/{}", w, planned.warmup_trials));
         if (record) summary.warmups.push_back(report::summarize_trial(*record, run_.output_dir));
       }
       for (int t = 1; t <= planned.trials && !stop_; ++t) {
@@ -90,7 +90,7 @@ class RunLoop {
         const std::string what = fmt::format("trial {}/{}", t, planned.trials);
         if (resuming_) {
           if (auto previous = load_previous(trial_dir)) {
-            progress.resumed(planned.name, what, previous->outcome);
+            progress_->resumed(planned.name, what, previous->outcome);
             summary.trials.push_back(*previous);
             continue;
           }
@@ -144,8 +144,8 @@ class RunLoop {
     request.monitor_interval = planned.monitor_interval;
     request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
     if (options_.debug) {
-      progress_->note(fmt::format("debug: {} in {}", text::join(request.command.argv, " "),
-                                  request.command.working_dir.string()));
+      progress_->note(
+          fmt::format("debug: {} in {}", text::join(request.command.argv, " "), request.command.working_dir.string()));
     }
 
     record.execution = runner::run_trial(request);
@@ -163,7 +163,7 @@ class RunLoop {
   const HarnessPaths& paths_;
   bool resuming_;
   Clock::time_point run_start_;
-  progress::Progress* progress_ = nullptr;
+  std::optional<progress::Progress> progress_;
   std::optional<int> stop_;
 };
 

@@ -1,6 +1,6 @@
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <charconv>
-#include <fmt/format.h>
 
 #include "cli/options.hpp"
 #include "common/errors.hpp"
@@ -44,7 +44,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "perfzero"};
   app.footer(kFooter);
   app.get_formatter()->column_width(34);
-  app.set_version_flag("--version", std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
+  app.set_version_flag("--version",
+                       std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
   app.allow_windows_style_options(false);
 
   Options o;
@@ -58,31 +59,41 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--benchmark_methods", o.benchmark_methods,
                  "Methods to run, comma-separated; repeatable. family.Class.method, family.Class:method or "
                  "family.Class.filter:REGEX")
-      ->group(sel)->delimiter(',')->type_name("LIST");
+      ->group(sel)
+      ->delimiter(',')
+      ->type_name("LIST");
   app.add_option("--config", o.configs, "YAML suite file; repeatable (format: docs/suites.md)")
-      ->group(sel)->type_name("FILE");
+      ->group(sel)
+      ->type_name("FILE");
   app.add_flag("--list", o.list, "List every built-in method with its family, description and parameters")->group(sel);
   app.add_flag("--dry_run", o.dry_run, "Print what would run (methods, trials, settings) and exit")->group(sel);
 
   app.add_option("--benchmark_num_trials", trials, "Trials per method (default 1); overrides suites")
-      ->group(run)->type_name("N");
+      ->group(run)
+      ->type_name("N");
   app.add_option("--warmup_trials", warmup, "Discarded runs before the trials (default 0); overrides suites")
-      ->group(run)->type_name("N");
+      ->group(run)
+      ->type_name("N");
   app.add_option("--timeout", timeout, "Per-run time limit: 90, 90s, 5m, 2h; 0 for none (default 1h)")
-      ->group(run)->type_name("DURATION");
+      ->group(run)
+      ->type_name("DURATION");
   app.add_option("--monitor_interval_ms", interval, "Process-tree sampling interval (default 100)")
-      ->group(run)->type_name("MS");
+      ->group(run)
+      ->type_name("MS");
   app.add_option("--output_dir", o.output_dir,
                  "Directory for this run's reports (default results/runs/EXECUTION_ID); must not hold another run")
-      ->group(run)->type_name("DIR");
+      ->group(run)
+      ->type_name("DIR");
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
   app.add_option("--root_data_dir", o.root_data_dir, "Data directory passed to methods as $PERFZERO_ROOT_DATA_DIR")
-      ->group(run)->type_name("DIR");
+      ->group(run)
+      ->type_name("DIR");
   app.add_flag("--debug", o.debug, "Print each child's command line and environment changes")->group(run);
 
   app.add_option("--execution_id", o.execution_id, "Identifier of this run (default: UTC time plus a random suffix)")
-      ->group(rec)->type_name("ID");
+      ->group(rec)
+      ->type_name("ID");
   app.add_option("--execution_label", o.execution_label, "Free-form label stored in every report")->group(rec);
   app.add_option("--platform_name", o.platform_name, "Platform (e.g. oci, aws, gcp, azure, local)")->group(rec);
   app.add_option("--system_name", o.system_name, "System name (e.g. the instance shape)")->group(rec);
@@ -90,7 +101,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--ml_framework_build_label", o.ml_framework_build_label, "Build label stored in ml_framework_info")
       ->group(rec);
   app.add_option("--dmi_root", o.dmi_root, "Directory of DMI files (default /sys/class/dmi/id; tests use fixtures)")
-      ->group(rec)->type_name("DIR");
+      ->group(rec)
+      ->type_name("DIR");
 
   try {
     app.parse(argc, argv);
@@ -106,11 +118,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     for (auto& extra : app.remaining()) {
       const std::string name = first_flag_name(extra);
       if (name.rfind("--", 0) == 0 || name.rfind('-', 0) == 0) {
-        throw UsageError(fmt::format("unknown flag {}{} (perfzero --help lists the flags)", name,
-                                     text::did_you_mean(name, known)));
+        throw UsageError(
+            fmt::format("unknown flag {}{} (perfzero --help lists the flags)", name, text::did_you_mean(name, known)));
       }
-      throw UsageError(fmt::format("unexpected argument '{}': methods go in --benchmark_methods=..., suites in --config=FILE",
-                                   extra));
+      throw UsageError(fmt::format(
+          "unexpected argument '{}': methods go in --benchmark_methods=..., suites in --config=FILE", extra));
     }
     throw UsageError("unexpected arguments (perfzero --help lists the flags)");
   } catch (const CLI::ConversionError& e) {
@@ -141,7 +153,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   }
   if (!timeout.empty()) {
     const auto d = text::parse_duration(timeout);
-    if (!d) throw UsageError(fmt::format("--timeout: expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none), got '{}'", timeout));
+    if (!d)
+      throw UsageError(fmt::format(
+          "--timeout: expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none), got '{}'", timeout));
     o.settings.timeout = *d;
   }
   if (o.execution_id.find('/') != std::string::npos || o.execution_id == "." || o.execution_id == "..") {

@@ -6,10 +6,10 @@
 namespace perfzero {
 
 enum class ExitCode : int {
-  all_succeeded = 0,     // every method succeeded or was skipped
+  all_succeeded = 0,       // every method succeeded or was skipped
   some_not_succeeded = 1,  // any failed, crashed, timed_out or invalid method
-  usage_or_config = 2,   // bad flag, bad value, bad suite: nothing ran
-  internal_error = 3,    // a harness bug or an unusable output directory
+  usage_or_config = 2,     // bad flag, bad value, bad suite: nothing ran
+  internal_error = 3,      // a harness bug or an unusable output directory
 };
 
 // A bad flag or flag value; the message is one line naming the flag and what is accepted.

@@ -17,8 +17,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
       diagonal = above;
     }
@@ -26,8 +26,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::vector<std::string> closest(std::string_view name, const std::vector<std::string>& candidates,
-                                 std::size_t limit) {
+std::vector<std::string> closest(std::string_view name, const std::vector<std::string>& candidates, std::size_t limit) {
   std::vector<std::pair<std::size_t, std::string>> scored;
   // A typo changes a few characters; allow about a third of the name, at least 2.
   const std::size_t threshold = std::max<std::size_t>(2, name.size() / 3);
@@ -49,6 +48,7 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   auto near = closest(name, candidates);
   if (near.empty()) return "";
   std::vector<std::string> quoted;
+  quoted.reserve(near.size());
   for (const auto& n : near) quoted.push_back("'" + n + "'");
   return "; did you mean " + join(quoted, " or ") + "?";
 }
@@ -93,7 +93,8 @@ bool starts_with_ci(std::string_view text, std::string_view prefix) {
 
 std::string to_upper(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return out;
 }
 

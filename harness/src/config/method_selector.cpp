@@ -54,8 +54,8 @@ std::vector<const MethodInfo*> select_methods(const std::string& raw_spec, const
       if (std::regex_search(m.method, regex, std::regex_constants::match_continuous)) selected.push_back(&m);
     }
     if (selected.empty()) {
-      throw ConfigError(fmt::format("{}: filter '{}' matches no method of {} (it has: {})", origin, pattern,
-                                    class_path, text::join(in_class, ", ")));
+      throw ConfigError(fmt::format("{}: filter '{}' matches no method of {} (it has: {})", origin, pattern, class_path,
+                                    text::join(in_class, ", ")));
     }
     return selected;
   }

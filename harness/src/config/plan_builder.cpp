@@ -73,11 +73,11 @@ bool is_executable(const std::filesystem::path& path) {
 
 void check_command_exists(const SuiteEntry& entry, const std::string& program, const std::string& path_env) {
   if (program.find('/') != std::string::npos) {
-    const std::filesystem::path p = std::filesystem::path(program).is_absolute() ? std::filesystem::path(program)
-                                                                               : entry.working_dir / program;
+    const std::filesystem::path p =
+        std::filesystem::path(program).is_absolute() ? std::filesystem::path(program) : entry.working_dir / program;
     if (!is_executable(p)) {
-      throw ConfigError(fmt::format("{}: command: '{}' is not an executable file (looked at {})", entry.origin, program,
-                                    p.string()));
+      throw ConfigError(
+          fmt::format("{}: command: '{}' is not an executable file (looked at {})", entry.origin, program, p.string()));
     }
     return;
   }
@@ -129,8 +129,8 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
           c.command.working_dir = entry.working_dir;
           c.origin = entry.origin;
           if (names.count(c.name) != 0) {
-            throw ConfigError(fmt::format("{}: name: '{}' is already used by another method of this run", entry.origin,
-                                          c.name));
+            throw ConfigError(
+                fmt::format("{}: name: '{}' is already used by another method of this run", entry.origin, c.name));
           }
           add(std::move(c));
         }

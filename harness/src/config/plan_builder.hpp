@@ -12,7 +12,7 @@ struct PlanInputs {
   std::vector<std::string> method_specs;  // from --benchmark_methods
   RunSettings flags;                      // values given explicitly on the command line
   std::vector<Suite> suites;
-  std::string path_env;                   // PATH used to find external commands
+  std::string path_env;  // PATH used to find external commands
 };
 
 // Throws ConfigError when an external command cannot be found or two entries collide.

@@ -17,18 +17,18 @@ struct ExternalCommand {
 };
 
 struct PlannedCase {
-  std::string name;       // report name: the method, plus [param=value,...] for a sweep point
-  std::string method;     // family.Class.method for built-ins; the suite's name for commands
+  std::string name;    // report name: the method, plus [param=value,...] for a sweep point
+  std::string method;  // family.Class.method for built-ins; the suite's name for commands
   std::string description;
   bool external = false;
-  ParamMap params;        // the given parameters (built-ins get defaults for the rest in the worker)
+  ParamMap params;  // the given parameters (built-ins get defaults for the rest in the worker)
   ExternalCommand command;
   int trials = 1;
   int warmup_trials = 0;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
   std::map<std::string, std::string> env;  // added to the harness's environment
-  std::string origin;     // where it was asked for: "--benchmark_methods" or file:line:column
+  std::string origin;                      // where it was asked for: "--benchmark_methods" or file:line:column
 };
 
 // Settings a suite or the command line may give; unset fields fall through to the next level

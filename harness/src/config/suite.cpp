@@ -13,10 +13,10 @@ namespace {
 
 const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods"};
 const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
-const std::vector<std::string> kBuiltinKeys{"method", "params", "trials", "warmup_trials", "timeout",
-                                            "monitor_interval_ms", "env"};
-const std::vector<std::string> kCommandKeys{"name", "description", "command", "working_dir", "params", "trials",
-                                            "warmup_trials", "timeout", "monitor_interval_ms", "env"};
+const std::vector<std::string> kBuiltinKeys{
+    "method", "params", "trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
+const std::vector<std::string> kCommandKeys{"name",   "description",   "command", "working_dir",         "params",
+                                            "trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
 
 RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
   RunSettings settings;
@@ -43,7 +43,8 @@ std::vector<ParamAxis> read_axes(const yaml::Checker& check, const YAML::Node& p
     if (item.second.IsSequence()) {
       if (item.second.size() == 0) check.fail(item.second, path, "a sweep needs at least one value");
       std::size_t i = 0;
-      for (const auto& value : item.second) axis.values.push_back(parse_one(item.first, value, fmt::format("{}[{}]", path, i++)));
+      for (const auto& value : item.second)
+        axis.values.push_back(parse_one(item.first, value, fmt::format("{}[{}]", path, i++)));
     } else {
       axis.values.push_back(parse_one(item.first, item.second, path));
     }
@@ -69,8 +70,8 @@ SuiteEntry read_builtin(const yaml::Checker& check, const YAML::Node& entry, con
                          const ParamSpec* spec = method->find_param(name_node.Scalar());
                          if (spec == nullptr) {
                            check.fail(name_node, path,
-                                      fmt::format("{} has no parameter '{}'{}{}", method->full_name(), name_node.Scalar(),
-                                                  text::did_you_mean(name_node.Scalar(), known),
+                                      fmt::format("{} has no parameter '{}'{}{}", method->full_name(),
+                                                  name_node.Scalar(), text::did_you_mean(name_node.Scalar(), known),
                                                   known.empty() ? " (it takes none)"
                                                                 : " (it takes: " + text::join(known, ", ") + ")"));
                          }
@@ -96,7 +97,8 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
   }
   if (const auto d = entry["description"]) out.description = check.string_of(d, key + ".description");
   out.argv = check.string_list_of(entry["command"], key + ".command");
-  if (out.argv.empty() || out.argv[0].empty()) check.fail(entry["command"], key + ".command", "the command list is empty");
+  if (out.argv.empty() || out.argv[0].empty())
+    check.fail(entry["command"], key + ".command", "the command list is empty");
   out.working_dir = suite_dir;
   if (const auto w = entry["working_dir"]) {
     const std::filesystem::path dir = check.string_of(w, key + ".working_dir");
@@ -132,7 +134,8 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
   }
   const yaml::Checker check(file);
   if (!root.IsMap()) {
-    throw ConfigError(fmt::format("{}: a suite must be a mapping with a 'methods' list, got {}", file, yaml::describe(root)));
+    throw ConfigError(
+        fmt::format("{}: a suite must be a mapping with a 'methods' list, got {}", file, yaml::describe(root)));
   }
   check.check_keys(root, "", kTopKeys);
   Suite suite;

@@ -13,11 +13,16 @@ namespace perfzero::config::yaml {
 
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
-    default: return "an undefined value";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Scalar:
+      return "'" + node.Scalar() + "'";
+    default:
+      return "an undefined value";
   }
 }
 
@@ -49,7 +54,8 @@ void Checker::check_keys(const YAML::Node& map, const std::string& key, const st
     if (!seen.insert(name).second) fail(item.first, path, "this key is given twice");
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
       fail(item.first, path,
-           fmt::format("unknown key '{}'{} (allowed: {})", name, text::did_you_mean(name, allowed), text::join(allowed, ", ")));
+           fmt::format("unknown key '{}'{} (allowed: {})", name, text::did_you_mean(name, allowed),
+                       text::join(allowed, ", ")));
     }
   }
 }
@@ -60,7 +66,8 @@ std::string Checker::string_of(const YAML::Node& node, const std::string& key) c
 }
 
 int Checker::int_of(const YAML::Node& node, const std::string& key, int min, int max) const {
-  if (!node.IsScalar()) fail(node, key, fmt::format("expected a whole number from {} to {}, got {}", min, max, describe(node)));
+  if (!node.IsScalar())
+    fail(node, key, fmt::format("expected a whole number from {} to {}, got {}", min, max, describe(node)));
   const std::string& s = node.Scalar();
   int value = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -82,7 +89,8 @@ std::map<std::string, std::string> Checker::env_of(const YAML::Node& node, const
   std::map<std::string, std::string> env;
   for (const auto& item : node) {
     const std::string name = string_of(item.first, key);
-    if (name.empty() || name.find('=') != std::string::npos) fail(item.first, key, "'" + name + "' is not a variable name");
+    if (name.empty() || name.find('=') != std::string::npos)
+      fail(item.first, key, "'" + name + "' is not a variable name");
     if (!item.second.IsScalar() && !item.second.IsNull()) {
       fail(item.second, key + "." + name, "expected a string value, got " + describe(item.second));
     }
@@ -142,7 +150,8 @@ ParamValue Checker::param_of(const YAML::Node& node, const std::string& key, Par
       if (parse_bool(s, v)) return v;
       break;
     }
-    case ParamType::string: return s;
+    case ParamType::string:
+      return s;
   }
   fail(node, key, fmt::format("expected {} value, got '{}'", to_string(type), s));
 }

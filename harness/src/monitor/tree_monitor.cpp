@@ -82,8 +82,8 @@ void TreeMonitor::take_sample() {
     }
   }
   // Older points than the base are never needed again.
-  const auto keep_from = std::find_if(cpu_history_.begin(), cpu_history_.end(),
-                                      [&](const auto& p) { return p.first >= base.first; });
+  const auto keep_from =
+      std::find_if(cpu_history_.begin(), cpu_history_.end(), [&](const auto& p) { return p.first >= base.first; });
   cpu_history_.erase(cpu_history_.begin(), keep_from);
   const double elapsed = sample.time - base.first;
   sample.cpu_percent = elapsed > 0 ? 100.0 * (cpu_seconds - base.second) / elapsed : 0.0;

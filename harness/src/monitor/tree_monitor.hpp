@@ -13,7 +13,7 @@
 namespace perfzero::monitor {
 
 struct Sample {
-  double time = 0.0;  // seconds since the monitor started
+  double time = 0.0;      // seconds since the monitor started
   std::uint64_t rss = 0;  // bytes, summed over the tree
   std::uint64_t vms = 0;
   double cpu_percent = 0.0;  // over the trailing window (see cpu_window), 100 = one core

@@ -43,7 +43,8 @@ void Progress::finished(const std::string& name, const std::string& what, Outcom
   const std::string prefix = counter();
   ++done_;
   ++executed_;
-  std::string line = fmt::format("{} {} {}  {}  {}", prefix, name, what, to_string(outcome), text::format_duration(wall_seconds));
+  std::string line =
+      fmt::format("{} {} {}  {}  {}", prefix, name, what, to_string(outcome), text::format_duration(wall_seconds));
   if (!detail.empty()) line += "  (" + detail + ")";
   const std::string remaining = eta();
   if (!remaining.empty()) line += "  " + remaining;

@@ -5,9 +5,9 @@
 namespace perfzero::report {
 
 bool looks_secret(std::string_view name) {
-  static const std::vector<std::string> markers{"KEY",     "SECRET", "TOKEN",   "PASSWORD",  "PASSWD", "PASSPHRASE",
-                                                "CREDENTIAL", "PRIVATE", "AUTH", "SESSION", "COOKIE", "SIGNATURE",
-                                                "CERT"};
+  static const std::vector<std::string> markers{"KEY",        "SECRET",     "TOKEN",   "PASSWORD", "PASSWD",
+                                                "PASSPHRASE", "CREDENTIAL", "PRIVATE", "AUTH",     "SESSION",
+                                                "COOKIE",     "SIGNATURE",  "CERT"};
   const std::string upper = text::to_upper(name);
   for (const auto& marker : markers) {
     if (upper.find(marker) != std::string::npos) return true;

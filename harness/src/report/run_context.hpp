@@ -25,7 +25,7 @@ struct RunContext {
   sysinfo::SystemInfo system;
 };
 
-nlohmann::json system_info_json(const RunContext& run);  // PerfZero's system_info keys, exactly
+nlohmann::json system_info_json(const RunContext& run);       // PerfZero's system_info keys, exactly
 nlohmann::json system_extension_json(const RunContext& run);  // everything else we know
 
 }  // namespace perfzero::report

@@ -49,7 +49,7 @@ std::optional<TrialSummary> summary_from_report(const nlohmann::json& report) {
 
 Outcome case_outcome(const CaseSummary& c) {
   // Ordered from best to worst.
-  static const std::vector<Outcome> order{Outcome::succeeded, Outcome::skipped, Outcome::interrupted, Outcome::failed,
+  static const std::vector<Outcome> order{Outcome::succeeded, Outcome::skipped,   Outcome::interrupted, Outcome::failed,
                                           Outcome::invalid,   Outcome::timed_out, Outcome::crashed};
   std::size_t worst = 0;
   for (const auto& t : c.trials) {
@@ -95,8 +95,12 @@ std::map<std::string, int> outcome_counts(const std::vector<TrialSummary>& trial
 }
 
 nlohmann::json trial_json(const TrialSummary& t) {
-  return {{"trial", t.trial}, {"outcome", to_string(t.outcome)}, {"detail", t.detail}, {"wall_time", t.wall_time},
-          {"report", t.report.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.report)}, {"resumed", t.resumed}};
+  return {{"trial", t.trial},
+          {"outcome", to_string(t.outcome)},
+          {"detail", t.detail},
+          {"wall_time", t.wall_time},
+          {"report", t.report.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.report)},
+          {"resumed", t.resumed}};
 }
 
 std::string csv_field(const std::string& value) {
@@ -112,9 +116,12 @@ std::string csv_field(const std::string& value) {
 std::string md_cell(const std::string& value) {
   std::string out;
   for (char c : value) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -158,14 +165,15 @@ nlohmann::json summary_json(const RunContext& run, const std::vector<CaseSummary
           {"execution_label", run.execution_label},
           {"status", status},
           {"output_dir", run.output_dir.string()},
-          {"system", {{"cpu_model", run.system.cpu.model},
-                      {"logical_cpu_count", run.system.cpu.logical_cpus},
-                      {"effective_vcpus", run.system.effective_vcpus},
-                      {"memory_total_bytes", run.system.memory_total_bytes},
-                      {"cloud", run.system.cloud.vendor},
-                      {"instance_type", run.instance_type},
-                      {"platform_name", run.platform_name},
-                      {"system_name", run.system_name}}},
+          {"system",
+           {{"cpu_model", run.system.cpu.model},
+            {"logical_cpu_count", run.system.cpu.logical_cpus},
+            {"effective_vcpus", run.system.effective_vcpus},
+            {"memory_total_bytes", run.system.memory_total_bytes},
+            {"cloud", run.system.cloud.vendor},
+            {"instance_type", run.instance_type},
+            {"platform_name", run.platform_name},
+            {"system_name", run.system_name}}},
           {"method_outcomes", totals},
           {"methods", methods}};
 }
@@ -178,8 +186,9 @@ std::string summary_csv(const std::vector<CaseSummary>& cases) {
     const std::string prefix = fmt::format("{},{},{},{},{}", csv_field(c.name), csv_field(c.method),
                                            to_string(case_outcome(c)), c.trials.size(), stats.wall.count);
     auto row = [&](const std::string& metric, const std::string& unit, const Stats& s) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", prefix, csv_field(metric), csv_field(unit), s.count,
-                         number(s.median), number(s.mean), number(s.stddev), number(s.min), number(s.max), number(s.cv));
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{},{}\n", prefix, csv_field(metric), csv_field(unit), s.count,
+                      number(s.median), number(s.mean), number(s.stddev), number(s.min), number(s.max), number(s.cv));
     };
     row("wall_time", "s", stats.wall);
     for (const auto& [name, unit, s] : stats.metrics) row(name, unit, s);
@@ -189,8 +198,8 @@ std::string summary_csv(const std::vector<CaseSummary>& cases) {
 
 std::string summary_markdown(const RunContext& run, const std::vector<CaseSummary>& cases, const std::string& status) {
   std::string out = fmt::format("# perfzero run {}\n\n", run.execution_id);
-  out += fmt::format("- status: {}\n- label: {}\n- machine: {} ({} logical CPUs, {:.2f} effective vCPUs)\n",
-                     status, run.execution_label.empty() ? "(none)" : run.execution_label, run.system.cpu.model,
+  out += fmt::format("- status: {}\n- label: {}\n- machine: {} ({} logical CPUs, {:.2f} effective vCPUs)\n", status,
+                     run.execution_label.empty() ? "(none)" : run.execution_label, run.system.cpu.model,
                      run.system.cpu.logical_cpus, run.system.effective_vcpus);
   if (!run.instance_type.empty()) out += fmt::format("- instance type: {}\n", run.instance_type);
   out += "\n| method | outcome | trials | wall median (s) | wall cv | metrics (median) |\n";
@@ -211,7 +220,8 @@ std::string summary_markdown(const RunContext& run, const std::vector<CaseSummar
   for (const auto& c : cases) {
     for (const auto& t : c.trials) {
       if (!counts_as_success(t.outcome)) {
-        problems.push_back(fmt::format("- {} trial {}: {}: {}", md_cell(c.name), t.trial, to_string(t.outcome), md_cell(t.detail)));
+        problems.push_back(
+            fmt::format("- {} trial {}: {}: {}", md_cell(c.name), t.trial, to_string(t.outcome), md_cell(t.detail)));
       }
     }
   }

@@ -26,7 +26,7 @@ struct TrialSummary {
   std::string detail;
   double wall_time = 0;
   std::vector<MetricValue> metrics;
-  std::string report;  // path relative to the output directory; empty when none was written
+  std::string report;    // path relative to the output directory; empty when none was written
   bool resumed = false;  // taken from an earlier run's report (--resume)
 };
 

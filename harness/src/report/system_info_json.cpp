@@ -26,7 +26,8 @@ nlohmann::json system_info_json(const RunContext& run) {
 nlohmann::json system_extension_json(const RunContext& run) {
   const auto& s = run.system;
   nlohmann::json gpus = nlohmann::json::array();
-  for (const auto& gpu : s.accelerators.devices) gpus.push_back({{"model", gpu.model}, {"memory_bytes", gpu.memory_bytes}});
+  for (const auto& gpu : s.accelerators.devices)
+    gpus.push_back({{"model", gpu.model}, {"memory_bytes", gpu.memory_bytes}});
   auto optional = [](const auto& value) { return value ? nlohmann::json(*value) : nlohmann::json(nullptr); };
   return {
       {"cpu_vendor", s.cpu.vendor},
@@ -40,17 +41,19 @@ nlohmann::json system_extension_json(const RunContext& run) {
       {"affinity_cpu_count", s.affinity_cpus},
       {"effective_vcpus", s.effective_vcpus},
       {"memory_total_bytes", s.memory_total_bytes},
-      {"cgroup", {{"version", s.cgroup.version},
-                  {"cpu_quota_cpus", optional(s.cgroup.cpu_quota_cpus)},
-                  {"memory_limit_bytes", optional(s.cgroup.memory_limit_bytes)}}},
+      {"cgroup",
+       {{"version", s.cgroup.version},
+        {"cpu_quota_cpus", optional(s.cgroup.cpu_quota_cpus)},
+        {"memory_limit_bytes", optional(s.cgroup.memory_limit_bytes)}}},
       {"in_container", s.in_container},
       {"container_evidence", s.container_evidence},
       {"kernel", s.kernel},
       {"os", s.os},
-      {"cloud", {{"vendor", s.cloud.vendor},
-                 {"instance_type", run.instance_type},
-                 {"dmi_sys_vendor", s.cloud.sys_vendor},
-                 {"dmi_product_name", s.cloud.product_name}}},
+      {"cloud",
+       {{"vendor", s.cloud.vendor},
+        {"instance_type", run.instance_type},
+        {"dmi_sys_vendor", s.cloud.sys_vendor},
+        {"dmi_product_name", s.cloud.product_name}}},
       {"accelerators", {{"source", s.accelerators.source}, {"devices", gpus}}},
   };
 }

@@ -14,8 +14,8 @@ namespace perfzero::report {
 
 struct TrialRecord {
   const config::PlannedCase* planned = nullptr;
-  int trial = 1;             // 1-based
-  double started_offset = 0;  // seconds from the run's start to this trial's start
+  int trial = 1;               // 1-based
+  double started_offset = 0;   // seconds from the run's start to this trial's start
   double harness_seconds = 0;  // this trial's whole time in the harness, launch preparation to outcome
   std::filesystem::path dir;
   runner::TrialExecution execution;

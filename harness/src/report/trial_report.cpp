@@ -1,7 +1,7 @@
 #include "report/trial_report.hpp"
 
-#include <boost/version.hpp>
 #include <fmt/format.h>
+#include <boost/version.hpp>
 
 #include <algorithm>
 
@@ -56,8 +56,7 @@ nlohmann::json site_package_info() {
 
 nlohmann::json process_extension(const runner::TrialExecution& e, const config::PlannedCase& planned) {
   const auto& m = e.monitor;
-  const double cpu_seconds =
-      e.kernel ? e.kernel->user_seconds + e.kernel->system_seconds : m.tree_cpu_seconds;
+  const double cpu_seconds = e.kernel ? e.kernel->user_seconds + e.kernel->system_seconds : m.tree_cpu_seconds;
   nlohmann::json kernel = nullptr;
   if (e.kernel) {
     kernel = {{"max_rss_bytes", e.kernel->max_rss_bytes},
@@ -66,9 +65,10 @@ nlohmann::json process_extension(const runner::TrialExecution& e, const config::
               {"reaped_processes", e.kernel->reaped_processes}};
   }
   return {
-      {"max_rss_sources", {{"sampled_tree_sum", m.max_rss_tree},
-                           {"sampled_largest_vmhwm", m.max_hwm_process},
-                           {"kernel_largest_maxrss", e.kernel ? nlohmann::json(e.kernel->max_rss_bytes) : nullptr}}},
+      {"max_rss_sources",
+       {{"sampled_tree_sum", m.max_rss_tree},
+        {"sampled_largest_vmhwm", m.max_hwm_process},
+        {"kernel_largest_maxrss", e.kernel ? nlohmann::json(e.kernel->max_rss_bytes) : nullptr}}},
       {"avg_cpu_percent", e.wall_seconds > 0 ? 100.0 * cpu_seconds / e.wall_seconds : 0.0},
       {"user_cpu_seconds", e.kernel ? nlohmann::json(e.kernel->user_seconds) : nullptr},
       {"system_cpu_seconds", e.kernel ? nlohmann::json(e.kernel->system_seconds) : nullptr},
@@ -108,16 +108,18 @@ nlohmann::json build_trial_report(const RunContext& run, const TrialRecord& reco
       {"signal", e.end == runner::ProcessEnd::signaled ? nlohmann::json(runner::signal_name(e.signal)) : nullptr},
       {"timeout_seconds", static_cast<double>(planned.timeout.count()) / 1000.0},
       {"metric_units", units},
-      {"timing", {{"child_wall_time", e.wall_seconds},
-                  {"child_self_wall_time", child != nullptr && child->self_wall_time ? nlohmann::json(*child->self_wall_time)
-                                                                                       : nullptr},
-                  {"harness_trial_time", record.harness_seconds},
-                  {"started_offset", record.started_offset}}},
+      {"timing",
+       {{"child_wall_time", e.wall_seconds},
+        {"child_self_wall_time",
+         child != nullptr && child->self_wall_time ? nlohmann::json(*child->self_wall_time) : nullptr},
+        {"harness_trial_time", record.harness_seconds},
+        {"started_offset", record.started_offset}}},
       {"process", process_extension(e, planned)},
       {"system", system_extension_json(run)},
-      {"run", {{"output_dir", run.output_dir.string()},
-               {"suite_files", run.suite_files},
-               {"harness_version", build_info::kVersion}}},
+      {"run",
+       {{"output_dir", run.output_dir.string()},
+        {"suite_files", run.suite_files},
+        {"harness_version", build_info::kVersion}}},
       {"files", {{"log", kChildLogFile}, {"process_info", kProcessLogFile}, {"result", kResultFile}}},
   };
   if (planned.external) {
@@ -138,7 +140,8 @@ nlohmann::json build_trial_report(const RunContext& run, const TrialRecord& reco
         {"trial_id", record.trial}}},
       {"benchmark_info",
        {{"harness_name", "perfzero-cpp"},
-        {"harness_info", {{"url", build_info::kGitUrl}, {"branch", build_info::kGitBranch}, {"hash", build_info::kGitHash}}},
+        {"harness_info",
+         {{"url", build_info::kGitUrl}, {"branch", build_info::kGitBranch}, {"hash", build_info::kGitHash}}},
         {"has_exception", record.classification.has_exception},
         {"execution_label", run.execution_label},
         {"output_url", "file://" + std::filesystem::absolute(record.dir).string()},
@@ -148,7 +151,9 @@ nlohmann::json build_trial_report(const RunContext& run, const TrialRecord& reco
       {"ml_framework_info", framework_json(run, record, child)},
       {"system_info", system_info_json(run)},
       {"process_info",
-       {{"max_rss", reported_max_rss(e)}, {"max_vms", e.monitor.max_vms_tree}, {"max_cpu_percent", e.monitor.max_cpu_percent}}},
+       {{"max_rss", reported_max_rss(e)},
+        {"max_vms", e.monitor.max_vms_tree},
+        {"max_cpu_percent", e.monitor.max_cpu_percent}}},
       {"schema_version", kSchemaVersion},
       {"perfzero_cpp", std::move(ours)},
   };
@@ -157,8 +162,9 @@ nlohmann::json build_trial_report(const RunContext& run, const TrialRecord& reco
 void write_trial_files(const RunContext& run, const TrialRecord& record) {
   std::string lines;
   for (const auto& s : record.execution.monitor.samples) {
-    lines += nlohmann::json{{"time", s.time},       {"rss", s.rss},         {"vms", s.vms},
-                            {"cpu_percent", s.cpu_percent}, {"threads", s.threads}, {"processes", s.processes}}
+    lines += nlohmann::json{{"time", s.time},       {"rss", s.rss},
+                            {"vms", s.vms},         {"cpu_percent", s.cpu_percent},
+                            {"threads", s.threads}, {"processes", s.processes}}
                  .dump();
     lines += '\n';
   }

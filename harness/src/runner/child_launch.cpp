@@ -3,8 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <boost/optional.hpp>  // Boost 1.81's process/v2 headers use boost::optional without including it
 #include <boost/asio/io_context.hpp>
+#include <boost/optional.hpp>  // Boost 1.81's process/v2 headers use boost::optional without including it
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/stdio.hpp>
 #include <cerrno>

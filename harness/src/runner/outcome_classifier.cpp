@@ -21,8 +21,8 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
     case ProcessEnd::launch_failed:
       return {Outcome::failed, "could not start: " + execution.launch_error, false};
     case ProcessEnd::timed_out:
-      return {Outcome::timed_out, "still running after " + seconds_text(execution.wall_seconds) +
-                                      "; its process tree was killed", false};
+      return {Outcome::timed_out,
+              "still running after " + seconds_text(execution.wall_seconds) + "; its process tree was killed", false};
     case ProcessEnd::interrupted:
       return {Outcome::interrupted, "the harness received " + signal_name(execution.signal), false};
     case ProcessEnd::signaled:
@@ -41,12 +41,14 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
   if (child->error) return {Outcome::failed, *child->error, true};
   for (const auto& metric : child->metrics) {
     if (metric.min_value && metric.value < *metric.min_value) {
-      return {Outcome::failed, fmt::format("metric '{}' = {} is below its min_value {}", metric.name, metric.value,
-                                           *metric.min_value), false};
+      return {Outcome::failed,
+              fmt::format("metric '{}' = {} is below its min_value {}", metric.name, metric.value, *metric.min_value),
+              false};
     }
     if (metric.max_value && metric.value > *metric.max_value) {
-      return {Outcome::failed, fmt::format("metric '{}' = {} is above its max_value {}", metric.name, metric.value,
-                                           *metric.max_value), false};
+      return {Outcome::failed,
+              fmt::format("metric '{}' = {} is above its max_value {}", metric.name, metric.value, *metric.max_value),
+              false};
     }
   }
   return {Outcome::succeeded, "", false};

@@ -19,8 +19,8 @@ struct KernelUsage {
 
 struct TrialExecution {
   ProcessEnd end = ProcessEnd::launch_failed;
-  int exit_code = 0;      // when exited
-  int signal = 0;         // when signaled; the stop signal when interrupted
+  int exit_code = 0;  // when exited
+  int signal = 0;     // when signaled; the stop signal when interrupted
   std::string launch_error;
   double wall_seconds = 0.0;  // from launch to the end of the child's tree
   std::optional<KernelUsage> kernel;

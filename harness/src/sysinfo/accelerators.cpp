@@ -61,8 +61,8 @@ std::optional<AcceleratorInfo> from_nvml() {
 }
 
 std::optional<AcceleratorInfo> from_nvidia_smi() {
-  FILE* pipe = ::popen(
-      "nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader,nounits 2>/dev/null", "r");
+  FILE* pipe =
+      ::popen("nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader,nounits 2>/dev/null", "r");
   if (pipe == nullptr) return std::nullopt;
   std::string output;
   std::array<char, 512> buffer{};

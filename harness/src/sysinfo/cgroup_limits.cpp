@@ -105,7 +105,8 @@ CgroupLimits read_cgroup_limits(const Paths& paths) {
       }
       if (const auto mem = files::read_line(dir / "memory.max")) {
         const auto bytes = to_u64(*mem);
-        if (bytes && (!limits.memory_limit_bytes || *bytes < *limits.memory_limit_bytes)) limits.memory_limit_bytes = bytes;
+        if (bytes && (!limits.memory_limit_bytes || *bytes < *limits.memory_limit_bytes))
+          limits.memory_limit_bytes = bytes;
       }
     }
   }

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <fstream>
-#include <tuple>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "common/files.hpp"
 #include "common/text.hpp"
@@ -17,8 +17,8 @@ namespace {
 
 // Flags that decide which code paths oneDNN, BLAS and our kernels take.
 bool notable_flag(const std::string& flag) {
-  static const std::set<std::string> exact{"sse4_2", "avx", "avx2", "fma", "f16c", "asimd", "sve", "sve2",
-                                           "bf16", "i8mm", "asimddp", "sme"};
+  static const std::set<std::string> exact{"sse4_2", "avx",  "avx2", "fma",  "f16c",    "asimd",
+                                           "sve",    "sve2", "bf16", "i8mm", "asimddp", "sme"};
   return exact.count(flag) != 0 || flag.rfind("avx512", 0) == 0 || flag.rfind("amx", 0) == 0 ||
          flag.rfind("avx_vnni", 0) == 0;
 }

@@ -32,8 +32,8 @@ struct CpuInfo {
 };
 
 struct CgroupLimits {
-  std::string version = "none";  // "v1", "v2" or "none"
-  std::optional<double> cpu_quota_cpus;  // quota / period; nullopt when unlimited
+  std::string version = "none";                     // "v1", "v2" or "none"
+  std::optional<double> cpu_quota_cpus;             // quota / period; nullopt when unlimited
   std::optional<std::uint64_t> memory_limit_bytes;  // nullopt when unlimited
 };
 

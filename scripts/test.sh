@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run calls this): installs dependencies, checks style,
+# builds with warnings as errors and runs every test, then again under ASan + UBSan.
+# PERFZERO_SKIP_SANITIZERS=1 skips the sanitizer pass for a quicker local loop.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+echo "== style: clang-format"
+mapfile -t sources < <(git ls-files '*.cpp' '*.hpp' '*.c' '*.h')
+clang-format --dry-run --Werror "${sources[@]}"
+
+echo "== build and test: ci preset (release, -Werror)"
+cmake --preset ci >/dev/null
+cmake --build --preset ci
+ctest --preset ci
+
+echo "== lint: clang-tidy"
+scripts/lint.sh build/ci
+
+if [ "${PERFZERO_SKIP_SANITIZERS:-0}" != "1" ]; then
+  echo "== build and test: asan preset (AddressSanitizer + UndefinedBehaviorSanitizer)"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan
+  ctest --preset asan
+fi
+echo "== all tests passed"
