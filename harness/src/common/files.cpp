@@ -29,7 +29,6 @@ void write_atomically(const std::filesystem::path& path, std::string_view conten
     }
     written += static_cast<std::size_t>(n);
   }
-  ::fsync(fd);
   ::close(fd);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int saved = errno;

@@ -118,6 +118,16 @@ std::optional<std::uint64_t> read_vm_hwm_bytes(pid_t pid) {
   return *kib * 1024;
 }
 
+void parse_pid_list(std::string_view rest, std::vector<pid_t>& out) {
+  while (!rest.empty()) {
+    const auto space = rest.find_first_of(" \n");
+    pid_t child = 0;
+    if (parse_number(rest.substr(0, space), child) && child > 0) out.push_back(child);
+    if (space == std::string_view::npos) break;
+    rest = rest.substr(space + 1);
+  }
+}
+
 std::vector<pid_t> children_of(pid_t pid) {
   std::vector<pid_t> children;
   const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
@@ -127,16 +137,7 @@ std::vector<pid_t> children_of(pid_t pid) {
     if (entry->d_name[0] == '.') continue;
     const std::string path = task_dir + "/" + entry->d_name + "/children";
     std::array<char, 4096> buffer{};
-    const auto text = read_small(path.c_str(), buffer);
-    if (!text) continue;
-    std::string_view rest = *text;
-    while (!rest.empty()) {
-      const auto space = rest.find_first_of(" \n");
-      pid_t child = 0;
-      if (parse_number(rest.substr(0, space), child) && child > 0) children.push_back(child);
-      if (space == std::string_view::npos) break;
-      rest = rest.substr(space + 1);
-    }
+    if (const auto text = read_small(path.c_str(), buffer)) parse_pid_list(*text, children);
   }
   ::closedir(dir);
   return children;

@@ -29,6 +29,9 @@ std::optional<ProcStat> read_proc_stat(pid_t pid);
 std::optional<std::uint64_t> read_vm_hwm_bytes(pid_t pid);
 std::optional<std::uint64_t> parse_status_kib(std::string_view status_text, std::string_view key);
 
+// Pids listed in a /proc/PID/task/TID/children file.
+void parse_pid_list(std::string_view text, std::vector<pid_t>& out);
+
 // Direct children of every thread of `pid` (from /proc/PID/task/TID/children).
 std::vector<pid_t> children_of(pid_t pid);
 // Children, grandchildren and so on, parents before children.

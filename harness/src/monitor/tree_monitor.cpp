@@ -1,9 +1,15 @@
 #include "monitor/tree_monitor.hpp"
 
-#include <algorithm>
-#include <ctime>
+#include <dirent.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
-#include "monitor/proc_reader.hpp"
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+#include <string>
 
 namespace perfzero::monitor {
 
@@ -16,7 +22,7 @@ double thread_cpu_seconds() {
 }  // namespace
 
 TreeMonitor::TreeMonitor(pid_t root, std::chrono::milliseconds interval)
-    : root_(root), interval_(interval), start_(std::chrono::steady_clock::now()) {
+    : root_(root), interval_(interval), start_(std::chrono::steady_clock::now()), wake_fd_(::eventfd(0, EFD_CLOEXEC)) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -25,51 +31,109 @@ TreeMonitor::~TreeMonitor() {
 }
 
 MonitorResult TreeMonitor::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  const std::uint64_t one = 1;
+  (void)!::write(wake_fd_, &one, sizeof one);
   thread_.join();
+  ::close(wake_fd_);
   return std::move(result_);
 }
 
 void TreeMonitor::run() {
   const double cpu_at_start = thread_cpu_seconds();
-  std::unique_lock lock(mutex_);
+  // poll() on an eventfd sleeps and wakes in one system call each, which matters at 100 Hz: in a
+  // VM every system call after a sleep costs ~10 us (docs/performance.md).
+  pollfd wake{wake_fd_, POLLIN, 0};
+  const auto timeout = static_cast<int>(interval_.count());
   while (true) {
-    lock.unlock();
     take_sample();
-    lock.lock();
-    if (stopping_) break;
-    wake_.wait_for(lock, interval_, [this] { return stopping_; });
-    // One more sample after a stop request would only see the reaped tree: stop right away.
-    if (stopping_) break;
+    const int ready = ::poll(&wake, 1, timeout);
+    if (ready > 0) break;  // stop(): the samples describe the method, not the harness reaping it
+    if (ready < 0 && errno != EINTR) break;
   }
   result_.monitor_cpu_seconds = thread_cpu_seconds() - cpu_at_start;
+}
+
+void TreeMonitor::children(pid_t pid, std::int64_t threads, std::vector<pid_t>& out) {
+  if (threads <= 1) {
+    // One thread: its children file is the only one, no directory listing needed.
+    if (auto text = files_.read(pid, ProcFile::children)) parse_pid_list(*text, out);
+    return;
+  }
+  const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* dir = ::opendir(task_dir.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    const auto tid = static_cast<pid_t>(std::strtol(entry->d_name, nullptr, 10));
+    if (auto text = files_.read(tid, ProcFile::children)) parse_pid_list(*text, out);
+  }
+  ::closedir(dir);
+}
+
+void TreeMonitor::discover(pid_t pid, std::vector<ProcStat>& out, int depth) {
+  // Depth bound: a fork bomb must not turn the monitor into a stack overflow.
+  if (depth > 64) return;
+  const auto text = files_.read(pid, ProcFile::stat);
+  if (!text) return;
+  const auto stat = parse_proc_stat(*text);
+  if (!stat) return;
+  out.push_back(*stat);
+  std::vector<pid_t> kids;
+  children(pid, stat->num_threads, kids);
+  for (pid_t child : kids) discover(child, out, depth + 1);
 }
 
 void TreeMonitor::take_sample() {
   const double ticks = clock_ticks_per_second();
   Sample sample;
   sample.time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  // Children the launcher has already reaped are in its cutime/cstime, so the tree's CPU total
-  // never drops when a process ends.
-  double cpu_ticks = 0;
-  if (auto launcher = read_proc_stat(root_)) {
-    cpu_ticks += static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
+  const double slow_period = std::chrono::duration<double>(hwm_interval).count();
+  const bool slow_tick = last_hwm_read_ < 0 || sample.time - last_hwm_read_ >= slow_period;
+  if (slow_tick) last_hwm_read_ = sample.time;
+
+  // The launcher's children change rarely (the method's process, then orphans it adopts), so it is
+  // read on slow ticks, or when the top of the tree is not known or has changed.
+  std::vector<ProcStat>& tree = tree_;
+  tree.clear();
+  for (pid_t pid : top_) discover(pid, tree, 1);
+  const bool top_changed = top_.empty() || tree.empty() || tree.front().pid != top_.front();
+  if (slow_tick || top_changed) {
+    if (auto text = files_.read(root_, ProcFile::stat)) {
+      if (auto launcher = parse_proc_stat(*text)) {
+        launcher_reaped_ticks_ = static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
+      }
+    }
+    std::vector<pid_t> top;
+    if (auto text = files_.read(root_, ProcFile::children)) parse_pid_list(*text, top);
+    if (top != top_) {
+      top_ = std::move(top);
+      tree.clear();
+      for (pid_t pid : top_) discover(pid, tree, 1);
+    }
   }
-  for (pid_t pid : descendants_of(root_)) {
-    const auto stat = read_proc_stat(pid);
-    if (!stat) continue;
-    cpu_ticks += static_cast<double>(stat->utime_ticks + stat->stime_ticks + stat->cutime_ticks + stat->cstime_ticks);
-    if (stat->state == 'Z') continue;  // a zombie holds no memory
-    sample.rss += stat->rss_bytes;
-    sample.vms += stat->vsize_bytes;
-    sample.threads += stat->num_threads;
+  // CPU of processes the launcher reaped is in its cutime/cstime.
+  double cpu_ticks = launcher_reaped_ticks_;
+  for (const ProcStat& stat : tree) {
+    cpu_ticks += static_cast<double>(stat.utime_ticks + stat.stime_ticks + stat.cutime_ticks + stat.cstime_ticks);
+    if (stat.state == 'Z') continue;  // a zombie holds no memory
+    sample.rss += stat.rss_bytes;
+    sample.vms += stat.vsize_bytes;
+    sample.threads += stat.num_threads;
     sample.processes += 1;
-    if (auto hwm = read_vm_hwm_bytes(pid)) result_.max_hwm_process = std::max(result_.max_hwm_process, *hwm);
+    if (slow_tick) {
+      if (auto status = files_.read(stat.pid, ProcFile::status)) {
+        if (auto kib = parse_status_kib(*status, "VmHWM")) {
+          result_.max_hwm_process = std::max(result_.max_hwm_process, *kib * 1024);
+        }
+      }
+    }
   }
+  // Long enough that a file read once per slow tick stays open between reads.
+  files_.forget_unused(static_cast<int>(2 * hwm_interval / interval_) + 2);
+  // A tree's CPU total only grows; between launcher reads a reaped process's time is briefly
+  // uncounted, which must not read as negative CPU.
+  cpu_ticks = std::max(cpu_ticks, last_cpu_ticks_);
+  last_cpu_ticks_ = cpu_ticks;
   const double cpu_seconds = cpu_ticks / ticks;
   cpu_history_.emplace_back(sample.time, cpu_seconds);
   // The newest earlier point at least one window back; the first point if none is that old yet.

@@ -2,13 +2,13 @@
 // Samples a whole process tree (every descendant of a root) on its own thread.
 #include <sys/types.h>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "monitor/proc_file_cache.hpp"
+#include "monitor/proc_reader.hpp"
 
 namespace perfzero::monitor {
 
@@ -46,19 +46,29 @@ class TreeMonitor {
 
   // CPU % at 10 ms ticks is too coarse over short intervals, so it is computed over at least this.
   static constexpr std::chrono::milliseconds cpu_window{100};
+  // Slow ticks: VmHWM only grows and the kernel's ru_maxrss covers every reaped process exactly, so
+  // the costly /proc/PID/status is read at most this often; the launcher's children too.
+  static constexpr std::chrono::milliseconds hwm_interval{100};
 
  private:
   void run();
   void take_sample();
+  // The tree below root_, reading each process's stat once (callers reuse what was read).
+  void discover(pid_t pid, std::vector<ProcStat>& out, int depth);
+  void children(pid_t pid, std::int64_t threads, std::vector<pid_t>& out);
 
   pid_t root_;
   std::chrono::milliseconds interval_;
   std::chrono::steady_clock::time_point start_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
+  int wake_fd_;  // an eventfd stop() writes to
   MonitorResult result_;
   std::vector<std::pair<double, double>> cpu_history_;  // (time, tree CPU seconds)
+  ProcFileCache files_;
+  double last_hwm_read_ = -1.0;  // time of the last slow tick
+  std::vector<pid_t> top_;       // the launcher's children: the method's process, adopted orphans
+  double launcher_reaped_ticks_ = 0;
+  double last_cpu_ticks_ = 0;
+  std::vector<ProcStat> tree_;  // reused between samples
   std::thread thread_;
 };
 

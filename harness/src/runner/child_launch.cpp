@@ -5,6 +5,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/optional.hpp>  // Boost 1.81's process/v2 headers use boost::optional without including it
+#include <boost/process/v2/posix/vfork_launcher.hpp>
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/stdio.hpp>
 #include <cerrno>
@@ -65,8 +66,11 @@ pid_t launch_child(const std::filesystem::path& launcher, const ChildCommand& co
   const std::string working_dir = command.working_dir.empty() ? "." : command.working_dir.string();
 
   boost::asio::io_context context;
-  bp::process child(context, bp::filesystem::path(launcher.string()), args,
-                    bp::process_stdio{null_fd.fd, log_fd.fd, log_fd.fd}, ChildSetup{env.data(), working_dir.c_str()});
+  // vfork: the child borrows the harness's memory until exec instead of copying its page tables;
+  // the setup before exec is system calls only, which is what vfork allows.
+  bp::posix::vfork_launcher spawn;
+  auto child = spawn(context, bp::filesystem::path(launcher.string()), args,
+                     bp::process_stdio{null_fd.fd, log_fd.fd, log_fd.fd}, ChildSetup{env.data(), working_dir.c_str()});
   const pid_t pid = child.id();
   // The runner waits with wait4() itself, to get the kernel's rusage; Boost must not reap or kill it.
   child.detach();
