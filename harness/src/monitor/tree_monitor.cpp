@@ -83,6 +83,16 @@ void TreeMonitor::discover(pid_t pid, std::vector<ProcStat>& out, int depth) {
   for (pid_t child : kids) discover(child, out, depth + 1);
 }
 
+bool TreeMonitor::read_known(std::vector<ProcStat>& out) {
+  for (pid_t pid : known_) {
+    const auto text = files_.read(pid, ProcFile::stat);
+    const auto stat = text ? parse_proc_stat(*text) : std::nullopt;
+    if (!stat) return false;  // it ended: the tree must be walked again
+    out.push_back(*stat);
+  }
+  return !known_.empty();
+}
+
 void TreeMonitor::take_sample() {
   const double ticks = clock_ticks_per_second();
   Sample sample;
@@ -91,13 +101,11 @@ void TreeMonitor::take_sample() {
   const bool slow_tick = last_hwm_read_ < 0 || sample.time - last_hwm_read_ >= slow_period;
   if (slow_tick) last_hwm_read_ = sample.time;
 
-  // The launcher's children change rarely (the method's process, then orphans it adopts), so it is
-  // read on slow ticks, or when the top of the tree is not known or has changed.
+  // Walking the tree (children files) finds new processes; on fast ticks only the processes already
+  // known are read, one pread each. The walk happens on slow ticks and whenever a known process ended.
   std::vector<ProcStat>& tree = tree_;
   tree.clear();
-  for (pid_t pid : top_) discover(pid, tree, 1);
-  const bool top_changed = top_.empty() || tree.empty() || tree.front().pid != top_.front();
-  if (slow_tick || top_changed) {
+  if (slow_tick || !read_known(tree)) {
     if (auto text = files_.read(root_, ProcFile::stat)) {
       if (auto launcher = parse_proc_stat(*text)) {
         launcher_reaped_ticks_ = static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
@@ -105,11 +113,10 @@ void TreeMonitor::take_sample() {
     }
     std::vector<pid_t> top;
     if (auto text = files_.read(root_, ProcFile::children)) parse_pid_list(*text, top);
-    if (top != top_) {
-      top_ = std::move(top);
-      tree.clear();
-      for (pid_t pid : top_) discover(pid, tree, 1);
-    }
+    tree.clear();
+    for (pid_t pid : top) discover(pid, tree, 1);
+    known_.clear();
+    for (const auto& stat : tree) known_.push_back(stat.pid);
   }
   // CPU of processes the launcher reaped is in its cutime/cstime.
   double cpu_ticks = launcher_reaped_ticks_;

@@ -47,7 +47,7 @@ class TreeMonitor {
   // CPU % at 10 ms ticks is too coarse over short intervals, so it is computed over at least this.
   static constexpr std::chrono::milliseconds cpu_window{100};
   // Slow ticks: VmHWM only grows and the kernel's ru_maxrss covers every reaped process exactly, so
-  // the costly /proc/PID/status is read at most this often; the launcher's children too.
+  // the costly /proc/PID/status is read at most this often, and the tree is walked for new processes.
   static constexpr std::chrono::milliseconds hwm_interval{100};
 
  private:
@@ -55,6 +55,8 @@ class TreeMonitor {
   void take_sample();
   // The tree below root_, reading each process's stat once (callers reuse what was read).
   void discover(pid_t pid, std::vector<ProcStat>& out, int depth);
+  // Reads the known processes; false when one has ended (or none is known yet).
+  bool read_known(std::vector<ProcStat>& out);
   void children(pid_t pid, std::int64_t threads, std::vector<pid_t>& out);
 
   pid_t root_;
@@ -65,7 +67,7 @@ class TreeMonitor {
   std::vector<std::pair<double, double>> cpu_history_;  // (time, tree CPU seconds)
   ProcFileCache files_;
   double last_hwm_read_ = -1.0;  // time of the last slow tick
-  std::vector<pid_t> top_;       // the launcher's children: the method's process, adopted orphans
+  std::vector<pid_t> known_;     // the tree found by the last walk
   double launcher_reaped_ticks_ = 0;
   double last_cpu_ticks_ = 0;
   std::vector<ProcStat> tree_;  // reused between samples
