@@ -12,6 +12,7 @@ packages=(
   libcli11-dev                                  # command line
   libgtest-dev libbenchmark-dev                 # tests; Google Benchmark
   python3 python3-jsonschema                    # report schema validation in tests
+  python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   clang-format clang-tidy                       # style checks in the test command
   procps
 )

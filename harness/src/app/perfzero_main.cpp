@@ -31,11 +31,12 @@ int perfzero_main(int argc, const char* const* argv) {
     inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
     const auto plan = config::build_plan(inputs);
     if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");
+    const auto comparisons = config::collect_comparisons(inputs.suites, plan);
     if (options.dry_run) {
       print_plan(stdout, plan);
       return 0;
     }
-    return run_benchmarks(options, plan);
+    return run_benchmarks(options, plan, comparisons);
   } catch (const UsageError& e) {
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
     return static_cast<int>(ExitCode::usage_or_config);

@@ -169,10 +169,12 @@ class RunLoop {
 
 }  // namespace
 
-int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan) {
+int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
+                   const std::vector<config::Comparison>& comparisons) {
   const HarnessPaths paths = find_harness_paths();
   const ClaimedOutput output = claim_output_dir(options.output_dir, options.execution_id, options.resume);
-  const report::RunContext run = make_context(options, output);
+  report::RunContext run = make_context(options, output);
+  run.comparisons = comparisons;
   write_manifest(run, plan, "running");
   fmt::print("perfzero: run {} -> {}\n", run.execution_id, run.output_dir.string());
   std::fflush(stdout);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -150,6 +151,24 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
     }
   }
   return plan;
+}
+
+std::vector<Comparison> collect_comparisons(const std::vector<Suite>& suites, const std::vector<PlannedCase>& plan) {
+  std::vector<std::string> names;
+  for (const auto& c : plan) names.push_back(c.name);
+  std::vector<Comparison> out;
+  for (const Suite& suite : suites) {
+    for (const Comparison& c : suite.comparisons) {
+      for (const auto& name : {c.ours_case, c.theirs_case}) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+          throw ConfigError(fmt::format("{}: comparison '{}' names '{}', which this run does not run{}", c.origin,
+                                        c.name, name, text::did_you_mean(name, names)));
+        }
+      }
+      out.push_back(c);
+    }
+  }
+  return out;
 }
 
 }  // namespace perfzero::config

@@ -18,6 +18,9 @@ struct PlanInputs {
 // Throws ConfigError when an external command cannot be found or two entries collide.
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs);
 
+// Every suite's comparisons; each must name methods (by report name) that the plan runs.
+std::vector<Comparison> collect_comparisons(const std::vector<Suite>& suites, const std::vector<PlannedCase>& plan);
+
 // "method" or "method[a=1,b=x]".
 std::string case_name(const std::string& method, const ParamMap& params);
 

@@ -41,6 +41,17 @@ struct RunSettings {
   std::map<std::string, std::string> env;
 };
 
+// "ours against theirs" in one run: the summary shows the ratio of the two metrics' medians.
+struct Comparison {
+  std::string name;
+  std::string ours_case;
+  std::string ours_metric;
+  std::string theirs_case;
+  std::string theirs_metric;
+  std::optional<double> goal;  // the ratio ours/theirs hoped for, shown as met or not
+  std::string origin;
+};
+
 inline constexpr std::chrono::milliseconds kDefaultTimeout{std::chrono::hours(1)};
 inline constexpr std::chrono::milliseconds kDefaultMonitorInterval{100};
 

@@ -11,7 +11,9 @@ namespace perfzero::config {
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods"};
+const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods", "comparisons"};
+const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
+const std::vector<std::string> kSideKeys{"method", "metric"};
 const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
 const std::vector<std::string> kBuiltinKeys{
     "method", "params", "trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
@@ -117,6 +119,30 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
   return out;
 }
 
+Comparison read_comparison(const yaml::Checker& check, const YAML::Node& node, const std::string& key) {
+  check.check_keys(node, key, kComparisonKeys);
+  Comparison c;
+  c.origin = check.where(node);
+  for (const char* required : {"name", "ours", "theirs"}) {
+    if (!node[required]) check.fail(node, key, std::string("a comparison needs '") + required + "'");
+  }
+  c.name = check.string_of(node["name"], key + ".name");
+  auto side = [&](const char* which, std::string& method, std::string& metric) {
+    const std::string path = key + "." + which;
+    check.check_keys(node[which], path, kSideKeys);
+    if (!node[which]["method"] || !node[which]["metric"]) check.fail(node[which], path, "needs 'method' and 'metric'");
+    method = check.string_of(node[which]["method"], path + ".method");
+    metric = check.string_of(node[which]["metric"], path + ".metric");
+  };
+  side("ours", c.ours_case, c.ours_metric);
+  side("theirs", c.theirs_case, c.theirs_metric);
+  if (const auto g = node["goal"]) {
+    const auto value = check.param_of(g, key + ".goal", ParamType::number);
+    c.goal = std::get<double>(value);
+  }
+  return c;
+}
+
 }  // namespace
 
 Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
@@ -174,6 +200,13 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
       suite.entries.push_back(read_command(check, entry, key, suite_dir));
     } else {
       check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
+    }
+  }
+  if (const auto comparisons = root["comparisons"]) {
+    check.expect_sequence(comparisons, "comparisons");
+    std::size_t i = 0;
+    for (const auto& node : comparisons) {
+      suite.comparisons.push_back(read_comparison(check, node, fmt::format("comparisons[{}]", i++)));
     }
   }
   return suite;

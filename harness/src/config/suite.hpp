@@ -36,6 +36,7 @@ struct Suite {
   std::string description;
   RunSettings defaults;
   std::vector<SuiteEntry> entries;
+  std::vector<Comparison> comparisons;
 };
 
 // Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with

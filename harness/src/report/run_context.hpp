@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/run_plan.hpp"
 #include "sysinfo/system_info.hpp"
 
 namespace perfzero::report {
@@ -23,6 +24,7 @@ struct RunContext {
   nlohmann::json env_vars;  // redacted
   nlohmann::json flags;     // redacted
   sysinfo::SystemInfo system;
+  std::vector<config::Comparison> comparisons;
 };
 
 nlohmann::json system_info_json(const RunContext& run);       // PerfZero's system_info keys, exactly

@@ -128,7 +128,60 @@ std::string md_cell(const std::string& value) {
 
 std::string number(double v) { return fmt::format("{:.6g}", v); }
 
+const CaseSummary* find_case(const std::vector<CaseSummary>& cases, const std::string& name) {
+  for (const auto& c : cases) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::optional<double> median_of(const std::vector<CaseSummary>& cases, const std::string& name,
+                                const std::string& metric) {
+  const CaseSummary* c = find_case(cases, name);
+  if (c == nullptr) return std::nullopt;
+  const CaseStats stats = case_stats(*c);
+  for (const auto& [metric_name, unit, s] : stats.metrics) {
+    if (metric_name == metric && s.count > 0) return s.median;
+  }
+  return std::nullopt;
+}
+
+struct ComparisonResult {
+  const config::Comparison* spec;
+  std::optional<double> ours;
+  std::optional<double> theirs;
+  std::optional<double> ratio;
+};
+
+std::vector<ComparisonResult> compare(const RunContext& run, const std::vector<CaseSummary>& cases) {
+  std::vector<ComparisonResult> out;
+  for (const auto& c : run.comparisons) {
+    ComparisonResult r{&c, median_of(cases, c.ours_case, c.ours_metric),
+                       median_of(cases, c.theirs_case, c.theirs_metric), std::nullopt};
+    if (r.ours && r.theirs && *r.theirs != 0) r.ratio = *r.ours / *r.theirs;
+    out.push_back(r);
+  }
+  return out;
+}
+
 }  // namespace
+
+nlohmann::json comparisons_json(const RunContext& run, const std::vector<CaseSummary>& cases) {
+  nlohmann::json out = nlohmann::json::array();
+  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  for (const auto& r : compare(run, cases)) {
+    nlohmann::json goal_met = nullptr;
+    if (r.spec->goal && r.ratio) goal_met = *r.ratio >= *r.spec->goal;
+    out.push_back(
+        {{"name", r.spec->name},
+         {"ours", {{"method", r.spec->ours_case}, {"metric", r.spec->ours_metric}, {"median", opt(r.ours)}}},
+         {"theirs", {{"method", r.spec->theirs_case}, {"metric", r.spec->theirs_metric}, {"median", opt(r.theirs)}}},
+         {"ratio", opt(r.ratio)},
+         {"goal", opt(r.spec->goal)},
+         {"goal_met", goal_met}});
+  }
+  return out;
+}
 
 nlohmann::json summary_json(const RunContext& run, const std::vector<CaseSummary>& cases, const std::string& status) {
   nlohmann::json methods = nlohmann::json::array();
@@ -175,7 +228,8 @@ nlohmann::json summary_json(const RunContext& run, const std::vector<CaseSummary
             {"platform_name", run.platform_name},
             {"system_name", run.system_name}}},
           {"method_outcomes", totals},
-          {"methods", methods}};
+          {"methods", methods},
+          {"comparisons", comparisons_json(run, cases)}};
 }
 
 std::string summary_csv(const std::vector<CaseSummary>& cases) {
@@ -215,6 +269,21 @@ std::string summary_markdown(const RunContext& run, const std::vector<CaseSummar
     out += fmt::format("| {} | {} | {}/{} | {} | {} | {} |\n", md_cell(c.name), to_string(case_outcome(c)),
                        stats.wall.count, c.trials.size(), stats.wall.count ? number(stats.wall.median) : "-",
                        stats.wall.count > 1 ? fmt::format("{:.1f}%", stats.wall.cv * 100) : "-", md_cell(metric_text));
+  }
+  const auto comparisons = compare(run, cases);
+  if (!comparisons.empty()) {
+    out +=
+        "\n## Comparisons (ratio of medians, ours / theirs)\n\n| comparison | ours | theirs | ratio | goal "
+        "|\n|---|---|---|---|---|\n";
+    for (const auto& r : comparisons) {
+      auto cell = [](const std::optional<double>& v) { return v ? number(*v) : std::string("-"); };
+      std::string goal = "-";
+      if (r.spec->goal)
+        goal = fmt::format("{} ({})", number(*r.spec->goal),
+                           r.ratio ? (*r.ratio >= *r.spec->goal ? "met" : "not met") : "no data");
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(r.spec->name), cell(r.ours), cell(r.theirs),
+                         r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
+    }
   }
   std::vector<std::string> problems;
   for (const auto& c : cases) {

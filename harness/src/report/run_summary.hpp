@@ -46,6 +46,7 @@ std::optional<TrialSummary> summary_from_report(const nlohmann::json& report);
 // The worst outcome among the trials (interrupted only when nothing worse happened).
 Outcome case_outcome(const CaseSummary& c);
 
+nlohmann::json comparisons_json(const RunContext& run, const std::vector<CaseSummary>& cases);
 nlohmann::json summary_json(const RunContext& run, const std::vector<CaseSummary>& cases, const std::string& status);
 std::string summary_csv(const std::vector<CaseSummary>& cases);
 std::string summary_markdown(const RunContext& run, const std::vector<CaseSummary>& cases, const std::string& status);

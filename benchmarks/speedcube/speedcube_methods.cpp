@@ -1,0 +1,133 @@
+// speedcube.SpeedCube.*: registration, parameters, warm-up, validation and metrics.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "common/parallel.hpp"
+#include "common/timer.hpp"
+#include "perfzero/benchmark.hpp"
+#include "perfzero/cpus.hpp"
+#include "speedcube/speedcube.hpp"
+
+namespace perfzero::speedcube {
+
+namespace {
+
+constexpr double kExpectedMean = 11.0;
+
+Problem problem_from(Context& ctx, bool single_thread) {
+  Problem p;
+  p.n = ctx.int_param("n");
+  p.chunk = ctx.int_param("chunk");
+  p.seed = static_cast<std::uint64_t>(ctx.int_param("seed"));
+  const auto threads = single_thread ? 1 : ctx.int_param("threads");
+  p.threads = threads > 0 ? static_cast<int>(threads) : allowed_threads();
+  return p;
+}
+
+// Reports the mean with bounds (the harness fails the run outside them) and checks the mean of all
+// points as well; returns false when the answer is wrong.
+bool report_result(Context& ctx, const Problem& p, const Sums& sums, double seconds) {
+  const double mean = sums.selected / static_cast<double>(sums.selected_count) + 1.0;
+  const double all_mean = sums.all / static_cast<double>(sums.all_count);
+  const double bound = mean_error_bound(p.n);
+  ctx.report(Metric{"mean", mean, "1", kExpectedMean - bound, kExpectedMean + bound});
+  ctx.report("mean_error", std::fabs(mean - kExpectedMean), "1");
+  ctx.report("points_per_second", static_cast<double>(p.n) * static_cast<double>(p.n) / seconds, "points/s");
+  ctx.set_extra("threads", std::int64_t{p.threads});
+  ctx.set_extra("n", p.n);
+  ctx.set_extra("chunk", p.chunk);
+  ctx.set_extra("mean_bound", bound);
+  ctx.set_extra("all_points_mean", all_mean);
+  if (sums.all_count != p.n * p.n || std::fabs(all_mean - 10.0) > 6.0 / static_cast<double>(p.n)) {
+    ctx.fail("the mean of all points is " + std::to_string(all_mean) + " over " + std::to_string(sums.all_count) +
+             " points; expected 10 over n*n");
+    return false;
+  }
+  if (std::fabs(mean - kExpectedMean) > bound) {
+    ctx.fail("mean " + std::to_string(mean) + " is further than " + std::to_string(bound) + " from 11");
+    return false;
+  }
+  return true;
+}
+
+void fused(Context& ctx, bool single_thread) {
+  const Problem p = problem_from(ctx, single_thread);
+  if (auto problem = validate(p); !problem.empty()) return ctx.fail(problem);
+  Problem warm = p;
+  warm.n = p.chunk;  // one chunk: code, caches and threads warmed, untimed
+  run_fused(warm);
+  const auto start = std::chrono::steady_clock::now();
+  const Sums sums = run_fused(p);
+  report_result(ctx, p, sums, bench::seconds_since(start));
+}
+
+std::uint64_t available_memory_bytes() {
+  const auto pages = ::sysconf(_SC_AVPHYS_PAGES);
+  const auto page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+void materialized(Context& ctx, bool single_thread) {
+  const Problem p = problem_from(ctx, single_thread);
+  if (auto problem = validate(p); !problem.empty()) return ctx.fail(problem);
+  const auto bytes = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n) * sizeof(double);
+  const auto available = available_memory_bytes();
+  if (available > 0 && bytes > available / 10 * 9) {
+    return ctx.skip("the array needs " + std::to_string(bytes >> 20) + " MiB; only " + std::to_string(available >> 20) +
+                    " MiB of memory is available");
+  }
+  std::unique_ptr<double[]> array(new double[static_cast<std::size_t>(p.n * p.n)]);
+  // Fault the pages in first, each thread its share (first touch places them near it), untimed:
+  // the timed passes measure generating and reducing, not the kernel zeroing pages.
+  bench::run_on_threads(p.threads, [&](int t) {
+    const std::int64_t rows = p.n / p.threads + 1;
+    const std::int64_t first = std::min(p.n, t * rows);
+    const std::int64_t last = std::min(p.n, first + rows);
+    std::memset(array.get() + first * p.n, 0, static_cast<std::size_t>((last - first) * p.n) * sizeof(double));
+  });
+  MaterializedTimes times;
+  const Sums sums = run_materialized(p, array.get(), times);
+  if (!report_result(ctx, p, sums, times.generate_seconds + times.reduce_seconds)) return;
+  // The reduction reads every second row whole (cache lines hold both columns of each pair).
+  const double bytes_read = static_cast<double>(p.n / 2) * static_cast<double>(p.n) * sizeof(double);
+  ctx.report("reduce_bandwidth", bytes_read / times.reduce_seconds / 1e9, "GB/s");
+  ctx.report("generate_seconds", times.generate_seconds, "s");
+  ctx.report("reduce_seconds", times.reduce_seconds, "s");
+}
+
+std::vector<ParamSpec> params(bool with_threads) {
+  std::vector<ParamSpec> specs{
+      {"n", ParamType::integer, std::int64_t{20000}, "array side (N x N points); the brief's full size is 100000"},
+      {"chunk", ParamType::integer, std::int64_t{2000}, "chunk side (C x C); a multiple of 16 that divides n"},
+      {"seed", ParamType::integer, std::int64_t{42}, "Philox key"},
+  };
+  if (with_threads)
+    specs.push_back({"threads", ParamType::integer, std::int64_t{0}, "threads; 0: all the CPUs allowed"});
+  return specs;
+}
+
+MethodInfo method(std::string name, std::string description, bool with_threads, MethodFunction fn) {
+  return {"speedcube", "SpeedCube", std::move(name), std::move(description), params(with_threads), fn};
+}
+
+const Registration kMethods[] = {
+    Registration{method("benchmark_fused_1_thread", "Speed cube, one thread, each chunk generated and reduced in cache",
+                        false, [](Context& c) { fused(c, true); })},
+    Registration{method("benchmark_fused", "Speed cube on all allowed threads, chunks generated and reduced in cache",
+                        true, [](Context& c) { fused(c, false); })},
+    Registration{method("benchmark_materialized_1_thread",
+                        "Speed cube, one thread, whole array held in memory then reduced (bandwidth-bound)", false,
+                        [](Context& c) { materialized(c, true); })},
+    Registration{method("benchmark_materialized",
+                        "Speed cube on all allowed threads, whole array held in memory then reduced", true,
+                        [](Context& c) { materialized(c, false); })},
+};
+
+}  // namespace
+
+}  // namespace perfzero::speedcube
