@@ -14,6 +14,6 @@ int perfzero_main(int argc, const char* const* argv);
 void list_methods(std::FILE* out);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
-                   const std::vector<config::Comparison>& comparisons);
+                   const std::vector<config::Comparison>& comparisons, bool interleave);
 
 }  // namespace perfzero::app

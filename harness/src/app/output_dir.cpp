@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <random>
 
@@ -29,8 +30,11 @@ std::string new_execution_id() {
 ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::string& requested_id, bool resume) {
   ClaimedOutput out;
   out.execution_id = requested_id.empty() ? new_execution_id() : requested_id;
-  out.dir = requested_dir.empty() ? std::filesystem::path("results") / "runs" / out.execution_id
-                                  : std::filesystem::path(requested_dir);
+  // $PERFZERO_RESULTS_DIR moves the default root (the image sets /results, the mounted volume).
+  const char* root = std::getenv("PERFZERO_RESULTS_DIR");
+  const std::filesystem::path default_root =
+      root != nullptr && *root != '\0' ? std::filesystem::path(root) : std::filesystem::path("results") / "runs";
+  out.dir = requested_dir.empty() ? default_root / out.execution_id : std::filesystem::path(requested_dir);
   std::error_code ec;
   std::filesystem::create_directories(out.dir, ec);
   if (ec) throw UsageError(fmt::format("--output_dir: cannot create {}: {}", out.dir.string(), ec.message()));

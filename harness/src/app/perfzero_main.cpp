@@ -36,7 +36,9 @@ int perfzero_main(int argc, const char* const* argv) {
       print_plan(stdout, plan);
       return 0;
     }
-    return run_benchmarks(options, plan, comparisons);
+    bool interleave = options.interleave;
+    for (const auto& suite : inputs.suites) interleave = interleave || suite.interleave;
+    return run_benchmarks(options, plan, comparisons, interleave);
   } catch (const UsageError& e) {
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
     return static_cast<int>(ExitCode::usage_or_config);

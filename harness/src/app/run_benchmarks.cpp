@@ -1,6 +1,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -43,6 +44,16 @@ report::RunContext make_context(const cli::Options& o, const ClaimedOutput& outp
   run.output_dir = output.dir;
   run.suite_files = o.configs;
   run.env_vars = report::redacted_environment(environ);
+  // Our images set these (docker/Dockerfile); docker/run.sh or the user may add the digest.
+  if (const char* image = std::getenv("PERFZERO_IMAGE")) {
+    auto env_or = [](const char* name) {
+      const char* value = std::getenv(name);
+      return std::string(value != nullptr ? value : "");
+    };
+    run.setup_info = {{"docker_image", image},
+                      {"docker_image_revision", env_or("PERFZERO_IMAGE_REVISION")},
+                      {"docker_image_digest", env_or("PERFZERO_IMAGE_DIGEST")}};
+  }
   run.flags = report::redacted_flags(o.given);
   sysinfo::Paths paths;
   paths.dmi = o.dmi_root;
@@ -69,45 +80,85 @@ class RunLoop {
       : options_(options), run_(run), paths_(paths), resuming_(resuming), run_start_(Clock::now()) {}
 
   // Returns the stop signal when interrupted.
-  std::optional<int> run_all(const std::vector<config::PlannedCase>& plan, std::vector<report::CaseSummary>& cases) {
-    int total = 0;
-    for (const auto& c : plan) total += c.trials + c.warmup_trials;
-    progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, total);
-    for (const auto& planned : plan) {
-      report::CaseSummary& summary = cases.emplace_back();
-      summary.name = planned.name;
-      summary.method = planned.method;
-      summary.params = detail::params_to_json(planned.params);
-      summary.trials_planned = planned.trials;
-      const auto case_dir = run_.output_dir / text::path_component(planned.name);
-      for (int w = 1; w <= planned.warmup_trials && !stop_; ++w) {
-        auto record = execute(planned, case_dir / fmt::format("warmup_{}", w), w,
-                              fmt::format("warm-up {}/{}", w, planned.warmup_trials));
-        if (record) summary.warmups.push_back(report::summarize_trial(*record, run_.output_dir));
+  std::optional<int> run_all(const std::vector<config::PlannedCase>& plan, bool interleave,
+                             std::vector<report::CaseSummary>& cases) {
+    const auto schedule = make_schedule(plan, interleave);
+    progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, static_cast<int>(schedule.size()));
+    std::vector<std::optional<std::size_t>> summary_of(plan.size());  // plan index -> index in `cases`
+    for (std::size_t i = 0; i < schedule.size() && !stop_; ++i) {
+      const Step& step = schedule[i];
+      const config::PlannedCase& planned = plan[step.case_index];
+      if (!summary_of[step.case_index]) {
+        summary_of[step.case_index] = cases.size();
+        report::CaseSummary& fresh = cases.emplace_back();
+        fresh.name = planned.name;
+        fresh.method = planned.method;
+        fresh.params = detail::params_to_json(planned.params);
+        fresh.trials_planned = planned.trials;
       }
-      for (int t = 1; t <= planned.trials && !stop_; ++t) {
-        const auto trial_dir = case_dir / fmt::format("trial_{}", t);
-        const std::string what = fmt::format("trial {}/{}", t, planned.trials);
-        if (resuming_) {
-          if (auto previous = load_previous(trial_dir)) {
-            progress_->resumed(planned.name, what, previous->outcome);
-            summary.trials.push_back(*previous);
-            continue;
-          }
-        }
-        auto record = execute(planned, trial_dir, t, what);
-        if (!record) break;
-        if (record->classification.outcome != Outcome::interrupted) report::write_trial_files(run_, *record);
-        summary.trials.push_back(report::summarize_trial(*record, run_.output_dir));
-      }
-      // After every method, so a harness crash loses at most the method that was running.
-      report::write_run_summary(run_, cases, stop_ ? "interrupted" : "running");
-      if (stop_) break;
+      report::CaseSummary& summary = cases[*summary_of[step.case_index]];
+      run_step(planned, step, summary);
+      // When a method's last step is done (every step, when interleaved), so that a harness crash
+      // loses at most the method that was running.
+      const bool method_done = i + 1 == schedule.size() || schedule[i + 1].case_index != step.case_index;
+      if (method_done || stop_) report::write_run_summary(run_, cases, stop_ ? "interrupted" : "running");
     }
     return stop_;
   }
 
  private:
+  struct Step {
+    std::size_t case_index;
+    bool warmup;
+    int number;  // 1-based
+  };
+
+  // Sequential: each method's warm-ups and trials together. Interleaved: every warm-up first, then
+  // trial 1 of every method, trial 2 of every method, ...: a drifting machine (a noisy neighbour,
+  // thermal state) then biases no method against another.
+  static std::vector<Step> make_schedule(const std::vector<config::PlannedCase>& plan, bool interleave) {
+    std::vector<Step> steps;
+    int rounds = 0;
+    for (std::size_t c = 0; c < plan.size(); ++c) {
+      for (int w = 1; w <= plan[c].warmup_trials; ++w) steps.push_back({c, true, w});
+      if (!interleave) {
+        for (int t = 1; t <= plan[c].trials; ++t) steps.push_back({c, false, t});
+      }
+      rounds = std::max(rounds, plan[c].trials);
+    }
+    if (interleave) {
+      for (int t = 1; t <= rounds; ++t) {
+        for (std::size_t c = 0; c < plan.size(); ++c) {
+          if (t <= plan[c].trials) steps.push_back({c, false, t});
+        }
+      }
+    }
+    return steps;
+  }
+
+  void run_step(const config::PlannedCase& planned, const Step& step, report::CaseSummary& summary) {
+    const auto case_dir = run_.output_dir / text::path_component(planned.name);
+    if (step.warmup) {
+      auto record = execute(planned, case_dir / fmt::format("warmup_{}", step.number), step.number,
+                            fmt::format("warm-up {}/{}", step.number, planned.warmup_trials));
+      if (record) summary.warmups.push_back(report::summarize_trial(*record, run_.output_dir));
+      return;
+    }
+    const auto trial_dir = case_dir / fmt::format("trial_{}", step.number);
+    const std::string what = fmt::format("trial {}/{}", step.number, planned.trials);
+    if (resuming_) {
+      if (auto previous = load_previous(trial_dir)) {
+        progress_->resumed(planned.name, what, previous->outcome);
+        summary.trials.push_back(*previous);
+        return;
+      }
+    }
+    auto record = execute(planned, trial_dir, step.number, what);
+    if (!record) return;
+    if (record->classification.outcome != Outcome::interrupted) report::write_trial_files(run_, *record);
+    summary.trials.push_back(report::summarize_trial(*record, run_.output_dir));
+  }
+
   std::optional<report::TrialSummary> load_previous(const std::filesystem::path& trial_dir) const {
     const auto text = files::read_text(trial_dir / report::kReportFile);
     if (!text) return std::nullopt;
@@ -170,7 +221,7 @@ class RunLoop {
 }  // namespace
 
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
-                   const std::vector<config::Comparison>& comparisons) {
+                   const std::vector<config::Comparison>& comparisons, bool interleave) {
   const HarnessPaths paths = find_harness_paths();
   const ClaimedOutput output = claim_output_dir(options.output_dir, options.execution_id, options.resume);
   report::RunContext run = make_context(options, output);
@@ -181,7 +232,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
 
   std::vector<report::CaseSummary> cases;
   RunLoop loop(options, run, paths, output.resuming);
-  const auto stop = loop.run_all(plan, cases);
+  const auto stop = loop.run_all(plan, interleave, cases);
   const std::string status = stop ? "interrupted" : "completed";
   report::write_run_summary(run, cases, status);
   write_manifest(run, plan, status);

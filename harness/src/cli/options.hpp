@@ -25,6 +25,7 @@ struct Options {
   bool list = false;
   bool dry_run = false;
   bool resume = false;
+  bool interleave = false;
   std::string instance_type;
   std::string dmi_root = "/sys/class/dmi/id";
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms

@@ -86,6 +86,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("DIR");
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
+  app.add_flag("--interleave", o.interleave,
+               "Run trial 1 of every method, then trial 2 of every method, ...; fairer comparisons on a "
+               "drifting machine")
+      ->group(run);
   app.add_option("--root_data_dir", o.root_data_dir, "Data directory passed to methods as $PERFZERO_ROOT_DATA_DIR")
       ->group(run)
       ->type_name("DIR");

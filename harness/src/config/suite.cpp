@@ -11,7 +11,7 @@ namespace perfzero::config {
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods", "comparisons"};
+const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods", "comparisons", "interleave"};
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
 const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
@@ -201,6 +201,10 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
     } else {
       check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
     }
+  }
+  if (const auto n = root["interleave"]) {
+    const auto value = check.param_of(n, "interleave", ParamType::boolean);
+    suite.interleave = std::get<bool>(value);
   }
   if (const auto comparisons = root["comparisons"]) {
     check.expect_sequence(comparisons, "comparisons");

@@ -37,6 +37,7 @@ struct Suite {
   RunSettings defaults;
   std::vector<SuiteEntry> entries;
   std::vector<Comparison> comparisons;
+  bool interleave = false;  // run trials round-robin across methods (like --interleave)
 };
 
 // Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with

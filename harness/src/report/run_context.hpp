@@ -21,8 +21,9 @@ struct RunContext {
   std::string ml_framework_build_label;
   std::filesystem::path output_dir;
   std::vector<std::string> suite_files;
-  nlohmann::json env_vars;  // redacted
-  nlohmann::json flags;     // redacted
+  nlohmann::json env_vars;                               // redacted
+  nlohmann::json flags;                                  // redacted
+  nlohmann::json setup_info = nlohmann::json::object();  // the container image, when run in ours
   sysinfo::SystemInfo system;
   std::vector<config::Comparison> comparisons;
 };

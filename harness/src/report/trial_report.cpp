@@ -130,7 +130,7 @@ nlohmann::json build_trial_report(const RunContext& run, const TrialRecord& reco
   return {
       {"execution_id", run.execution_id},
       {"execution_timestamp", run.execution_timestamp},
-      {"setup_info", nlohmann::json::object()},
+      {"setup_info", run.setup_info},
       {"benchmark_result",
        {{"name", planned.name},
         {"wall_time", e.wall_seconds},

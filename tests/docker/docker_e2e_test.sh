@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# End-to-end test of the CPU image with a real Docker: builds it (docker/build.sh), then runs it as
+# a user would. Checks: a method under --cpus=1 --memory=1g reports the container and its limits and
+# runs one thread; the results belong to the --user given; --list, --help and the ready-made suites
+# work in the image; bad input gives the same one-line error and exit code 2; the image size budget.
+# Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
+# that is a failure.
+set -uo pipefail
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+check() {  # check DESCRIPTION COMMAND...
+  local what=$1
+  shift
+  if "$@"; then
+    echo "ok: $what"
+    passes=$((passes + 1))
+  else
+    echo "FAILED: $what"
+    failures=$((failures + 1))
+  fi
+}
+
+if ! "$source_dir/scripts/docker-env.sh"; then
+  echo "Docker cannot start here (reason above)."
+  [ "${CI:-}" = "true" ] && exit 1
+  exit 77
+fi
+cd "$source_dir"
+docker/build.sh --tag e2e-test > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
+tail -n 1 "$work/build.log"
+image=perfzero-cpp:e2e-test
+
+# A run with limits, as a non-root user that owns the results directory.
+uid=4242
+mkdir -p "$work/results" && chown "$uid:$uid" "$work/results"
+docker run --rm --cpus=1 --memory=1g --user "$uid:$uid" -v "$work/results:/results" "$image" \
+  --benchmark_methods=speedcube.SpeedCube.benchmark_fused --output_dir=/results/limited \
+  --execution_label=docker-e2e > "$work/run.log" 2>&1
+rc=$?
+cat "$work/run.log"
+check "limited run exits 0" test "$rc" -eq 0
+report="$work/results/limited/speedcube.SpeedCube.benchmark_fused/trial_1/perfzero_summary.json"
+check "report written to the mounted directory" test -f "$report"
+if [ -f "$report" ]; then
+  field() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$report" "$1"; }
+  check "in_container is true" test "$(field "d['perfzero_cpp']['system']['in_container']")" = True
+  check "effective vCPUs follow --cpus=1" test "$(field "d['perfzero_cpp']['system']['effective_vcpus']")" = 1.0
+  check "memory limit is 1 GiB" test "$(field "d['perfzero_cpp']['system']['cgroup']['memory_limit_bytes']")" = 1073741824
+  check "the speed cube ran one thread" test "$(field "d['benchmark_result']['extras']['threads']")" = 1
+  check "setup_info names the image" test "$(field "d['setup_info']['docker_image']")" = "$image"
+  check "setup_info has the git revision" test "$(field "d['setup_info']['docker_image_revision']")" != unknown
+  check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
+fi
+
+# As the image's own user (no --user): the default results directory is /results.
+docker run --rm "$image" --list > "$work/list.log" 2>&1
+check "--list works" grep -q "speedcube.SpeedCube.benchmark_fused" "$work/list.log"
+docker run --rm "$image" > "$work/help.log" 2>&1
+check "no arguments prints --help" grep -q -- "--benchmark_methods" "$work/help.log"
+docker run --rm "$image" --config /suites/cpu_smoke.yaml --dry_run > "$work/dry.log" 2>&1
+check "the ready-made suites are in the image" grep -q "method(s)" "$work/dry.log"
+
+# Bad input: the same clear error and exit code 2 as outside the container.
+docker run --rm "$image" --benchmark_methods=sanity.Sanity.benchmark_nop > "$work/bad.out" 2> "$work/bad.err"
+rc=$?
+check "unknown method exits 2" test "$rc" -eq 2
+check "unknown method is named with a suggestion" grep -q "did you mean 'sanity.Sanity.benchmark_noop'" "$work/bad.err"
+docker run --rm "$image" --benchmark_method=x > /dev/null 2> "$work/flag.err"
+rc=$?
+check "unknown flag exits 2" test "$rc" -eq 2
+check "unknown flag is named" grep -q "unknown flag --benchmark_method" "$work/flag.err"
+
+size=$(docker image inspect --format '{{.Size}}' "$image")
+echo "image size: $((size / 1000000)) MB"
+check "image within the 250 MB budget" test "$size" -le 250000000
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
