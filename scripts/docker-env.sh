@@ -42,8 +42,13 @@ if ! docker image inspect "$base" >/dev/null 2>&1; then
       $sudo rm -rf "$root"
       exit 1
     fi
-    # Slim, as the registry's image is: no apt lists, no docs.
-    $sudo rm -rf "$root"/var/lib/apt/lists/* "$root"/usr/share/doc/* "$root"/usr/share/man/*
+    # Slim, as the registry's image is: no apt lists or caches, docs, man pages or translations, and
+    # dpkg told to leave them out of later installs too.
+    $sudo rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/* "$root"/usr/share/doc/* \
+      "$root"/usr/share/man/* "$root"/usr/share/info/* "$root"/usr/share/locale/*
+    printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/copyright' \
+      'path-exclude /usr/share/man/*' 'path-exclude /usr/share/info/*' 'path-exclude /usr/share/locale/*' \
+      | $sudo tee "$root"/etc/dpkg/dpkg.cfg.d/docker-slim >/dev/null
     $sudo tar -C "$root" -c . | docker import - "$base" >/dev/null
     $sudo rm -rf "$root"
   fi

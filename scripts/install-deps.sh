@@ -10,7 +10,8 @@ packages=(
   nlohmann-json3-dev                            # reports, result protocol
   libfmt-dev                                    # formatting
   libcli11-dev                                  # command line
-  libgtest-dev libbenchmark-dev                 # tests; Google Benchmark
+  libgtest-dev libbenchmark-dev                 # tests; Google Benchmark (micro family)
+  libdnnl-dev                                   # oneDNN (onednn family)
   python3 python3-jsonschema                    # report schema validation in tests
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   clang-format clang-tidy                       # style checks in the test command

@@ -91,3 +91,29 @@ methods:
 
 }  // namespace
 }  // namespace perfzero::testing
+
+namespace perfzero::testing {
+namespace {
+
+TEST(GoogleBenchmarkMethods, ARealBinarysEntriesBecomeMetrics) {
+  TempDir dir;
+  const auto suite = dir.write("gb.yaml", R"(
+methods:
+  - name: micro.philox
+    command: ["{bindir}/perfzero-micro", --benchmark_filter=BM_philox, --benchmark_min_time=0.01]
+    output: google_benchmark
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto trial = dir.path() / "run" / "micro.philox" / "trial_1";
+  const auto r = read_json(trial / "perfzero_summary.json");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "succeeded");
+  EXPECT_EQ(r["perfzero_cpp"]["metric_units"]["BM_philox4x32_10.items_per_second"], "items/s");
+  EXPECT_EQ(r["ml_framework_info"]["name"], "google-benchmark");
+  EXPECT_TRUE(std::filesystem::exists(trial / "google_benchmark.json"));
+  const auto& command = r["perfzero_cpp"]["command"];
+  EXPECT_EQ(command[0].get<std::string>().find("{bindir}"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfzero::testing

@@ -10,6 +10,7 @@
 #include "api/result_protocol.hpp"
 #include "common/text.hpp"
 #include "report/trial_report.hpp"
+#include "runner/google_benchmark_result.hpp"
 
 extern char** environ;
 
@@ -50,6 +51,10 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
 
   if (planned.external) {
     command.argv = planned.command.argv;
+    if (planned.command.output == config::OutputFormat::google_benchmark) {
+      command.argv.push_back("--benchmark_out=" + (trial_dir / runner::kGoogleBenchmarkFile).string());
+      command.argv.push_back("--benchmark_out_format=json");
+    }
     command.working_dir = planned.command.working_dir;
     for (const auto& [name, value] : planned.params) {
       env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);

@@ -1,3 +1,5 @@
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
@@ -29,6 +31,8 @@ int perfzero_main(int argc, const char* const* argv) {
     for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file));
     const char* path = std::getenv("PATH");
     inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
+    std::error_code no_exe;
+    inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path().string();
     const auto plan = config::build_plan(inputs);
     if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");
     const auto comparisons = config::collect_comparisons(inputs.suites, plan);

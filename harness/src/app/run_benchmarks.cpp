@@ -18,6 +18,7 @@
 #include "report/redact.hpp"
 #include "report/run_summary.hpp"
 #include "report/trial_report.hpp"
+#include "runner/google_benchmark_result.hpp"
 #include "runner/signals.hpp"
 #include "runner/trial_runner.hpp"
 
@@ -184,6 +185,7 @@ class RunLoop {
     std::filesystem::create_directories(dir);
     std::error_code ignored;
     std::filesystem::remove(dir / report::kResultFile, ignored);
+    std::filesystem::remove(dir / runner::kGoogleBenchmarkFile, ignored);
     std::filesystem::remove(dir / report::kChildLogFile, ignored);
 
     runner::TrialRequest request;
@@ -200,7 +202,9 @@ class RunLoop {
     }
 
     record.execution = runner::run_trial(request);
-    record.result = runner::read_child_result(dir / report::kResultFile);
+    record.result = planned.external && planned.command.output == config::OutputFormat::google_benchmark
+                        ? runner::read_google_benchmark(dir / runner::kGoogleBenchmarkFile)
+                        : runner::read_child_result(dir / report::kResultFile);
     record.classification = runner::classify(record.execution, record.result);
     record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;

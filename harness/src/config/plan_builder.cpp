@@ -118,7 +118,9 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
   for (const Suite& suite : inputs.suites) {
     for (const SuiteEntry& entry : suite.entries) {
       if (entry.external) {
-        check_command_exists(entry, entry.argv[0], inputs.path_env);
+        ParamMap bindir;
+        bindir["bindir"] = inputs.bin_dir;
+        check_command_exists(entry, substitute(entry.argv[0], bindir), inputs.path_env);
         for (const ParamMap& point : expand(entry.external_axes)) {
           PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
           c.external = true;
@@ -126,8 +128,9 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
           c.name = case_name(entry.name, point);
           c.description = entry.description;
           c.params = point;
-          for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(arg, point));
+          for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(substitute(arg, point), bindir));
           c.command.working_dir = entry.working_dir;
+          c.command.output = entry.output;
           c.origin = entry.origin;
           if (names.count(c.name) != 0) {
             throw ConfigError(

@@ -13,6 +13,7 @@ struct PlanInputs {
   RunSettings flags;                      // values given explicitly on the command line
   std::vector<Suite> suites;
   std::string path_env;  // PATH used to find external commands
+  std::string bin_dir;   // replaces {bindir} in commands: where perfzero is installed
 };
 
 // Throws ConfigError when an external command cannot be found or two entries collide.

@@ -11,9 +11,14 @@
 
 namespace perfzero::config {
 
+// How an external command reports: the perfzero result protocol (docs/protocol.md), or a Google
+// Benchmark binary's JSON, which the harness asks for and converts.
+enum class OutputFormat { perfzero, google_benchmark };
+
 struct ExternalCommand {
-  std::vector<std::string> argv;  // after {param} substitution
+  std::vector<std::string> argv;  // after {param} and {bindir} substitution
   std::filesystem::path working_dir;
+  OutputFormat output = OutputFormat::perfzero;
 };
 
 struct PlannedCase {

@@ -17,8 +17,9 @@ const std::vector<std::string> kSideKeys{"method", "metric"};
 const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
 const std::vector<std::string> kBuiltinKeys{
     "method", "params", "trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
-const std::vector<std::string> kCommandKeys{"name",   "description",   "command", "working_dir",         "params",
-                                            "trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
+const std::vector<std::string> kCommandKeys{
+    "name",    "description", "command",       "working_dir",        "output", "params", "trials",
+    "timeout", "env",         "warmup_trials", "monitor_interval_ms"};
 
 RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
   RunSettings settings;
@@ -107,6 +108,14 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
     out.working_dir = dir.is_absolute() ? dir : suite_dir / dir;
     if (!std::filesystem::is_directory(out.working_dir)) {
       check.fail(w, key + ".working_dir", "no such directory: " + out.working_dir.string());
+    }
+  }
+  if (const auto output = entry["output"]) {
+    const std::string format = check.string_of(output, key + ".output");
+    if (format == "google_benchmark") {
+      out.output = OutputFormat::google_benchmark;
+    } else if (format != "perfzero") {
+      check.fail(output, key + ".output", "expected perfzero or google_benchmark, got '" + format + "'");
     }
   }
   if (const auto params = entry["params"]) {

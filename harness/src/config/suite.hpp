@@ -27,6 +27,7 @@ struct SuiteEntry {
   std::vector<std::string> argv;
   std::filesystem::path working_dir;
   std::vector<ParamAxis> external_axes;
+  OutputFormat output = OutputFormat::perfzero;
   RunSettings settings;
 };
 

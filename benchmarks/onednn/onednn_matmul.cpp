@@ -1,0 +1,137 @@
+// onednn.Matmul.*: oneDNN matrix multiply, fp32 and bf16, checked exactly and reported against the
+// CPU's theoretical peak.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <string>
+#include <vector>
+
+#include "onednn/cpu_peak.hpp"
+#include "onednn/onednn_info.hpp"
+#include "perfzero/benchmark.hpp"
+#include "perfzero/cpus.hpp"
+
+namespace perfzero::onednn {
+
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+// Small integers: every product and every sum up to K = 2^20 is exact in fp32 (and the inputs in
+// bf16), so sampled entries must equal the integer reference exactly.
+float entry(std::int64_t i, std::int64_t j, std::uint32_t salt) {
+  std::uint32_t h = static_cast<std::uint32_t>(i) * 2654435761U ^ static_cast<std::uint32_t>(j) * 2246822519U ^ salt;
+  h ^= h >> 15;
+  h *= 2246822519U;
+  h ^= h >> 13;
+  return static_cast<float>(static_cast<int>(h % 5) - 2);  // -2 .. 2
+}
+
+void matmul(Context& ctx, const std::string& dtype) {
+  const auto m = ctx.int_param("m");
+  const auto n = ctx.int_param("n");
+  const auto k = ctx.int_param("k");
+  const auto reps = ctx.int_param("repetitions");
+  const auto requested = ctx.int_param("threads");
+  const int threads = requested > 0 ? static_cast<int>(requested) : allowed_threads();
+  if (m < 1 || n < 1 || k < 1 || k > (1 << 20) || reps < 1) {
+    return ctx.fail("m, n, k must be positive (k at most 2^20) and repetitions at least 1");
+  }
+  omp_set_num_threads(threads);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dt in_type = dtype == "bf16" ? dt::bf16 : dt::f32;
+  const dnnl::memory::desc a_md({m, k}, in_type, tag::ab);
+  const dnnl::memory::desc b_md({k, n}, in_type, tag::ab);
+  const dnnl::memory::desc c_md({m, n}, dt::f32, tag::ab);
+  dnnl::matmul::primitive_desc pd;
+  try {
+#if DNNL_VERSION_MAJOR >= 3
+    pd = dnnl::matmul::primitive_desc(engine, a_md, b_md, c_md);  // oneDNN 3 (Ubuntu 24.04, the GPU image)
+#else
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, c_md), engine);  // oneDNN 2 (Debian 12)
+#endif
+  } catch (const dnnl::error& e) {
+    return ctx.skip("oneDNN has no " + dtype + " matmul for this CPU (" + std::string(e.what()) + ")");
+  }
+  // Inputs are written in fp32 and reordered into the primitive's type.
+  dnnl::memory a32({{m, k}, dt::f32, tag::ab}, engine);
+  dnnl::memory b32({{k, n}, dt::f32, tag::ab}, engine);
+  auto* pa = static_cast<float*>(a32.get_data_handle());
+  auto* pb = static_cast<float*>(b32.get_data_handle());
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t j = 0; j < k; ++j) pa[i * k + j] = entry(i, j, 1);
+  }
+  for (std::int64_t i = 0; i < k; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) pb[i * n + j] = entry(i, j, 2);
+  }
+  dnnl::memory a(a_md, engine);
+  dnnl::memory b(b_md, engine);
+  dnnl::memory c(c_md, engine);
+  dnnl::reorder(a32, a).execute(stream, a32, a);
+  dnnl::reorder(b32, b).execute(stream, b32, b);
+  dnnl::matmul prim(pd);
+  const std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
+  prim.execute(stream, args);  // warm-up: first-touch of C, JIT-generated kernels, thread pool
+  stream.wait();
+  std::vector<double> seconds;
+  for (std::int64_t r = 0; r < reps; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    prim.execute(stream, args);
+    stream.wait();
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  // Exact check of 64 entries spread over C against an integer reference.
+  const auto* pc = static_cast<const float*>(c.get_data_handle());
+  for (int s = 0; s < 64; ++s) {
+    const std::int64_t i = (s * 7919) % m;
+    const std::int64_t j = (s * 104729) % n;
+    std::int64_t expected = 0;
+    for (std::int64_t l = 0; l < k; ++l) {
+      expected += static_cast<std::int64_t>(entry(i, l, 1)) * static_cast<std::int64_t>(entry(l, j, 2));
+    }
+    if (static_cast<double>(pc[i * n + j]) != static_cast<double>(expected)) {
+      return ctx.fail("C[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(pc[i * n + j]) +
+                      ", expected " + std::to_string(expected));
+    }
+  }
+  const double best = *std::min_element(seconds.begin(), seconds.end());
+  const double gflops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / best / 1e9;
+  const std::string isa = dispatched_isa();
+  const Peak peak = theoretical_peak(threads, dtype, isa);
+  ctx.report("gflops", gflops, "GFLOP/s");
+  ctx.report("milliseconds", best * 1e3, "ms");
+  if (peak.gflops > 0) ctx.report("percent_of_peak", 100.0 * gflops / peak.gflops, "%");
+  ctx.set_extra("threads", std::int64_t{threads});
+  ctx.set_extra("isa", isa);
+  ctx.set_extra("peak_gflops", peak.gflops);
+  ctx.set_extra("peak_formula", std::to_string(peak.threads) + " threads x " + std::to_string(peak.ghz) + " GHz (" +
+                                    peak.ghz_source + ") x " + std::to_string(peak.flops_per_cycle) + " FLOP/cycle (" +
+                                    peak.flops_per_cycle_rule + ")");
+  ctx.set_framework(framework_info());
+}
+
+std::vector<ParamSpec> params() {
+  return {{"m", ParamType::integer, std::int64_t{4096}, "rows of A and C"},
+          {"n", ParamType::integer, std::int64_t{4096}, "columns of B and C"},
+          {"k", ParamType::integer, std::int64_t{4096}, "columns of A, rows of B"},
+          {"repetitions", ParamType::integer, std::int64_t{5}, "timed runs after one warm-up; the best counts"},
+          {"threads", ParamType::integer, std::int64_t{0}, "OpenMP threads; 0: all the CPUs allowed"}};
+}
+
+const Registration kMatmul[] = {
+    Registration{MethodInfo{"onednn", "Matmul", "benchmark_matmul_fp32",
+                            "oneDNN fp32 matmul C = A x B: GFLOP/s and % of the CPU's theoretical peak", params(),
+                            [](Context& c) { matmul(c, "f32"); }}},
+    Registration{MethodInfo{"onednn", "Matmul", "benchmark_matmul_bf16",
+                            "oneDNN bf16 matmul (fp32 result); skipped where oneDNN has no bf16 kernel", params(),
+                            [](Context& c) { matmul(c, "bf16"); }}},
+};
+
+}  // namespace
+
+}  // namespace perfzero::onednn

@@ -1,0 +1,52 @@
+#include "runner/google_benchmark_result.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace perfzero::runner {
+namespace {
+
+const std::filesystem::path kFixtures = PERFZERO_FIXTURES_DIR;
+
+const Metric* find(const ChildResult& r, const std::string& name) {
+  auto it = std::find_if(r.metrics.begin(), r.metrics.end(), [&](const Metric& m) { return m.name == name; });
+  return it == r.metrics.end() ? nullptr : &*it;
+}
+
+TEST(GoogleBenchmarkResult, ReadsARealReportWithRepetitionsAndAggregates) {
+  // Written by perfzero-micro --benchmark_repetitions=2 --benchmark_out_format=json.
+  const auto parsed = read_google_benchmark(kFixtures / "google_benchmark" / "perfzero_micro.json");
+  ASSERT_TRUE(std::holds_alternative<ChildResult>(parsed)) << std::get<std::string>(parsed);
+  const auto& r = std::get<ChildResult>(parsed);
+  const Metric* rate = find(r, "BM_memcpy/4096_mean.bytes_per_second");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->unit, "B/s");
+  EXPECT_GT(rate->value, 0.0);
+  const Metric* time = find(r, "BM_philox4x32_10_median.real_time");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->unit, "ns");
+  EXPECT_NE(find(r, "BM_philox4x32_10/repetition_1.items_per_second"), nullptr);  // repetitions kept apart
+  EXPECT_EQ(find(r, "BM_philox4x32_10.iterations"), nullptr);                     // a count, not a measurement
+  EXPECT_TRUE(r.extras.contains("google_benchmark_context"));
+  EXPECT_FALSE(r.error.has_value());
+}
+
+TEST(GoogleBenchmarkResult, ErrorsCountersAndBadInput) {
+  const auto parsed = parse_google_benchmark(R"({"benchmarks": [
+      {"name": "BM_ok", "run_type": "iteration", "iterations": 10, "real_time": 2.5, "cpu_time": 2.4,
+       "time_unit": "us", "hits": 17},
+      {"name": "BM_bad", "error_occurred": true, "error_message": "out of memory"}]})");
+  ASSERT_TRUE(std::holds_alternative<ChildResult>(parsed));
+  const auto& r = std::get<ChildResult>(parsed);
+  EXPECT_EQ(find(r, "BM_ok.real_time")->unit, "us");
+  EXPECT_EQ(find(r, "BM_ok.hits")->value, 17);  // a user counter
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_NE(r.error->find("BM_bad: out of memory"), std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<std::string>(parse_google_benchmark("not json")));
+  EXPECT_TRUE(std::holds_alternative<std::string>(parse_google_benchmark(R"({"context": {}})")));
+  EXPECT_TRUE(std::holds_alternative<std::string>(read_google_benchmark("/no/such/file.json")));
+}
+
+}  // namespace
+}  // namespace perfzero::runner
