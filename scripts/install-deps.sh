@@ -11,7 +11,7 @@ packages=(
   libfmt-dev                                    # formatting
   libcli11-dev                                  # command line
   libgtest-dev libbenchmark-dev                 # tests; Google Benchmark (micro family)
-  libdnnl-dev                                   # oneDNN (onednn family)
+  libdnnl-dev ocl-icd-opencl-dev                # oneDNN (onednn family); its CMake config wants OpenCL
   python3 python3-jsonschema                    # report schema validation in tests
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   clang-format clang-tidy                       # style checks in the test command
