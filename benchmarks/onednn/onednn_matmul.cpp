@@ -88,8 +88,8 @@ void matmul(Context& ctx, const std::string& dtype) {
   // Exact check of 64 entries spread over C against an integer reference.
   const auto* pc = static_cast<const float*>(c.get_data_handle());
   for (int s = 0; s < 64; ++s) {
-    const std::int64_t i = (s * 7919) % m;
-    const std::int64_t j = (s * 104729) % n;
+    const std::int64_t i = (static_cast<std::int64_t>(s) * 7919) % m;
+    const std::int64_t j = (static_cast<std::int64_t>(s) * 104729) % n;
     std::int64_t expected = 0;
     for (std::int64_t l = 0; l < k; ++l) {
       expected += static_cast<std::int64_t>(entry(i, l, 1)) * static_cast<std::int64_t>(entry(l, j, 2));

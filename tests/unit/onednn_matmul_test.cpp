@@ -56,3 +56,65 @@ TEST(CpuPeak, FollowsTheIsaAndDataType) {
 
 }  // namespace
 }  // namespace perfzero::onednn
+
+namespace perfzero::onednn {
+namespace {
+
+TEST(OneDnnNetworks, EachArchitectureHasItsPublishedSizeAndValidates) {
+  // Parameters without batch-norm terms (folded into the convolutions) and FLOPs per 224x224 image.
+  const struct {
+    const char* method;
+    double million_parameters;
+    double gflop_per_image;
+  } expected[] = {{"onednn.Networks.benchmark_resnet50", 25.5, 8.18},
+                  {"onednn.Networks.benchmark_mobilenet_v1", 4.21, 1.14}};
+  for (const auto& e : expected) {
+    const MethodInfo* info = Registry::instance().find(e.method);
+    ASSERT_NE(info, nullptr) << e.method;
+    ParamMap params{{"batch", std::int64_t{2}}, {"repetitions", std::int64_t{1}}, {"threads", std::int64_t{0}}};
+    Context ctx(params);
+    info->function(ctx);
+    ASSERT_FALSE(ctx.failure().has_value()) << e.method << ": " << *ctx.failure();
+    EXPECT_NEAR(static_cast<double>(std::get<std::int64_t>(ctx.extras().at("parameters"))) / 1e6, e.million_parameters,
+                0.05)
+        << e.method;
+    EXPECT_NEAR(std::get<double>(ctx.extras().at("gflop_per_image")), e.gflop_per_image, 0.01) << e.method;
+    EXPECT_GT(metric(ctx, "images_per_second"), 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace perfzero::onednn
+
+namespace perfzero::onednn {
+namespace {
+
+Context run_with(const char* method, ParamMap overrides) {
+  const MethodInfo* info = Registry::instance().find(method);
+  EXPECT_NE(info, nullptr) << method;
+  ParamMap params;
+  for (const auto& spec : info->params) params[spec.name] = spec.default_value;
+  for (auto& [k, v] : overrides) params[k] = v;
+  Context ctx(params);
+  info->function(ctx);
+  return ctx;
+}
+
+TEST(OneDnnTraining, TheMnistLossFalls) {
+  const Context ctx =
+      run_with("onednn.Training.benchmark_mnist_cnn_step", {{"batch", std::int64_t{32}}, {"steps", std::int64_t{20}}});
+  ASSERT_FALSE(ctx.failure().has_value()) << *ctx.failure();
+  EXPECT_LT(metric(ctx, "last_loss"), 0.8 * metric(ctx, "first_loss"));
+  EXPECT_GT(metric(ctx, "examples_per_second"), 0.0);
+}
+
+TEST(OneDnnLstm, SameSequenceSamePredictionAndAThroughput) {
+  const Context ctx =
+      run_with("onednn.Lstm.benchmark_imdb_lstm",
+               {{"batch", std::int64_t{4}}, {"sequence_length", std::int64_t{16}}, {"repetitions", std::int64_t{2}}});
+  ASSERT_FALSE(ctx.failure().has_value()) << *ctx.failure();
+  EXPECT_GT(metric(ctx, "sequences_per_second"), 0.0);
+}
+
+}  // namespace
+}  // namespace perfzero::onednn

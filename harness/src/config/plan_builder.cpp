@@ -158,6 +158,7 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
 
 std::vector<Comparison> collect_comparisons(const std::vector<Suite>& suites, const std::vector<PlannedCase>& plan) {
   std::vector<std::string> names;
+  names.reserve(plan.size());
   for (const auto& c : plan) names.push_back(c.name);
   std::vector<Comparison> out;
   for (const Suite& suite : suites) {
