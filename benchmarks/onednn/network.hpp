@@ -37,6 +37,8 @@ class Network {
     dnnl::primitive primitive;
     std::unordered_map<int, dnnl::memory> args;
   };
+  // Adds a reorder step when the next primitive wants the current output in another layout.
+  void reorder_current_to(const dnnl::memory::desc& wanted);
   dnnl::memory new_weights(const dnnl::memory::desc& wanted, const dnnl::memory::dims& dims,
                            dnnl::memory::format_tag plain, std::int64_t fan_in);
 
