@@ -1,5 +1,7 @@
 #include "onednn/mnist_training.hpp"
 
+#include "onednn/synthetic.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -12,11 +14,6 @@ namespace {
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 using Args = std::unordered_map<int, dnnl::memory>;
-
-float uniform(std::uint32_t& s) {
-  s = s * 1664525U + 1013904223U;
-  return static_cast<float>(s >> 8) / 16777216.0F;  // [0, 1)
-}
 
 float* data(const dnnl::memory& m) { return static_cast<float*>(m.get_data_handle()); }
 std::size_t count(const dnnl::memory& m) { return m.get_desc().get_size() / sizeof(float); }
@@ -64,7 +61,7 @@ struct MnistTrainer::Impl {
     p.value = mem(dims, t);
     p.grad = mem(dims, t);
     const float scale = bias ? 0.0F : std::sqrt(6.0F / static_cast<float>(fan_in));  // He uniform
-    for (std::size_t i = 0; i < count(p.value); ++i) data(p.value)[i] = scale * (2 * uniform(seed) - 1);
+    for (std::size_t i = 0; i < count(p.value); ++i) data(p.value)[i] = scale * (2 * uniform01(seed) - 1);
     p.init(count(p.value));
     return p;
   }
@@ -239,7 +236,7 @@ namespace {
 void dropout_forward(const float* in, float* out, std::vector<float>& mask, float rate, std::uint32_t& state) {
   const float keep = 1.0F - rate;
   for (std::size_t i = 0; i < mask.size(); ++i) {
-    mask[i] = uniform(state) < keep ? 1.0F / keep : 0.0F;  // inverted dropout
+    mask[i] = uniform01(state) < keep ? 1.0F / keep : 0.0F;  // inverted dropout
     out[i] = in[i] * mask[i];
   }
 }
@@ -300,10 +297,10 @@ void synthetic_mnist_batch(std::int64_t batch, std::uint32_t seed, std::vector<f
   labels.resize(static_cast<std::size_t>(batch));
   std::uint32_t s = seed;
   for (std::int64_t b = 0; b < batch; ++b) {
-    const int label = static_cast<int>(uniform(s) * 10) % 10;
+    const int label = static_cast<int>(uniform01(s) * 10) % 10;
     labels[static_cast<std::size_t>(b)] = label;
     float* img = images.data() + b * 784;
-    for (int i = 0; i < 784; ++i) img[i] = 0.2F * uniform(s);
+    for (int i = 0; i < 784; ++i) img[i] = 0.2F * uniform01(s);
     const int row = 3 + (label / 5) * 12;
     const int col = 2 + (label % 5) * 5;
     for (int r = row; r < row + 6; ++r) {

@@ -1,5 +1,7 @@
 #include "onednn/network.hpp"
 
+#include "onednn/synthetic.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -9,12 +11,6 @@ namespace {
 
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
-
-// Deterministic pseudo-random values in [-1, 1).
-float noise(std::uint32_t& state) {
-  state = state * 1664525U + 1013904223U;
-  return static_cast<float>(state >> 8) / 8388608.0F - 1.0F;
-}
 
 std::int64_t out_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad) {
   return (in + 2 * pad - kernel) / stride + 1;
@@ -51,6 +47,13 @@ dnnl::memory Network::new_weights(const dnnl::memory::desc& wanted, const dnnl::
   return blocked;
 }
 
+dnnl::memory Network::new_bias(std::int64_t outputs) {
+  dnnl::memory bias({{outputs}, dt::f32, tag::x}, engine_);
+  auto* p = static_cast<float*>(bias.get_data_handle());
+  for (std::int64_t i = 0; i < outputs; ++i) p[i] = 0.01F * noise(seed_);  // a folded batch norm's shift
+  return bias;
+}
+
 int Network::conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t stride, std::int64_t pad, bool relu,
                   std::int64_t groups, float relu_clip) {
   const auto src_md = current_.get_desc();
@@ -83,9 +86,7 @@ int Network::conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t s
   reorder_current_to(pd.src_desc());
   const std::int64_t fan_in = in[1] / groups * kernel * kernel;
   auto weights = new_weights(pd.weights_desc(), weight_dims, groups == 1 ? tag::oihw : tag::goihw, fan_in);
-  dnnl::memory bias(b_md, engine_);
-  auto* pb = static_cast<float*>(bias.get_data_handle());
-  for (std::int64_t i = 0; i < out_channels; ++i) pb[i] = 0.01F * noise(seed_);  // the folded batch norm's shift
+  dnnl::memory bias = new_bias(out_channels);
   dnnl::memory dst(pd.dst_desc(), engine_);
   steps_.push_back(
       {dnnl::convolution_forward(pd),
@@ -118,9 +119,7 @@ int Network::conv_add(int shortcut, std::int64_t out_channels, std::int64_t kern
   const dnnl::convolution_forward::primitive_desc pd(d, attr, engine_);
   const std::int64_t fan_in = in[1] * kernel * kernel;
   auto weights = new_weights(pd.weights_desc(), weight_dims, tag::oihw, fan_in);
-  dnnl::memory bias(b_md, engine_);
-  auto* pb = static_cast<float*>(bias.get_data_handle());
-  for (std::int64_t i = 0; i < out_channels; ++i) pb[i] = 0.01F * noise(seed_);
+  dnnl::memory bias = new_bias(out_channels);
   dnnl::memory dst(sc.get_desc(), engine_);
   steps_.push_back({dnnl::reorder(sc, dst), {{DNNL_ARG_FROM, sc}, {DNNL_ARG_TO, dst}}});
   steps_.push_back(
@@ -181,9 +180,7 @@ int Network::fully_connected(std::int64_t outputs, bool relu) {
   const dnnl::inner_product_forward::primitive_desc pd(d, attr, engine_);
   const tag plain = weight_dims.size() == 4 ? tag::oihw : tag::oi;
   auto weights = new_weights(pd.weights_desc(), weight_dims, plain, fan_in);
-  dnnl::memory bias(b_md, engine_);
-  auto* pb = static_cast<float*>(bias.get_data_handle());
-  for (std::int64_t i = 0; i < outputs; ++i) pb[i] = 0.01F * noise(seed_);
+  dnnl::memory bias = new_bias(outputs);
   dnnl::memory dst(pd.dst_desc(), engine_);
   steps_.push_back(
       {dnnl::inner_product_forward(pd),

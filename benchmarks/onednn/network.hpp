@@ -39,6 +39,7 @@ class Network {
   };
   // Adds a reorder step when the next primitive wants the current output in another layout.
   void reorder_current_to(const dnnl::memory::desc& wanted);
+  dnnl::memory new_bias(std::int64_t outputs);
   dnnl::memory new_weights(const dnnl::memory::desc& wanted, const dnnl::memory::dims& dims,
                            dnnl::memory::format_tag plain, std::int64_t fan_in);
 

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "common/threads.hpp"
 #include "onednn/onednn_info.hpp"
+#include "onednn/synthetic.hpp"
 #include "perfzero/benchmark.hpp"
-#include "perfzero/cpus.hpp"
 
 namespace perfzero::onednn {
 
@@ -20,17 +21,11 @@ namespace {
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
-float noise(std::uint32_t& s) {
-  s = s * 1664525U + 1013904223U;
-  return static_cast<float>(s >> 8) / 8388608.0F - 1.0F;
-}
-
 void imdb_lstm(Context& ctx) {
   const auto batch = ctx.int_param("batch");
   const auto steps = ctx.int_param("sequence_length");
   const auto reps = ctx.int_param("repetitions");
-  const auto requested = ctx.int_param("threads");
-  const int threads = requested > 0 ? static_cast<int>(requested) : allowed_threads();
+  const int threads = bench::threads_param(ctx);
   constexpr std::int64_t kVocabulary = 20000;
   constexpr std::int64_t kEmbedding = 128;
   constexpr std::int64_t kHidden = 128;

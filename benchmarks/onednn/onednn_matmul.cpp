@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "common/threads.hpp"
 #include "onednn/cpu_peak.hpp"
 #include "onednn/onednn_info.hpp"
 #include "perfzero/benchmark.hpp"
-#include "perfzero/cpus.hpp"
 
 namespace perfzero::onednn {
 
@@ -36,8 +36,7 @@ void matmul(Context& ctx, const std::string& dtype) {
   const auto n = ctx.int_param("n");
   const auto k = ctx.int_param("k");
   const auto reps = ctx.int_param("repetitions");
-  const auto requested = ctx.int_param("threads");
-  const int threads = requested > 0 ? static_cast<int>(requested) : allowed_threads();
+  const int threads = bench::threads_param(ctx);
   if (m < 1 || n < 1 || k < 1 || k > (1 << 20) || reps < 1) {
     return ctx.fail("m, n, k must be positive (k at most 2^20) and repetitions at least 1");
   }

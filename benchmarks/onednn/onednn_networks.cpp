@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "common/threads.hpp"
 #include "onednn/network.hpp"
 #include "onednn/onednn_info.hpp"
+#include "onednn/synthetic.hpp"
 #include "perfzero/benchmark.hpp"
-#include "perfzero/cpus.hpp"
 
 namespace perfzero::onednn {
 
@@ -19,8 +20,7 @@ namespace {
 void forward(Context& ctx, const std::string& name) {
   const auto batch = ctx.int_param("batch");
   const auto reps = ctx.int_param("repetitions");
-  const auto requested = ctx.int_param("threads");
-  const int threads = requested > 0 ? static_cast<int>(requested) : allowed_threads();
+  const int threads = bench::threads_param(ctx);
   if (batch < 1 || reps < 1) return ctx.fail("batch and repetitions must be at least 1");
   omp_set_num_threads(threads);
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
@@ -32,10 +32,7 @@ void forward(Context& ctx, const std::string& name) {
   const std::int64_t per_image = net->input_size() / batch;
   std::vector<float> input(static_cast<std::size_t>(net->input_size()));
   std::uint32_t state = 12345;
-  for (auto& v : input) {
-    state = state * 1664525U + 1013904223U;
-    v = static_cast<float>(state >> 8) / 8388608.0F - 1.0F;
-  }
+  for (auto& v : input) v = noise(state);
   if (batch > 1) {
     std::copy_n(input.begin(), per_image, input.begin() + (batch - 1) * per_image);
   }

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "common/threads.hpp"
 #include "onednn/mnist_training.hpp"
 #include "onednn/onednn_info.hpp"
 #include "perfzero/benchmark.hpp"
-#include "perfzero/cpus.hpp"
 
 namespace perfzero::onednn {
 
@@ -19,8 +19,7 @@ namespace {
 void mnist_step(Context& ctx) {
   const auto batch = ctx.int_param("batch");
   const auto steps = ctx.int_param("steps");
-  const auto requested = ctx.int_param("threads");
-  const int threads = requested > 0 ? static_cast<int>(requested) : allowed_threads();
+  const int threads = bench::threads_param(ctx);
   if (batch < 1 || steps < 10) return ctx.fail("batch must be at least 1 and steps at least 10");
   omp_set_num_threads(threads);
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "common/parallel.hpp"
+#include "common/threads.hpp"
 #include "common/timer.hpp"
 #include "perfzero/benchmark.hpp"
-#include "perfzero/cpus.hpp"
 #include "speedcube/speedcube.hpp"
 
 namespace perfzero::speedcube {
@@ -24,8 +24,7 @@ Problem problem_from(Context& ctx, bool single_thread) {
   p.n = ctx.int_param("n");
   p.chunk = ctx.int_param("chunk");
   p.seed = static_cast<std::uint64_t>(ctx.int_param("seed"));
-  const auto threads = single_thread ? 1 : ctx.int_param("threads");
-  p.threads = threads > 0 ? static_cast<int>(threads) : allowed_threads();
+  p.threads = single_thread ? 1 : bench::threads_param(ctx);
   return p;
 }
 

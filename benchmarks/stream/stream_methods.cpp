@@ -3,8 +3,8 @@
 
 #include <string>
 
+#include "common/threads.hpp"
 #include "perfzero/benchmark.hpp"
-#include "perfzero/cpus.hpp"
 #include "stream/stream.hpp"
 
 namespace perfzero::stream {
@@ -15,8 +15,7 @@ void stream_method(Context& ctx) {
   Settings s;
   s.n = ctx.int_param("n");
   s.repetitions = static_cast<int>(ctx.int_param("repetitions"));
-  const auto threads = ctx.int_param("threads");
-  s.threads = threads > 0 ? static_cast<int>(threads) : allowed_threads();
+  s.threads = bench::threads_param(ctx);
   if (s.n < 1024 || s.repetitions < 2) return ctx.fail("n must be at least 1024 and repetitions at least 2");
   const auto bytes = 3 * static_cast<std::uint64_t>(s.n) * sizeof(double);
   const auto pages = ::sysconf(_SC_AVPHYS_PAGES);
