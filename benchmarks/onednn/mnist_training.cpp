@@ -173,7 +173,7 @@ struct MnistTrainer::Impl {
   }
 };
 
-MnistTrainer::MnistTrainer(dnnl::engine engine, std::int64_t batch, std::uint32_t seed) : impl_(new Impl) {
+MnistTrainer::MnistTrainer(const dnnl::engine& engine, std::int64_t batch, std::uint32_t seed) : impl_(new Impl) {
   Impl& m = *impl_;
   m.engine = engine;
   m.stream = dnnl::stream(engine);

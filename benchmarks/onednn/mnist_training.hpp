@@ -10,7 +10,7 @@ namespace perfzero::onednn {
 
 class MnistTrainer {
  public:
-  MnistTrainer(dnnl::engine engine, std::int64_t batch, std::uint32_t seed);
+  MnistTrainer(const dnnl::engine& engine, std::int64_t batch, std::uint32_t seed);
   ~MnistTrainer();
   MnistTrainer(const MnistTrainer&) = delete;
   MnistTrainer& operator=(const MnistTrainer&) = delete;
