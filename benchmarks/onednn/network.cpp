@@ -56,16 +56,6 @@ dnnl::memory Network::new_bias(std::int64_t outputs) {
 
 int Network::conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t stride, std::int64_t pad, bool relu,
                   std::int64_t groups, float relu_clip) {
-  const auto src_md = current_.get_desc();
-  const auto in = src_md.dims();
-  const std::int64_t oh = out_size(in[2], kernel, stride, pad);
-  const std::int64_t ow = out_size(in[3], kernel, stride, pad);
-  const dnnl::memory::dims weight_dims =
-      groups == 1 ? dnnl::memory::dims{out_channels, in[1], kernel, kernel}
-                  : dnnl::memory::dims{groups, out_channels / groups, in[1] / groups, kernel, kernel};
-  const dnnl::memory::desc w_any(weight_dims, dt::f32, tag::any);
-  const dnnl::memory::desc b_md({out_channels}, dt::f32, tag::x);
-  const dnnl::memory::desc dst_any({in[0], out_channels, oh, ow}, dt::f32, tag::any);
   dnnl::post_ops ops;
   if (relu) {
     // ReLU, or ReLU6 (MobileNet) as a clip to [0, relu_clip].
@@ -75,53 +65,46 @@ int Network::conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t s
       ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_relu, 0.0F, 0.0F);
     }
   }
+  return add_conv(out_channels, kernel, stride, pad, groups, ops, -1);
+}
+
+int Network::conv_add(int shortcut, std::int64_t out_channels, std::int64_t kernel, std::int64_t stride,
+                      std::int64_t pad) {
+  // dst = conv(src) + dst with dst a copy of the shortcut (a sum post-op), then ReLU.
+  dnnl::post_ops ops;
+  ops.append_sum(1.0F);
+  ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_relu, 0.0F, 0.0F);
+  return add_conv(out_channels, kernel, stride, pad, 1, ops, shortcut);
+}
+
+int Network::add_conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
+                      std::int64_t groups, const dnnl::post_ops& ops, int shortcut) {
+  const auto in = current_.get_desc().dims();
+  const std::int64_t oh = out_size(in[2], kernel, stride, pad);
+  const std::int64_t ow = out_size(in[3], kernel, stride, pad);
+  const dnnl::memory::dims weight_dims =
+      groups == 1 ? dnnl::memory::dims{out_channels, in[1], kernel, kernel}
+                  : dnnl::memory::dims{groups, out_channels / groups, in[1] / groups, kernel, kernel};
+  const dnnl::memory::desc b_md({out_channels}, dt::f32, tag::x);
+  // A residual sum writes into the shortcut's layout; otherwise the convolution chooses its output
+  // layout, and its source layout too: handed the previous layer's layout, MobileNet's first
+  // depthwise convolution fell to oneDNN's reference kernel (60 of its 78 ms).
+  const dnnl::memory* sc = shortcut >= 0 ? &outputs_.at(static_cast<std::size_t>(shortcut)) : nullptr;
+  const dnnl::memory::desc dst_md =
+      sc != nullptr ? sc->get_desc() : dnnl::memory::desc({in[0], out_channels, oh, ow}, dt::f32, tag::any);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
-  // The source layout is the convolution's choice too: handed the previous layer's layout, MobileNet's
-  // first depthwise convolution fell to oneDNN's reference kernel (60 of its 78 ms).
-  const dnnl::memory::desc src_any(in, dt::f32, tag::any);
   const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                          src_any, w_any, b_md, dst_any, {stride, stride}, {pad, pad}, {pad, pad});
+                                          dnnl::memory::desc(in, dt::f32, tag::any),
+                                          dnnl::memory::desc(weight_dims, dt::f32, tag::any), b_md, dst_md,
+                                          {stride, stride}, {pad, pad}, {pad, pad});
   const dnnl::convolution_forward::primitive_desc pd(d, attr, engine_);
   reorder_current_to(pd.src_desc());
   const std::int64_t fan_in = in[1] / groups * kernel * kernel;
   auto weights = new_weights(pd.weights_desc(), weight_dims, groups == 1 ? tag::oihw : tag::goihw, fan_in);
   dnnl::memory bias = new_bias(out_channels);
   dnnl::memory dst(pd.dst_desc(), engine_);
-  steps_.push_back(
-      {dnnl::convolution_forward(pd),
-       {{DNNL_ARG_SRC, current_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}}});
-  flops_ += 2.0 * static_cast<double>(in[0] * out_channels * oh * ow * fan_in);
-  current_ = dst;
-  outputs_.push_back(dst);
-  return static_cast<int>(outputs_.size()) - 1;
-}
-
-int Network::conv_add(int shortcut, std::int64_t out_channels, std::int64_t kernel, std::int64_t stride,
-                      std::int64_t pad) {
-  // The convolution writes into a copy of the shortcut with a sum post-op: dst = conv(src) + dst,
-  // then ReLU. The copy (a reorder into the conv's chosen layout) runs each time.
-  const auto src_md = current_.get_desc();
-  const auto in = src_md.dims();
-  const std::int64_t oh = out_size(in[2], kernel, stride, pad);
-  const std::int64_t ow = out_size(in[3], kernel, stride, pad);
-  const dnnl::memory::dims weight_dims{out_channels, in[1], kernel, kernel};
-  const dnnl::memory::desc b_md({out_channels}, dt::f32, tag::x);
-  const auto& sc = outputs_.at(static_cast<std::size_t>(shortcut));
-  dnnl::post_ops ops;
-  ops.append_sum(1.0F);
-  ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_relu, 0.0F, 0.0F);
-  dnnl::primitive_attr attr;
-  attr.set_post_ops(ops);
-  const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                          src_md, dnnl::memory::desc(weight_dims, dt::f32, tag::any), b_md,
-                                          sc.get_desc(), {stride, stride}, {pad, pad}, {pad, pad});
-  const dnnl::convolution_forward::primitive_desc pd(d, attr, engine_);
-  const std::int64_t fan_in = in[1] * kernel * kernel;
-  auto weights = new_weights(pd.weights_desc(), weight_dims, tag::oihw, fan_in);
-  dnnl::memory bias = new_bias(out_channels);
-  dnnl::memory dst(sc.get_desc(), engine_);
-  steps_.push_back({dnnl::reorder(sc, dst), {{DNNL_ARG_FROM, sc}, {DNNL_ARG_TO, dst}}});
+  if (sc != nullptr) steps_.push_back({dnnl::reorder(*sc, dst), {{DNNL_ARG_FROM, *sc}, {DNNL_ARG_TO, dst}}});
   steps_.push_back(
       {dnnl::convolution_forward(pd),
        {{DNNL_ARG_SRC, current_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}}});

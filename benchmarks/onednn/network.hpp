@@ -37,6 +37,9 @@ class Network {
     dnnl::primitive primitive;
     std::unordered_map<int, dnnl::memory> args;
   };
+  // A convolution with these post-ops; with shortcut >= 0 it adds into a copy of that layer's output.
+  int add_conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
+               std::int64_t groups, const dnnl::post_ops& ops, int shortcut);
   // Adds a reorder step when the next primitive wants the current output in another layout.
   void reorder_current_to(const dnnl::memory::desc& wanted);
   dnnl::memory new_bias(std::int64_t outputs);
