@@ -105,39 +105,37 @@ int Network::add_conv(std::int64_t out_channels, std::int64_t kernel, std::int64
   dnnl::memory bias = new_bias(out_channels);
   dnnl::memory dst(pd.dst_desc(), engine_);
   if (sc != nullptr) steps_.push_back({dnnl::reorder(*sc, dst), {{DNNL_ARG_FROM, *sc}, {DNNL_ARG_TO, dst}}});
-  steps_.push_back(
-      {dnnl::convolution_forward(pd),
-       {{DNNL_ARG_SRC, current_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}}});
   flops_ += 2.0 * static_cast<double>(in[0] * out_channels * oh * ow * fan_in);
-  current_ = dst;
-  outputs_.push_back(dst);
-  return static_cast<int>(outputs_.size()) - 1;
+  return append(dnnl::convolution_forward(pd),
+                {{DNNL_ARG_SRC, current_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}},
+                dst);
 }
 
 int Network::max_pool(std::int64_t kernel, std::int64_t stride, std::int64_t pad) {
-  const auto src_md = current_.get_desc();
-  const auto in = src_md.dims();
-  const dnnl::memory::desc dst_any(
-      {in[0], in[1], out_size(in[2], kernel, stride, pad), out_size(in[3], kernel, stride, pad)}, dt::f32, tag::any);
-  const dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src_md, dst_any,
-                                      {stride, stride}, {kernel, kernel}, {pad, pad}, {pad, pad});
-  const dnnl::pooling_forward::primitive_desc pd(d, engine_);
-  dnnl::memory dst(pd.dst_desc(), engine_);
-  steps_.push_back({dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, current_}, {DNNL_ARG_DST, dst}}});
-  current_ = dst;
-  outputs_.push_back(dst);
-  return static_cast<int>(outputs_.size()) - 1;
+  const auto in = current_.get_desc().dims();
+  return pool(dnnl::algorithm::pooling_max, {kernel, kernel}, stride, pad,
+              {out_size(in[2], kernel, stride, pad), out_size(in[3], kernel, stride, pad)});
 }
 
 int Network::global_avg_pool() {
+  const auto in = current_.get_desc().dims();
+  return pool(dnnl::algorithm::pooling_avg_exclude_padding, {in[2], in[3]}, 1, 0, {1, 1});
+}
+
+int Network::pool(dnnl::algorithm algorithm, const dnnl::memory::dims& kernel, std::int64_t stride, std::int64_t pad,
+                  const dnnl::memory::dims& out_hw) {
   const auto src_md = current_.get_desc();
   const auto in = src_md.dims();
-  const dnnl::memory::desc dst_any({in[0], in[1], 1, 1}, dt::f32, tag::any);
-  const dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_avg_exclude_padding,
-                                      src_md, dst_any, {1, 1}, {in[2], in[3]}, {0, 0}, {0, 0});
+  const dnnl::memory::desc dst_any({in[0], in[1], out_hw[0], out_hw[1]}, dt::f32, tag::any);
+  const dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, algorithm, src_md, dst_any, {stride, stride},
+                                      kernel, {pad, pad}, {pad, pad});
   const dnnl::pooling_forward::primitive_desc pd(d, engine_);
   dnnl::memory dst(pd.dst_desc(), engine_);
-  steps_.push_back({dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, current_}, {DNNL_ARG_DST, dst}}});
+  return append(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, current_}, {DNNL_ARG_DST, dst}}, dst);
+}
+
+int Network::append(dnnl::primitive primitive, std::unordered_map<int, dnnl::memory> args, const dnnl::memory& dst) {
+  steps_.push_back({std::move(primitive), std::move(args)});
   current_ = dst;
   outputs_.push_back(dst);
   return static_cast<int>(outputs_.size()) - 1;
@@ -165,13 +163,10 @@ int Network::fully_connected(std::int64_t outputs, bool relu) {
   auto weights = new_weights(pd.weights_desc(), weight_dims, plain, fan_in);
   dnnl::memory bias = new_bias(outputs);
   dnnl::memory dst(pd.dst_desc(), engine_);
-  steps_.push_back(
-      {dnnl::inner_product_forward(pd),
-       {{DNNL_ARG_SRC, current_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}}});
   flops_ += 2.0 * static_cast<double>(in[0] * outputs * fan_in);
-  current_ = dst;
-  outputs_.push_back(dst);
-  return static_cast<int>(outputs_.size()) - 1;
+  return append(dnnl::inner_product_forward(pd),
+                {{DNNL_ARG_SRC, current_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias}, {DNNL_ARG_DST, dst}},
+                dst);
 }
 
 void Network::resume_from(int id) { current_ = outputs_.at(static_cast<std::size_t>(id)); }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace perfzero::onednn {
@@ -40,6 +41,10 @@ class Network {
   // A convolution with these post-ops; with shortcut >= 0 it adds into a copy of that layer's output.
   int add_conv(std::int64_t out_channels, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
                std::int64_t groups, const dnnl::post_ops& ops, int shortcut);
+  int pool(dnnl::algorithm algorithm, const dnnl::memory::dims& kernel, std::int64_t stride, std::int64_t pad,
+           const dnnl::memory::dims& out_hw);
+  // Adds a layer's step and makes its output current; returns the layer's id.
+  int append(dnnl::primitive primitive, std::unordered_map<int, dnnl::memory> args, const dnnl::memory& dst);
   // Adds a reorder step when the next primitive wants the current output in another layout.
   void reorder_current_to(const dnnl::memory::desc& wanted);
   dnnl::memory new_bias(std::int64_t outputs);
