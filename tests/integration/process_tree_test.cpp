@@ -9,6 +9,16 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
+// Under AddressSanitizer every process carries the sanitizer's shadow memory and quarantine, so
+// memory figures have no tight upper bound there (this method's kernel peak is 250 MiB under ASan,
+// 212 MiB without, and once read 550 MiB under ASan in CI). Upper bounds apply to normal builds;
+// lower bounds, the property under test, apply everywhere.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitizedBuild = true;
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
+
 TEST(ProcessTree, AGrandchildsShortPeakShowsInMaxRss) {
   TempDir dir;
   // hold_ms 0: the 200 MiB live for a few milliseconds only, far less than the 100 ms sampling interval.
@@ -25,7 +35,9 @@ methods:
                              ("trial_" + std::to_string(trial)) / "perfzero_summary.json");
     EXPECT_GE(r["process_info"]["max_rss"].get<std::uint64_t>(), 200 * kMiB) << "trial " << trial;
     // The worker itself is a few MiB: the peak is the grandchild's, not an inherited high-water mark.
-    EXPECT_LT(r["process_info"]["max_rss"].get<std::uint64_t>(), 260 * kMiB);
+    if (!kSanitizedBuild) {
+      EXPECT_LT(r["process_info"]["max_rss"].get<std::uint64_t>(), 260 * kMiB);
+    }
     EXPECT_GE(r["perfzero_cpp"]["process"]["kernel_rusage"]["reaped_processes"].get<int>(), 1);
   }
 }
