@@ -1,3 +1,11 @@
+# ccache, when installed, keeps rebuilds (CI reruns, several worktrees) cheap; PERFZERO_USE_CCACHE=OFF skips it.
+option(PERFZERO_USE_CCACHE "Compile through ccache when it is installed" ON)
+find_program(PERFZERO_CCACHE ccache)
+if(PERFZERO_USE_CCACHE AND PERFZERO_CCACHE)
+  set(CMAKE_C_COMPILER_LAUNCHER ${PERFZERO_CCACHE})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${PERFZERO_CCACHE})
+endif()
+
 # Compiler flags shared by every perfzero target, collected in one interface target.
 add_library(perfzero_compile_options INTERFACE)
 add_library(perfzero::compile_options ALIAS perfzero_compile_options)
