@@ -1,8 +1,8 @@
-#include "report/redact.hpp"
+#include "redact/redact.hpp"
 
 #include <gtest/gtest.h>
 
-namespace perfzero::report {
+namespace perfzero::redact {
 namespace {
 
 TEST(Redact, SecretLookingNamesAreHidden) {
@@ -30,4 +30,4 @@ TEST(Redact, EnvironmentKeepsNamesAndHidesValues) {
 }
 
 }  // namespace
-}  // namespace perfzero::report
+}  // namespace perfzero::redact

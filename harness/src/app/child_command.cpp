@@ -9,7 +9,7 @@
 #include "api/param_json.hpp"
 #include "api/result_protocol.hpp"
 #include "common/text.hpp"
-#include "report/trial_report.hpp"
+#include "common/trial_files.hpp"
 #include "runner/google_benchmark_result.hpp"
 
 extern char** environ;
@@ -43,7 +43,7 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
     if (eq != std::string::npos) env[text.substr(0, eq)] = text.substr(eq + 1);
   }
   for (const auto& [k, v] : planned.env) env[k] = v;
-  env[detail::kResultFileEnv] = (trial_dir / report::kResultFile).string();
+  env[detail::kResultFileEnv] = (trial_dir / files::kResultFile).string();
   env["PERFZERO_TRIAL_DIR"] = trial_dir.string();
   env["PERFZERO_TRIAL"] = std::to_string(trial);
   env["PERFZERO_METHOD"] = planned.name;

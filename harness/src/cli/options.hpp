@@ -27,6 +27,7 @@ struct Options {
   bool resume = false;
   bool interleave = false;
   std::string instance_type;
+  std::vector<std::string> reports;  // --report: the outputs to write; empty means every built-in one
   std::string dmi_root = "/sys/class/dmi/id";
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms
   // Flags as given, name -> value, for the report's benchmark_info.flags.

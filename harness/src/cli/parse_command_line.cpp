@@ -84,6 +84,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "Directory for this run's reports (default results/runs/EXECUTION_ID); must not hold another run")
       ->group(run)
       ->type_name("DIR");
+  app.add_option("--report", o.reports,
+                 "Outputs to write, comma-separated (default all): perfzero (per-trial reports), process_info, "
+                 "json, csv, md (run summaries); docs/reports.md")
+      ->group(run)
+      ->delimiter(',')
+      ->type_name("LIST");
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
   app.add_flag("--interleave", o.interleave,

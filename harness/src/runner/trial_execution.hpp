@@ -3,7 +3,11 @@
 #include <optional>
 #include <string>
 
-#include "monitor/tree_monitor.hpp"
+#include <utility>
+#include <vector>
+
+#include "samplers/process_tree_sampler.hpp"
+#include "samplers/sampler.hpp"
 
 namespace perfzero::runner {
 
@@ -24,7 +28,9 @@ struct TrialExecution {
   std::string launch_error;
   double wall_seconds = 0.0;  // from launch to the end of the child's tree
   std::optional<KernelUsage> kernel;
-  monitor::MonitorResult monitor;
+  samplers::TreeResult tree;       // the process-tree sampler's typed result (PerfZero's process_info)
+  double monitor_cpu_seconds = 0;  // CPU the monitor's thread used, all samplers together
+  std::vector<std::pair<std::string, samplers::SamplerOutput>> samplers;  // every sampler, process tree first
   int leftover_processes_killed = 0;  // stragglers ended after the main process exited or timed out
 };
 

@@ -13,6 +13,7 @@
 
 #include "monitor/proc_reader.hpp"
 #include "runner/signals.hpp"
+#include "samplers/monitor.hpp"
 
 namespace perfzero::runner {
 
@@ -84,7 +85,12 @@ TrialExecution run_trial(const TrialRequest& request) {
     return execution;
   }
 
-  monitor::TreeMonitor monitor(pid, request.monitor_interval);
+  samplers::ProcessTreeSampler tree;
+  std::vector<std::unique_ptr<samplers::Sampler>> others = samplers::make_builtin_samplers();
+  std::vector<samplers::Sampler*> all{&tree};
+  for (auto& s : others) all.push_back(s.get());
+  for (auto* s : all) s->start(pid);
+  samplers::Monitor monitor(request.monitor_interval, all);
   const auto deadline = request.timeout.count() > 0 ? started + request.timeout : Clock::time_point::max();
   int status = 0;
   bool done = false;
@@ -111,7 +117,7 @@ TrialExecution run_trial(const TrialRequest& request) {
   }
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!done) ended = Clock::now();
-  execution.monitor = monitor.stop();
+  execution.monitor_cpu_seconds = monitor.stop();
   execution.leftover_processes_killed = kill_and_reap_all_descendants();
   execution.wall_seconds = std::chrono::duration<double>(ended - started).count();
   if (done) {
@@ -125,6 +131,13 @@ TrialExecution run_trial(const TrialRequest& request) {
   }
   execution.kernel = read_kernel_usage(request.rusage_path);
   std::filesystem::remove(request.rusage_path, ignored);
+  samplers::TrialFacts facts;
+  facts.wall_seconds = execution.wall_seconds;
+  facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
+                                            : tree.result().tree_cpu_seconds;
+  for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));
+  execution.tree = tree.release();
+  execution.tree.samples.clear();  // they went out as the sampler's series
   return execution;
 }
 

@@ -1,18 +1,21 @@
 #pragma once
-// Samples a whole process tree (every descendant of a root) on its own thread.
+// Samples a whole process tree (every descendant of the launcher): RSS, VMS, CPU %, threads and
+// processes, PerfZero's process_info.log. Always on; the runner also reads its typed result for
+// PerfZero's process_info keys (docs/monitoring.md).
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "monitor/proc_file_cache.hpp"
 #include "monitor/proc_reader.hpp"
+#include "samplers/sampler.hpp"
 
-namespace perfzero::monitor {
+namespace perfzero::samplers {
 
-struct Sample {
+struct TreeSample {
   double time = 0.0;      // seconds since the monitor started
   std::uint64_t rss = 0;  // bytes, summed over the tree
   std::uint64_t vms = 0;
@@ -21,8 +24,8 @@ struct Sample {
   std::int64_t processes = 0;
 };
 
-struct MonitorResult {
-  std::vector<Sample> samples;
+struct TreeResult {
+  std::vector<TreeSample> samples;
   std::uint64_t max_rss_tree = 0;  // peak of the summed RSS over samples
   std::uint64_t max_vms_tree = 0;
   std::uint64_t max_hwm_process = 0;  // largest VmHWM of any one process seen
@@ -30,19 +33,17 @@ struct MonitorResult {
   double tree_cpu_seconds = 0.0;  // last sampled user+system of the tree
   std::int64_t max_threads = 0;
   std::int64_t max_processes = 0;
-  double monitor_cpu_seconds = 0.0;  // CPU the sampling thread itself used
 };
 
-class TreeMonitor {
+class ProcessTreeSampler : public Sampler {
  public:
-  // Samples the descendants of `root` (not `root` itself: it is the launcher), every `interval`.
-  TreeMonitor(pid_t root, std::chrono::milliseconds interval);
-  ~TreeMonitor();
-  TreeMonitor(const TreeMonitor&) = delete;
-  TreeMonitor& operator=(const TreeMonitor&) = delete;
-
-  // Takes one last sample, stops the thread and returns everything gathered.
-  MonitorResult stop();
+  std::string name() const override { return "process_tree"; }
+  void start(pid_t root) override { root_ = root; }
+  void sample(double time) override;
+  SamplerOutput finish(const TrialFacts& facts) override;
+  const TreeResult& result() const { return result_; }
+  // After finish(): hands the result over without copying its samples.
+  TreeResult release() { return std::move(result_); }
 
   // CPU % at 10 ms ticks is too coarse over short intervals, so it is computed over at least this.
   static constexpr std::chrono::milliseconds cpu_window{100};
@@ -51,27 +52,24 @@ class TreeMonitor {
   static constexpr std::chrono::milliseconds hwm_interval{100};
 
  private:
-  void run();
-  void take_sample();
   // The tree below root_, reading each process's stat once (callers reuse what was read).
-  void discover(pid_t pid, std::vector<ProcStat>& out, int depth);
+  void discover(pid_t pid, std::vector<monitor::ProcStat>& out, int depth);
   // Reads the known processes; false when one has ended (or none is known yet).
-  bool read_known(std::vector<ProcStat>& out);
+  bool read_known(std::vector<monitor::ProcStat>& out);
   void children(pid_t pid, std::int64_t threads, std::vector<pid_t>& out);
+  void walk_tree(std::vector<monitor::ProcStat>& tree);
+  double cpu_percent_at(double time, double cpu_seconds);
 
-  pid_t root_;
-  std::chrono::milliseconds interval_;
-  std::chrono::steady_clock::time_point start_;
-  int wake_fd_;  // an eventfd stop() writes to
-  MonitorResult result_;
+  pid_t root_ = -1;
+  TreeResult result_;
   std::vector<std::pair<double, double>> cpu_history_;  // (time, tree CPU seconds)
-  ProcFileCache files_;
-  double last_hwm_read_ = -1.0;  // time of the last slow tick
-  std::vector<pid_t> known_;     // the tree found by the last walk
+  monitor::ProcFileCache files_;
+  double last_hwm_read_ = -1.0;    // time of the last slow tick
+  double last_sample_time_ = 0.0;  // for the cache's idea of "unused"
+  std::vector<pid_t> known_;       // the tree found by the last walk
   double launcher_reaped_ticks_ = 0;
   double last_cpu_ticks_ = 0;
-  std::vector<ProcStat> tree_;  // reused between samples
-  std::thread thread_;
+  std::vector<monitor::ProcStat> tree_;  // reused between samples
 };
 
-}  // namespace perfzero::monitor
+}  // namespace perfzero::samplers

@@ -1,7 +1,7 @@
 #pragma once
-// Everything known about one finished (method, trial).
+// Everything the runner knows about one finished (method, trial), before it becomes a trial of the
+// results model (runner/trial_result.hpp).
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <variant>
 
@@ -10,17 +10,19 @@
 #include "runner/outcome_classifier.hpp"
 #include "runner/trial_execution.hpp"
 
-namespace perfzero::report {
+namespace perfzero::runner {
 
 struct TrialRecord {
   const config::PlannedCase* planned = nullptr;
-  int trial = 1;               // 1-based
+  int trial = 1;  // 1-based
+  bool warmup = false;
   double started_offset = 0;   // seconds from the run's start to this trial's start
   double harness_seconds = 0;  // this trial's whole time in the harness, launch preparation to outcome
   std::filesystem::path dir;
-  runner::TrialExecution execution;
-  std::variant<runner::ChildResult, std::string> result;
-  runner::Classification classification;
+  std::filesystem::path run_dir;
+  TrialExecution execution;
+  std::variant<ChildResult, std::string> result;
+  Classification classification;
 };
 
-}  // namespace perfzero::report
+}  // namespace perfzero::runner

@@ -1,17 +1,19 @@
+#include "sysinfo/system_info_json.hpp"
+
+#include <algorithm>
+
 #include "common/text.hpp"
-#include "report/run_context.hpp"
 
-namespace perfzero::report {
+namespace perfzero::sysinfo {
 
-nlohmann::json system_info_json(const RunContext& run) {
-  const auto& s = run.system;
+nlohmann::json system_info_json(const SystemInfo& s, const std::string& platform_name, const std::string& system_name) {
   std::vector<std::string> models;
   for (const auto& gpu : s.accelerators.devices) {
     if (std::find(models.begin(), models.end(), gpu.model) == models.end()) models.push_back(gpu.model);
   }
   return {
-      {"system_name", run.system_name},
-      {"platform_name", run.platform_name},
+      {"system_name", system_name},
+      {"platform_name", platform_name},
       {"cpu_model", s.cpu.model},
       {"physical_cpu_count", s.cpu.physical_cores},
       {"logical_cpu_count", s.cpu.logical_cpus},
@@ -23,8 +25,7 @@ nlohmann::json system_info_json(const RunContext& run) {
   };
 }
 
-nlohmann::json system_extension_json(const RunContext& run) {
-  const auto& s = run.system;
+nlohmann::json system_extension_json(const SystemInfo& s, const std::string& instance_type) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const auto& gpu : s.accelerators.devices)
     gpus.push_back({{"model", gpu.model}, {"memory_bytes", gpu.memory_bytes}});
@@ -51,11 +52,11 @@ nlohmann::json system_extension_json(const RunContext& run) {
       {"os", s.os},
       {"cloud",
        {{"vendor", s.cloud.vendor},
-        {"instance_type", run.instance_type},
+        {"instance_type", instance_type},
         {"dmi_sys_vendor", s.cloud.sys_vendor},
         {"dmi_product_name", s.cloud.product_name}}},
       {"accelerators", {{"source", s.accelerators.source}, {"devices", gpus}}},
   };
 }
 
-}  // namespace perfzero::report
+}  // namespace perfzero::sysinfo

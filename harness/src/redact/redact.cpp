@@ -1,8 +1,8 @@
-#include "report/redact.hpp"
+#include "redact/redact.hpp"
 
 #include "common/text.hpp"
 
-namespace perfzero::report {
+namespace perfzero::redact {
 
 bool looks_secret(std::string_view name) {
   static const std::vector<std::string> markers{"KEY",        "SECRET",     "TOKEN",   "PASSWORD", "PASSWD",
@@ -33,4 +33,4 @@ nlohmann::json redacted_flags(const std::vector<std::pair<std::string, std::stri
   return out;
 }
 
-}  // namespace perfzero::report
+}  // namespace perfzero::redact

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::report {
+namespace perfzero::redact {
 
 inline constexpr const char* kRedacted = "<redacted>";
 
@@ -17,4 +17,4 @@ bool looks_secret(std::string_view name);
 nlohmann::json redacted_environment(char** environ_entries);
 nlohmann::json redacted_flags(const std::vector<std::pair<std::string, std::string>>& flags);
 
-}  // namespace perfzero::report
+}  // namespace perfzero::redact

@@ -1,0 +1,113 @@
+#include "app/run_loop.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+#include "common/trial_files.hpp"
+#include "runner/google_benchmark_result.hpp"
+#include "runner/signals.hpp"
+#include "runner/trial_result.hpp"
+#include "runner/trial_runner.hpp"
+
+namespace perfzero::app {
+
+using Clock = std::chrono::steady_clock;
+
+RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
+                 results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports)
+    : options_(options),
+      paths_(paths),
+      plan_(plan),
+      recorder_(recorder),
+      previous_(std::move(previous)),
+      with_trial_reports_(with_trial_reports),
+      run_start_(Clock::now()) {}
+
+std::optional<int> RunLoop::run_all(bool interleave) {
+  const auto schedule = make_schedule(plan_, interleave);
+  progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, static_cast<int>(schedule.size()));
+  for (const Step& step : schedule) {
+    if (stop_) break;
+    run_step(step);
+  }
+  return stop_;
+}
+
+const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number) const {
+  if (!previous_) return nullptr;
+  const results::Case* c = previous_->find_case(case_name);
+  if (c == nullptr) return nullptr;
+  for (const auto& t : c->trials) {
+    if (t.number == number && t.outcome != Outcome::interrupted) return &t;
+  }
+  return nullptr;
+}
+
+void RunLoop::run_step(const Step& step) {
+  const config::PlannedCase& planned = plan_[step.case_index];
+  const std::string what = step.warmup ? fmt::format("warm-up {}/{}", step.number, planned.warmup_trials)
+                                       : fmt::format("trial {}/{}", step.number, planned.trials);
+  if (!step.warmup) {
+    if (const results::Trial* done = previous_trial(planned.name, step.number)) {
+      progress_->resumed(planned.name, what, done->outcome);
+      recorder_.adopt(step.case_index, *done);
+      return;
+    }
+  }
+  auto record = execute(step.case_index, step, what);
+  if (!record) return;
+  results::Trial trial = runner::make_trial(*record, with_trial_reports_);
+  const results::TrialArtifacts artifacts = runner::make_artifacts(*record);
+  recorder_.trial_finished(step.case_index, std::move(trial), artifacts);
+}
+
+std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, const Step& step, const std::string& what) {
+  if (auto sig = runner::take_pending_stop_signal()) {
+    stop_ = *sig;
+    return std::nullopt;
+  }
+  const config::PlannedCase& planned = plan_[case_index];
+  const std::filesystem::path run_dir = recorder_.run().info.output_dir;
+  const auto started = Clock::now();
+  runner::TrialRecord record;
+  record.planned = &planned;
+  record.trial = step.number;
+  record.warmup = step.warmup;
+  record.run_dir = run_dir;
+  record.dir =
+      run_dir / recorder_.case_at(case_index).dir / fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
+  record.started_offset = std::chrono::duration<double>(started - run_start_).count();
+  std::filesystem::create_directories(record.dir);
+  std::error_code ignored;
+  std::filesystem::remove(record.dir / files::kResultFile, ignored);
+  std::filesystem::remove(record.dir / runner::kGoogleBenchmarkFile, ignored);
+  std::filesystem::remove(record.dir / files::kChildLogFile, ignored);
+
+  runner::TrialRequest request;
+  request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);
+  request.launcher = paths_.launcher;
+  request.log_path = record.dir / files::kChildLogFile;
+  request.rusage_path = record.dir / ".kernel_rusage";
+  request.timeout = planned.timeout;
+  request.monitor_interval = planned.monitor_interval;
+  request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
+  if (options_.debug) {
+    progress_->note(
+        fmt::format("debug: {} in {}", text::join(request.command.argv, " "), request.command.working_dir.string()));
+  }
+
+  record.execution = runner::run_trial(request);
+  record.result = planned.external && planned.command.output == config::OutputFormat::google_benchmark
+                      ? runner::read_google_benchmark(record.dir / runner::kGoogleBenchmarkFile)
+                      : runner::read_child_result(record.dir / files::kResultFile);
+  record.classification = runner::classify(record.execution, record.result);
+  record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
+  progress_->finished(planned.name, what, record.classification.outcome, record.classification.detail,
+                      record.execution.wall_seconds);
+  return record;
+}
+
+}  // namespace perfzero::app

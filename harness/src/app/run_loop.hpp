@@ -1,0 +1,43 @@
+#pragma once
+// Executes a run's schedule: each (case, trial) in its own child through the runner, each result
+// handed to the recorder as an event. Stops between trials when SIGINT/SIGTERM/SIGHUP arrives.
+#include <optional>
+#include <vector>
+
+#include "app/child_command.hpp"
+#include "app/schedule.hpp"
+#include "cli/options.hpp"
+#include "config/run_plan.hpp"
+#include "progress/progress.hpp"
+#include "results/model.hpp"
+#include "results/recorder.hpp"
+#include "runner/trial_record.hpp"
+
+namespace perfzero::app {
+
+class RunLoop {
+ public:
+  // `previous`: the run being resumed (--resume); its finished trials are kept, not run again.
+  RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
+          results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports);
+
+  // Returns the stop signal when interrupted.
+  std::optional<int> run_all(bool interleave);
+
+ private:
+  void run_step(const Step& step);
+  const results::Trial* previous_trial(const std::string& case_name, int number) const;
+  std::optional<runner::TrialRecord> execute(std::size_t case_index, const Step& step, const std::string& what);
+
+  const cli::Options& options_;
+  const HarnessPaths& paths_;
+  const std::vector<config::PlannedCase>& plan_;
+  results::Recorder& recorder_;
+  std::optional<results::Run> previous_;
+  bool with_trial_reports_;
+  std::chrono::steady_clock::time_point run_start_;
+  std::optional<progress::Progress> progress_;
+  std::optional<int> stop_;
+};
+
+}  // namespace perfzero::app

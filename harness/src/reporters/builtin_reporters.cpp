@@ -1,0 +1,45 @@
+// The reporters this build has: one line each.
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+#include "common/text.hpp"
+#include "reporters/summary_reporters.hpp"
+#include "reporters/trial_report.hpp"
+
+namespace perfzero::reporters {
+
+const std::vector<ReporterInfo>& builtin_reporters() {
+  static const std::vector<ReporterInfo> all{
+      {"perfzero", "perfzero_summary.json per (method, trial): PerfZero's report schema", make_trial_report_reporter},
+      {"process_info", "process_info.log per trial (and sampler_<name>.log for other samplers)",
+       make_process_log_reporter},
+      {"json", "summary.json: every method's outcome, statistics and trials", make_summary_json_reporter},
+      {"csv", "summary.csv: one row per (method, metric) with its statistics", make_summary_csv_reporter},
+      {"md", "summary.md: a table for people, comparisons, problems and flagged trials",
+       make_summary_markdown_reporter},
+  };
+  return all;
+}
+
+std::vector<std::string> default_reporter_names() {
+  std::vector<std::string> names;
+  for (const auto& r : builtin_reporters()) names.push_back(r.name);
+  return names;
+}
+
+std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names) {
+  const auto known = default_reporter_names();
+  std::vector<std::unique_ptr<Reporter>> out;
+  for (const auto& name : names) {
+    const auto& all = builtin_reporters();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const ReporterInfo& r) { return r.name == name; });
+    if (it == all.end()) {
+      throw UsageError(fmt::format("--report: unknown report '{}'{}; known: {}", name, text::did_you_mean(name, known),
+                                   text::join(known, ",")));
+    }
+    out.push_back(it->make());
+  }
+  return out;
+}
+
+}  // namespace perfzero::reporters

@@ -1,0 +1,47 @@
+// process_info.log (PerfZero's name and keys) from the process-tree sampler's series, and
+// sampler_<name>.log for every other sampler's: one JSON object per sample and line.
+#include <cmath>
+
+#include "common/files.hpp"
+#include "reporters/format.hpp"
+#include "reporters/trial_report.hpp"
+
+namespace perfzero::reporters {
+
+namespace {
+
+// Whole numbers (bytes, counts) are written as integers, as PerfZero's loaders expect.
+nlohmann::json cell(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15) return static_cast<std::int64_t>(v);
+  return v;
+}
+
+std::string lines_of(const results::TimeSeries& series) {
+  std::string out;
+  for (const auto& row : series.rows) {
+    nlohmann::json line = nlohmann::json::object();
+    for (std::size_t i = 0; i < series.columns.size() && i < row.size(); ++i) line[series.columns[i]] = cell(row[i]);
+    out += dump_json(line, -1);
+    out += '\n';
+  }
+  return out;
+}
+
+class ProcessLogReporter : public Reporter {
+ public:
+  void trial_finished(const results::Run& /*run*/, const results::Case& /*c*/, const results::Trial& t,
+                      const results::TrialArtifacts& artifacts) override {
+    if (t.warmup || t.outcome == Outcome::interrupted) return;
+    for (const auto& series : artifacts.series) {
+      const std::string file =
+          series.sampler == "process_tree" ? files::kProcessLogFile : "sampler_" + series.sampler + ".log";
+      files::write_atomically(artifacts.dir / file, lines_of(series));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_process_log_reporter() { return std::make_unique<ProcessLogReporter>(); }
+
+}  // namespace perfzero::reporters

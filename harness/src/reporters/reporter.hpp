@@ -1,0 +1,28 @@
+#pragma once
+// Reporters turn the results model into files. Each is a RunObserver with a name that --report=
+// selects; adding an output means adding its file and one line in builtin_reporters.cpp.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "results/events.hpp"
+
+namespace perfzero::reporters {
+
+using Reporter = results::RunObserver;
+
+struct ReporterInfo {
+  std::string name;         // what --report= says
+  std::string description;  // one line for --help and docs
+  std::function<std::unique_ptr<Reporter>()> make;
+};
+
+// Every reporter this build has, in the order they run.
+const std::vector<ReporterInfo>& builtin_reporters();
+// The names used when --report is not given: every built-in reporter.
+std::vector<std::string> default_reporter_names();
+// Throws UsageError naming the unknown one (with a suggestion) and listing the known ones.
+std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names);
+
+}  // namespace perfzero::reporters

@@ -1,0 +1,52 @@
+// summary.csv: long format, one row per (case, metric), wall time first, so spreadsheets and
+// dashboards can pivot it. A statistic without data is an empty cell.
+#include <fmt/format.h>
+
+#include "common/files.hpp"
+#include "reporters/format.hpp"
+#include "reporters/summary_reporters.hpp"
+#include "results/statistics.hpp"
+
+namespace perfzero::reporters {
+
+namespace {
+
+std::string stats_cells(const results::Stats& s) {
+  return fmt::format("{},{},{},{},{},{},{},{},{}", s.count, number(s.median, ""), number(s.mean, ""),
+                     number(s.stddev, ""), number(s.min, ""), number(s.max, ""), number(s.cv, ""), number(s.p5, ""),
+                     number(s.p95, ""));
+}
+
+class SummaryCsvReporter : public Reporter {
+ public:
+  void checkpoint(const results::Run& run) override { write(run); }
+  void run_finished(const results::Run& run) override { write(run); }
+
+ private:
+  static void write(const results::Run& run) {
+    files::write_atomically(std::filesystem::path(run.info.output_dir) / "summary.csv", summary_csv(run));
+  }
+};
+
+}  // namespace
+
+std::string summary_csv(const results::Run& run) {
+  std::string out =
+      "name,method,outcome,trials_run,trials_succeeded,metric,unit,count,median,mean,stddev,min,max,cv,p5,p95\n";
+  for (const auto& c : run.cases) {
+    if (c.trials.empty() && c.warmups.empty()) continue;
+    const results::CaseStats stats = results::case_stats(c);
+    const std::string prefix =
+        fmt::format("{},{},{},{},{}", csv_field(c.name), csv_field(c.method), to_string(results::case_outcome(c)),
+                    c.trials.size(), stats.trials_succeeded);
+    out += fmt::format("{},wall_time,s,{}\n", prefix, stats_cells(stats.wall_time));
+    for (const auto& m : stats.metrics) {
+      out += fmt::format("{},{},{},{}\n", prefix, csv_field(m.name), csv_field(m.unit), stats_cells(m.stats));
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<Reporter> make_summary_csv_reporter() { return std::make_unique<SummaryCsvReporter>(); }
+
+}  // namespace perfzero::reporters

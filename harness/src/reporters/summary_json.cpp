@@ -1,0 +1,117 @@
+// summary.json: every case with its outcome, statistics and trials, the comparisons, the machine in
+// brief. Rewritten whole at checkpoints and at the end of the run (the journal holds the rest).
+#include "reporters/summary_reporters.hpp"
+
+#include <map>
+
+#include "common/files.hpp"
+#include "reporters/format.hpp"
+#include "results/comparisons.hpp"
+#include "results/model_json.hpp"
+#include "results/statistics.hpp"
+
+namespace perfzero::reporters {
+
+namespace {
+
+using nlohmann::json;
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json case_json(const results::Case& c, std::map<std::string, int>& totals) {
+  const results::CaseStats stats = results::case_stats(c);
+  json metrics = json::object();
+  for (const auto& m : stats.metrics) {
+    json j = results::to_json(m.stats);
+    j["unit"] = m.unit;
+    metrics[m.name] = std::move(j);
+  }
+  std::map<std::string, int> trial_outcomes;
+  json trials = json::array();
+  for (const auto& t : c.trials) {
+    trial_outcomes[std::string(to_string(t.outcome))] += 1;
+    trials.push_back(results::trial_to_json(t));
+  }
+  json warmups = json::array();
+  for (const auto& t : c.warmups) warmups.push_back(results::trial_to_json(t));
+  const Outcome outcome = results::case_outcome(c);
+  totals[std::string(to_string(outcome))] += 1;
+  return {{"name", c.name},
+          {"method", c.method},
+          {"method_type", c.external ? "command" : "builtin"},
+          {"params", c.params},
+          {"outcome", to_string(outcome)},
+          {"trials_planned", c.trials_planned},
+          {"trials_run", c.trials.size()},
+          {"trials_succeeded", stats.trials_succeeded},
+          {"trials_flagged", stats.trials_flagged},
+          {"trial_outcomes", trial_outcomes},
+          {"wall_time", results::to_json(stats.wall_time)},
+          {"metrics", std::move(metrics)},
+          {"trials", std::move(trials)},
+          {"warmups", std::move(warmups)}};
+}
+
+json comparisons_json(const results::Run& run) {
+  json out = json::array();
+  for (const auto& r : results::evaluate_comparisons(run)) {
+    out.push_back(
+        {{"name", r.spec->name},
+         {"ours", {{"method", r.spec->ours_case}, {"metric", r.spec->ours_metric}, {"median", optional_json(r.ours)}}},
+         {"theirs",
+          {{"method", r.spec->theirs_case}, {"metric", r.spec->theirs_metric}, {"median", optional_json(r.theirs)}}},
+         {"ratio", optional_json(r.ratio)},
+         {"goal", optional_json(r.spec->goal)},
+         {"goal_met", r.goal_met ? json(*r.goal_met) : json(nullptr)}});
+  }
+  return out;
+}
+
+json system_brief(const results::RunInfo& info) {
+  const auto& s = info.system;
+  return {{"cpu_model", info.system_info.value("cpu_model", "")},
+          {"logical_cpu_count", info.system_info.value("logical_cpu_count", 0)},
+          {"effective_vcpus", s.value("effective_vcpus", 0.0)},
+          {"memory_total_bytes", s.value("memory_total_bytes", std::uint64_t{0})},
+          {"cloud", s.value("cloud", json::object()).value("vendor", "")},
+          {"instance_type", info.instance_type},
+          {"platform_name", info.platform_name},
+          {"system_name", info.system_name}};
+}
+
+class SummaryJsonReporter : public Reporter {
+ public:
+  void checkpoint(const results::Run& run) override { write(run); }
+  void run_finished(const results::Run& run) override { write(run); }
+
+ private:
+  static void write(const results::Run& run) {
+    files::write_atomically(std::filesystem::path(run.info.output_dir) / "summary.json",
+                            dump_json(summary_json(run), 2) + "\n");
+  }
+};
+
+}  // namespace
+
+nlohmann::json summary_json(const results::Run& run) {
+  json cases = json::array();
+  std::map<std::string, int> totals;
+  for (const auto& c : run.cases) {
+    if (c.trials.empty() && c.warmups.empty()) continue;  // not reached (yet, or before an interrupt)
+    cases.push_back(case_json(c, totals));
+  }
+  return {{"schema_version", results::kSchemaVersion},
+          {"execution_id", run.info.execution_id},
+          {"execution_timestamp", run.info.execution_timestamp},
+          {"execution_label", run.info.execution_label},
+          {"status", run.status},
+          {"output_dir", run.info.output_dir},
+          {"system", system_brief(run.info)},
+          {"method_outcomes", totals},
+          {"methods", std::move(cases)},
+          {"comparisons", comparisons_json(run)}};
+}
+
+std::unique_ptr<Reporter> make_summary_json_reporter() { return std::make_unique<SummaryJsonReporter>(); }
+
+}  // namespace perfzero::reporters

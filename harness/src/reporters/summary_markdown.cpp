@@ -1,0 +1,101 @@
+// summary.md: the run for people: one table row per case, the comparisons, and every trial that
+// did not succeed or was flagged by a sampler (a busy host, a throttled GPU).
+#include <fmt/format.h>
+
+#include "common/files.hpp"
+#include "reporters/format.hpp"
+#include "reporters/summary_reporters.hpp"
+#include "results/comparisons.hpp"
+#include "results/statistics.hpp"
+
+namespace perfzero::reporters {
+
+namespace {
+
+std::string header(const results::Run& run) {
+  const auto& info = run.info;
+  std::string out = fmt::format("# perfzero run {}\n\n", info.execution_id);
+  out += fmt::format("- status: {}\n- label: {}\n- machine: {} ({} logical CPUs, {:.2f} effective vCPUs)\n", run.status,
+                     info.execution_label.empty() ? "(none)" : info.execution_label,
+                     info.system_info.value("cpu_model", ""), info.system_info.value("logical_cpu_count", 0),
+                     info.system.value("effective_vcpus", 0.0));
+  if (!info.instance_type.empty()) out += fmt::format("- instance type: {}\n", info.instance_type);
+  return out;
+}
+
+std::string case_row(const results::Case& c) {
+  const results::CaseStats stats = results::case_stats(c);
+  std::string metric_text;
+  for (const auto& m : stats.metrics) {
+    if (!metric_text.empty()) metric_text += "; ";
+    metric_text += fmt::format("{} = {} {}", m.name, number(m.stats.median, "-"), m.unit);
+  }
+  const std::string cv = stats.wall_time.cv ? fmt::format("{:.1f}%", *stats.wall_time.cv * 100) : "-";
+  std::string flagged = stats.trials_flagged > 0 ? fmt::format(" ({} flagged)", stats.trials_flagged) : "";
+  return fmt::format("| {} | {} | {}/{}{} | {} | {} | {} |\n", md_cell(c.name), to_string(results::case_outcome(c)),
+                     stats.trials_succeeded, c.trials.size(), flagged, number(stats.wall_time.median, "-"), cv,
+                     md_cell(metric_text));
+}
+
+std::string comparisons_section(const results::Run& run) {
+  const auto comparisons = results::evaluate_comparisons(run);
+  if (comparisons.empty()) return "";
+  std::string out =
+      "\n## Comparisons (ratio of medians, ours / theirs)\n\n| comparison | ours | theirs | ratio | goal |\n"
+      "|---|---|---|---|---|\n";
+  for (const auto& r : comparisons) {
+    std::string goal = "-";
+    if (r.spec->goal) {
+      goal =
+          fmt::format("{} ({})", number(r.spec->goal, "-"), r.goal_met ? (*r.goal_met ? "met" : "not met") : "no data");
+    }
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(r.spec->name), number(r.ours, "-"),
+                       number(r.theirs, "-"), r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
+  }
+  return out;
+}
+
+std::string problems_section(const results::Run& run) {
+  std::string problems;
+  std::string flagged;
+  for (const auto& c : run.cases) {
+    for (const auto& t : c.trials) {
+      if (!counts_as_success(t.outcome)) {
+        problems +=
+            fmt::format("- {} trial {}: {}: {}\n", md_cell(c.name), t.number, to_string(t.outcome), md_cell(t.detail));
+      }
+      for (const auto& flag : t.flags) flagged += fmt::format("- {} trial {}: {}\n", md_cell(c.name), t.number, flag);
+    }
+  }
+  std::string out;
+  if (!problems.empty()) out += "\n## Problems\n\n" + problems;
+  if (!flagged.empty()) out += "\n## Flagged trials (measured under conditions worth a look)\n\n" + flagged;
+  return out;
+}
+
+class SummaryMarkdownReporter : public Reporter {
+ public:
+  void checkpoint(const results::Run& run) override { write(run); }
+  void run_finished(const results::Run& run) override { write(run); }
+
+ private:
+  static void write(const results::Run& run) {
+    files::write_atomically(std::filesystem::path(run.info.output_dir) / "summary.md", summary_markdown(run));
+  }
+};
+
+}  // namespace
+
+std::string summary_markdown(const results::Run& run) {
+  std::string out = header(run);
+  out += "\n| method | outcome | trials | wall median (s) | wall cv | metrics (median) |\n";
+  out += "|---|---|---|---|---|---|\n";
+  for (const auto& c : run.cases) {
+    if (!c.trials.empty() || !c.warmups.empty()) out += case_row(c);
+  }
+  return out + comparisons_section(run) + problems_section(run);
+}
+
+std::unique_ptr<Reporter> make_summary_markdown_reporter() { return std::make_unique<SummaryMarkdownReporter>(); }
+
+}  // namespace perfzero::reporters

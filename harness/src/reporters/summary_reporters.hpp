@@ -1,0 +1,22 @@
+#pragma once
+// The run summaries (summary.json, summary.csv, summary.md): their text, and reporters that write
+// them at checkpoints and at the end of the run.
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "reporters/reporter.hpp"
+#include "results/model.hpp"
+
+namespace perfzero::reporters {
+
+nlohmann::json summary_json(const results::Run& run);
+std::string summary_csv(const results::Run& run);
+std::string summary_markdown(const results::Run& run);
+
+std::unique_ptr<Reporter> make_summary_json_reporter();
+std::unique_ptr<Reporter> make_summary_csv_reporter();
+std::unique_ptr<Reporter> make_summary_markdown_reporter();
+
+}  // namespace perfzero::reporters

@@ -1,0 +1,134 @@
+#include "reporters/trial_report.hpp"
+
+#include <fmt/format.h>
+#include <boost/version.hpp>
+
+#include "common/files.hpp"
+#include "reporters/format.hpp"
+
+namespace perfzero::reporters {
+
+namespace {
+
+using nlohmann::json;
+
+json metrics_json(const results::Trial& t) {
+  json metrics = json::array();
+  for (const auto& m : t.metrics) {
+    json metric = {{"name", m.name}, {"value", m.value}};
+    if (m.min_value) metric["min_value"] = *m.min_value;
+    if (m.max_value) metric["max_value"] = *m.max_value;
+    metrics.push_back(std::move(metric));
+  }
+  return metrics;
+}
+
+json framework_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
+  json fw = {{"name", c.external ? "external" : "perfzero-cpp"},
+             {"version", c.external ? "" : run.harness_version},
+             {"build_version", ""},
+             {"build_label", run.ml_framework_build_label}};
+  if (t.ml_framework_info.is_object()) {
+    for (const char* key : {"name", "version", "build_version"}) {
+      if (t.ml_framework_info.contains(key) && t.ml_framework_info[key].is_string()) fw[key] = t.ml_framework_info[key];
+    }
+  }
+  return fw;
+}
+
+// The libraries this harness was built with stand where PerfZero lists Python packages.
+json site_package_info() {
+  return {{"boost", BOOST_LIB_VERSION},
+          {"fmt", std::to_string(FMT_VERSION)},
+          {"nlohmann_json", fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+                                        NLOHMANN_JSON_VERSION_PATCH)}};
+}
+
+json ours_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
+  json units = json::object();
+  for (const auto& m : t.metrics) units[m.name] = m.unit;
+  json ours = {
+      {"outcome", to_string(t.outcome)},
+      {"outcome_detail", t.detail},
+      {"case", c.name},
+      {"method", c.method},
+      {"method_type", c.external ? "command" : "builtin"},
+      {"params", c.params},
+      {"trial", t.number},
+      {"trials_planned", c.trials_planned},
+      {"origin", c.origin},
+      {"exit_code", t.exit_code ? json(*t.exit_code) : json(nullptr)},
+      {"signal", t.signal.empty() ? json(nullptr) : json(t.signal)},
+      {"timeout_seconds", c.timeout_seconds},
+      {"metric_units", std::move(units)},
+      {"timing",
+       {{"child_wall_time", t.wall_time},
+        {"child_self_wall_time", t.self_wall_time ? json(*t.self_wall_time) : json(nullptr)},
+        {"harness_trial_time", t.harness_seconds},
+        {"started_offset", t.started_offset}}},
+      {"process", t.process.detail},
+      {"samplers", t.samplers},
+      {"flags", t.flags},
+      {"repetitions", t.repetitions},
+      {"system", run.system},
+      {"run",
+       {{"output_dir", run.output_dir}, {"suite_files", run.suite_files}, {"harness_version", run.harness_version}}},
+      {"files",
+       {{"log", files::kChildLogFile}, {"process_info", files::kProcessLogFile}, {"result", files::kResultFile}}},
+  };
+  if (c.external) {
+    ours["command"] = c.command;
+    ours["working_dir"] = c.working_dir;
+  }
+  return ours;
+}
+
+class TrialReportReporter : public Reporter {
+ public:
+  void trial_finished(const results::Run& run, const results::Case& c, const results::Trial& t,
+                      const results::TrialArtifacts& artifacts) override {
+    // Warm-ups are not measurements, and an interrupted trial is run again by --resume.
+    if (t.warmup || t.outcome == Outcome::interrupted) return;
+    files::write_atomically(artifacts.dir / files::kReportFile,
+                            dump_json(build_trial_report(run.info, c, t, artifacts.dir), 2) + "\n");
+  }
+};
+
+}  // namespace
+
+nlohmann::json build_trial_report(const results::RunInfo& run, const results::Case& c, const results::Trial& t,
+                                  const std::filesystem::path& trial_dir) {
+  return {
+      {"execution_id", run.execution_id},
+      {"execution_timestamp", run.execution_timestamp},
+      {"setup_info", run.setup_info},
+      {"benchmark_result",
+       {{"name", c.name},
+        {"wall_time", t.wall_time},
+        {"succeeded", t.outcome == Outcome::succeeded},
+        {"metrics", metrics_json(t)},
+        {"extras", t.extras},
+        {"trial_id", t.number}}},
+      {"benchmark_info",
+       {{"harness_name", "perfzero-cpp"},
+        {"harness_info", run.harness_info},
+        {"has_exception", t.has_exception},
+        {"execution_label", run.execution_label},
+        {"output_url", "file://" + std::filesystem::absolute(trial_dir).string()},
+        {"env_vars", run.env_vars},
+        {"flags", run.flags},
+        {"site_package_info", site_package_info()}}},
+      {"ml_framework_info", framework_json(run, c, t)},
+      {"system_info", run.system_info},
+      {"process_info",
+       {{"max_rss", t.process.max_rss},
+        {"max_vms", t.process.max_vms},
+        {"max_cpu_percent", t.process.max_cpu_percent}}},
+      {"schema_version", results::kSchemaVersion},
+      {"perfzero_cpp", ours_json(run, c, t)},
+  };
+}
+
+std::unique_ptr<Reporter> make_trial_report_reporter() { return std::make_unique<TrialReportReporter>(); }
+
+}  // namespace perfzero::reporters

@@ -1,0 +1,20 @@
+#pragma once
+// The per-(method, trial) report: PerfZero's perfzero_summary.json, key for key, plus
+// schema_version and our additions under perfzero_cpp (docs/reports.md).
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "common/trial_files.hpp"
+#include "reporters/reporter.hpp"
+#include "results/model.hpp"
+
+namespace perfzero::reporters {
+
+nlohmann::json build_trial_report(const results::RunInfo& run, const results::Case& c, const results::Trial& trial,
+                                  const std::filesystem::path& trial_dir);
+
+std::unique_ptr<Reporter> make_trial_report_reporter();
+std::unique_ptr<Reporter> make_process_log_reporter();
+
+}  // namespace perfzero::reporters

@@ -1,0 +1,28 @@
+#include "results/model.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace perfzero::results {
+
+Case* Run::find_case(const std::string& name) {
+  auto it = std::find_if(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; });
+  return it == cases.end() ? nullptr : &*it;
+}
+
+const Case* Run::find_case(const std::string& name) const { return const_cast<Run*>(this)->find_case(name); }
+
+Outcome case_outcome(const Case& c) {
+  // Ordered from best to worst.
+  static constexpr std::array order{Outcome::succeeded, Outcome::skipped,   Outcome::interrupted, Outcome::failed,
+                                    Outcome::invalid,   Outcome::timed_out, Outcome::crashed};
+  if (c.trials.empty()) return Outcome::interrupted;
+  std::size_t worst = 0;
+  for (const auto& t : c.trials) {
+    const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), t.outcome) - order.begin());
+    worst = std::max(worst, at);
+  }
+  return order[std::min(worst, order.size() - 1)];
+}
+
+}  // namespace perfzero::results

@@ -1,0 +1,122 @@
+#pragma once
+// The results model: one run in memory, filled by the runner's events (results/recorder.hpp) or
+// loaded back from disk (results/reader.hpp). Every output is computed from it; nothing here
+// knows how a child was launched or how a file is formatted.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/outcome.hpp"
+
+namespace perfzero::results {
+
+// Minor versions only add keys; a reader refuses another major version.
+inline constexpr const char* kSchemaVersion = "1.1.0";
+inline constexpr int kSchemaMajor = 1;
+
+struct MetricValue {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  std::optional<double> min_value;
+  std::optional<double> max_value;
+};
+
+// PerfZero's process_info, plus how it was obtained (perfzero_cpp.process in the report).
+struct ProcessInfo {
+  std::uint64_t max_rss = 0;  // bytes
+  std::uint64_t max_vms = 0;
+  double max_cpu_percent = 0;
+  nlohmann::json detail = nlohmann::json::object();
+};
+
+struct Trial {
+  int number = 1;  // 1-based
+  bool warmup = false;
+  Outcome outcome = Outcome::invalid;
+  std::string detail;  // empty when succeeded
+  bool has_exception = false;
+  std::optional<int> exit_code;
+  std::string signal;  // e.g. SIGSEGV when ended by one
+  double wall_time = 0;
+  std::optional<double> self_wall_time;  // what the child measured itself, when it said
+  double harness_seconds = 0;            // the trial's whole time in the harness
+  double started_offset = 0;             // seconds from the run's start
+  std::vector<MetricValue> metrics;
+  nlohmann::json extras = nlohmann::json::object();
+  nlohmann::json ml_framework_info;                      // null when the child gave none
+  nlohmann::json repetitions = nlohmann::json::array();  // per-repetition times (perfzero::measure)
+  ProcessInfo process;
+  nlohmann::json samplers = nlohmann::json::object();  // sampler name -> its named summaries
+  std::vector<std::string> flags;                      // conditions worth a look, e.g. host_busy
+  std::string dir;                                     // trial directory, relative to the run's
+  std::string report;  // perfzero_summary.json relative to the run's directory; empty when none
+  bool resumed = false;
+};
+
+struct Case {
+  std::string name;    // the method, plus [param=value,...] for a sweep point
+  std::string method;  // family.Class.method, or the suite's name for a command
+  std::string description;
+  std::string origin;  // "--benchmark_methods" or file:line:column
+  bool external = false;
+  std::string output = "perfzero";  // how a command reports: perfzero, google_benchmark, none
+  nlohmann::json params = nlohmann::json::object();
+  int trials_planned = 0;
+  int warmups_planned = 0;
+  double timeout_seconds = 0;
+  int monitor_interval_ms = 0;
+  std::vector<std::string> command;  // external commands only
+  std::string working_dir;
+  std::string dir;  // the case's directory, relative to the run's
+  std::vector<Trial> trials;
+  std::vector<Trial> warmups;
+};
+
+// "ours against theirs" in one run (a suite's comparisons): the ratio of two metrics' medians.
+struct ComparisonSpec {
+  std::string name;
+  std::string ours_case;
+  std::string ours_metric;
+  std::string theirs_case;
+  std::string theirs_metric;
+  std::optional<double> goal;
+};
+
+struct RunInfo {
+  std::string schema_version = kSchemaVersion;
+  std::string execution_id;
+  double execution_timestamp = 0;  // epoch seconds when the run started
+  std::string execution_label;
+  std::string platform_name;
+  std::string system_name;
+  std::string instance_type;  // --instance_type, else what DMI says
+  std::string ml_framework_build_label;
+  std::string output_dir;
+  std::vector<std::string> suite_files;
+  std::string harness_version;
+  nlohmann::json harness_info = nlohmann::json::object();  // url, branch, hash
+  nlohmann::json env_vars = nlohmann::json::object();      // redacted
+  nlohmann::json flags = nlohmann::json::object();         // redacted
+  nlohmann::json setup_info = nlohmann::json::object();    // the container image, when run in ours
+  nlohmann::json system_info = nlohmann::json::object();   // PerfZero's ten keys
+  nlohmann::json system = nlohmann::json::object();        // everything else known about the machine
+};
+
+struct Run {
+  RunInfo info;
+  std::string status = "running";  // running, completed, interrupted
+  std::vector<ComparisonSpec> comparisons;
+  std::vector<Case> cases;
+
+  Case* find_case(const std::string& name);
+  const Case* find_case(const std::string& name) const;
+};
+
+// The worst outcome among a case's trials; interrupted when none ran.
+Outcome case_outcome(const Case& c);
+
+}  // namespace perfzero::results

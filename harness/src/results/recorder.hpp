@@ -1,0 +1,57 @@
+#pragma once
+// Keeps the results model of the run in progress. The runner reports events here; the recorder
+// updates the model, appends each finished trial to the journal (crash safety at constant cost),
+// and forwards the event to the reporters. Whole-file outputs are rewritten at checkpoints, at most
+// every few seconds, and never more often than their own cost justifies (see checkpoint_due).
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "results/events.hpp"
+#include "results/journal.hpp"
+#include "results/model.hpp"
+
+namespace perfzero::results {
+
+struct NamedObserver {
+  std::string name;
+  std::unique_ptr<RunObserver> observer;
+};
+
+class Recorder {
+ public:
+  // Writes run.json (status running) and opens the journal in run.info.output_dir.
+  Recorder(Run run, bool resuming, std::vector<NamedObserver> observers);
+
+  const Run& run() const { return run_; }
+  Case& case_at(std::size_t index) { return run_.cases.at(index); }
+
+  // A trial taken over from the run being resumed: in the model, already in the journal.
+  void adopt(std::size_t case_index, Trial trial);
+  void trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts);
+  // Ends the run: journal, run.json and every reporter see the final status.
+  void finish(const std::string& status);
+
+  // Problems met by reporters (each reported once on stderr as it happened).
+  const std::vector<std::string>& reporter_errors() const { return reporter_errors_; }
+
+  static constexpr std::chrono::seconds kMinCheckpointInterval{5};
+
+ private:
+  template <typename Fn>
+  void each_observer(const char* event, Fn&& fn);
+  bool checkpoint_due() const;
+  void checkpoint();
+
+  Run run_;
+  JournalWriter journal_;
+  std::vector<NamedObserver> observers_;
+  std::vector<std::string> reporter_errors_;
+  std::chrono::steady_clock::time_point last_checkpoint_;
+  std::chrono::steady_clock::duration last_checkpoint_cost_{};
+};
+
+}  // namespace perfzero::results

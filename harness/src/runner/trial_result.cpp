@@ -1,0 +1,93 @@
+#include "runner/trial_result.hpp"
+
+#include <algorithm>
+
+#include "common/trial_files.hpp"
+
+namespace perfzero::runner {
+
+using nlohmann::json;
+
+std::uint64_t reported_max_rss(const TrialExecution& e) {
+  std::uint64_t peak = std::max(e.tree.max_rss_tree, e.tree.max_hwm_process);
+  if (e.kernel) peak = std::max(peak, e.kernel->max_rss_bytes);
+  return peak;
+}
+
+namespace {
+
+json process_detail(const TrialExecution& e, const config::PlannedCase& planned) {
+  const auto& m = e.tree;
+  const double cpu_seconds = e.kernel ? e.kernel->user_seconds + e.kernel->system_seconds : m.tree_cpu_seconds;
+  json kernel = nullptr;
+  if (e.kernel) {
+    kernel = {{"max_rss_bytes", e.kernel->max_rss_bytes},
+              {"user_cpu_seconds", e.kernel->user_seconds},
+              {"system_cpu_seconds", e.kernel->system_seconds},
+              {"reaped_processes", e.kernel->reaped_processes}};
+  }
+  std::size_t samples = 0;
+  if (!e.samplers.empty()) samples = e.samplers.front().second.series.rows.size();
+  return {
+      {"max_rss_sources",
+       {{"sampled_tree_sum", m.max_rss_tree},
+        {"sampled_largest_vmhwm", m.max_hwm_process},
+        {"kernel_largest_maxrss", e.kernel ? json(e.kernel->max_rss_bytes) : json(nullptr)}}},
+      {"avg_cpu_percent", e.wall_seconds > 0 ? json(100.0 * cpu_seconds / e.wall_seconds) : json(nullptr)},
+      {"user_cpu_seconds", e.kernel ? json(e.kernel->user_seconds) : json(nullptr)},
+      {"system_cpu_seconds", e.kernel ? json(e.kernel->system_seconds) : json(nullptr)},
+      {"max_threads", m.max_threads},
+      {"max_processes", m.max_processes},
+      {"samples", samples},
+      {"monitor_interval_ms", planned.monitor_interval.count()},
+      {"monitor_cpu_seconds", e.monitor_cpu_seconds},
+      {"leftover_processes_killed", e.leftover_processes_killed},
+      {"kernel_rusage", kernel},
+  };
+}
+
+void fill_from_child(const ChildResult& child, results::Trial& t) {
+  for (const auto& m : child.metrics) t.metrics.push_back({m.name, m.value, m.unit, m.min_value, m.max_value});
+  t.extras = child.extras;
+  t.ml_framework_info = child.ml_framework_info;
+  t.self_wall_time = child.self_wall_time;
+}
+
+}  // namespace
+
+results::Trial make_trial(const TrialRecord& record, bool with_report) {
+  const auto& e = record.execution;
+  results::Trial t;
+  t.number = record.trial;
+  t.warmup = record.warmup;
+  t.outcome = record.classification.outcome;
+  t.detail = record.classification.detail;
+  t.has_exception = record.classification.has_exception;
+  if (e.end == ProcessEnd::exited) t.exit_code = e.exit_code;
+  if (e.end == ProcessEnd::signaled) t.signal = signal_name(e.signal);
+  t.wall_time = e.wall_seconds;
+  t.harness_seconds = record.harness_seconds;
+  t.started_offset = record.started_offset;
+  if (const auto* child = std::get_if<ChildResult>(&record.result)) fill_from_child(*child, t);
+  t.process.max_rss = reported_max_rss(e);
+  t.process.max_vms = e.tree.max_vms_tree;
+  t.process.max_cpu_percent = e.tree.max_cpu_percent;
+  t.process.detail = process_detail(e, *record.planned);
+  for (const auto& [name, output] : e.samplers) {
+    t.samplers[name] = output.summary;
+    t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());
+  }
+  t.dir = std::filesystem::relative(record.dir, record.run_dir).string();
+  // The trial reporter writes one for every trial that is not a warm-up and was not interrupted.
+  if (with_report && !record.warmup && t.outcome != Outcome::interrupted) t.report = t.dir + "/" + files::kReportFile;
+  return t;
+}
+
+results::TrialArtifacts make_artifacts(TrialRecord& record) {
+  results::TrialArtifacts a;
+  a.dir = record.dir;
+  for (auto& [name, output] : record.execution.samplers) a.series.push_back(std::move(output.series));
+  return a;
+}
+
+}  // namespace perfzero::runner

@@ -1,0 +1,22 @@
+// The optional samplers this build has: one line each. The process tree is always on (runner).
+#include "samplers/host_load_sampler.hpp"
+
+namespace perfzero::samplers {
+
+const std::vector<SamplerInfo>& builtin_samplers() {
+  static const std::vector<SamplerInfo> all{
+      {"host_load", "whole-machine CPU use besides the trial; flags host_busy",
+       [] { return std::make_unique<HostLoadSampler>(); }},
+  };
+  return all;
+}
+
+std::vector<std::unique_ptr<Sampler>> make_builtin_samplers() {
+  std::vector<std::unique_ptr<Sampler>> out;
+  for (const auto& info : builtin_samplers()) {
+    if (auto sampler = info.make()) out.push_back(std::move(sampler));
+  }
+  return out;
+}
+
+}  // namespace perfzero::samplers

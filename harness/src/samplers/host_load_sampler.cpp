@@ -1,0 +1,117 @@
+#include "samplers/host_load_sampler.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <sstream>
+
+#include "common/files.hpp"
+#include "monitor/proc_reader.hpp"
+
+namespace perfzero::samplers {
+
+namespace {
+
+double process_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+}  // namespace
+
+std::optional<CpuTimes> parse_proc_stat_cpu_line(std::string_view text) {
+  if (text.substr(0, 4) != "cpu ") return std::nullopt;
+  std::istringstream in{std::string(text.substr(4, text.find('\n') - 4))};
+  // user nice system idle iowait irq softirq steal [guest guest_nice]; guest time is already in user.
+  double v[8] = {};
+  for (double& field : v) {
+    if (!(in >> field)) return std::nullopt;
+  }
+  CpuTimes t;
+  t.busy = v[0] + v[1] + v[2] + v[5] + v[6];
+  t.steal = v[7];
+  t.total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+  return t;
+}
+
+HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, double window_seconds,
+                                double own_cpu_seconds, int logical_cpus, double ticks_per_second) {
+  HostLoadVerdict v;
+  v.window_seconds = window_seconds;
+  const double busy_seconds = (after.busy - before.busy + after.steal - before.steal) / ticks_per_second;
+  const double total_ticks = after.total - before.total;
+  v.steal_percent = total_ticks > 0 ? 100.0 * (after.steal - before.steal) / total_ticks : 0.0;
+  if (window_seconds > 0) {
+    v.host_busy_cpus = busy_seconds / window_seconds;
+    v.other_busy_cpus = std::max(0.0, busy_seconds - own_cpu_seconds) / window_seconds;
+  }
+  // A quarter of a CPU, or 2 % of a large machine's, where daemons alone use that much.
+  v.threshold_cpus = std::max(0.25, 0.02 * logical_cpus);
+  v.judged = window_seconds >= HostLoadSampler::kMinWindowSeconds;
+  if (v.judged) {
+    // Each CPU's counters can be a tick off at either end of the window; the errors are independent.
+    const double uncertainty_seconds = 2.0 * std::sqrt(static_cast<double>(logical_cpus)) / ticks_per_second;
+    const double others = std::max(0.0, busy_seconds - own_cpu_seconds - uncertainty_seconds) / window_seconds;
+    v.busy = others > v.threshold_cpus;
+  }
+  return v;
+}
+
+HostLoadSampler::HostLoadSampler(std::string proc_stat_path) : path_(std::move(proc_stat_path)) {
+  logical_cpus_ = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
+std::optional<CpuTimes> HostLoadSampler::read() const {
+  const auto line = files::read_line(path_);
+  return line ? parse_proc_stat_cpu_line(*line) : std::nullopt;
+}
+
+void HostLoadSampler::start(pid_t /*root*/) {
+  started_ = std::chrono::steady_clock::now();
+  harness_cpu_at_start_ = process_cpu_seconds();
+  first_ = read();
+  previous_ = first_;
+  series_.sampler = name();
+  series_.columns = {"time", "host_busy_percent", "steal_percent"};
+}
+
+void HostLoadSampler::sample(double time) {
+  const auto now = read();
+  if (!now || !previous_) return;
+  const double total = now->total - previous_->total;
+  if (total <= 0) return;  // no tick yet since the last sample
+  series_.rows.push_back(
+      {time, 100.0 * (now->busy - previous_->busy) / total, 100.0 * (now->steal - previous_->steal) / total});
+  previous_ = now;
+}
+
+SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
+  SamplerOutput out;
+  out.series = std::move(series_);
+  const auto last = read();
+  if (!first_ || !last) {
+    out.summary = {{"available", false}, {"reason", "cannot read " + path_}};
+    return out;
+  }
+  const double window = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  // The harness's own CPU (its monitor thread, reaping) is not a neighbour's load.
+  const double own = facts.tree_cpu_seconds.value_or(0.0) + (process_cpu_seconds() - harness_cpu_at_start_);
+  const HostLoadVerdict v =
+      judge_host_load(*first_, *last, window, own, logical_cpus_, monitor::clock_ticks_per_second());
+  out.summary = {{"available", true},
+                 {"window_seconds", v.window_seconds},
+                 {"logical_cpus", logical_cpus_},
+                 {"host_busy_cpus", v.host_busy_cpus},
+                 {"other_busy_cpus", v.other_busy_cpus},
+                 {"steal_percent", v.steal_percent},
+                 {"threshold_cpus", v.threshold_cpus},
+                 {"judged", v.judged},
+                 {"busy", v.busy}};
+  if (v.busy) out.flags.push_back("host_busy");
+  return out;
+}
+
+}  // namespace perfzero::samplers

@@ -1,0 +1,61 @@
+#pragma once
+// Host load: how busy the whole machine was while a trial ran, minus the trial's own process tree
+// and the harness itself. A trial that shared the CPUs with something else is flagged host_busy in
+// its report and in the summaries, so a slow outlier explains itself (docs/monitoring.md).
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "samplers/sampler.hpp"
+
+namespace perfzero::samplers {
+
+// The first line of /proc/stat, in clock ticks.
+struct CpuTimes {
+  double busy = 0;   // user + nice + system + irq + softirq
+  double steal = 0;  // taken by the hypervisor for other guests
+  double total = 0;  // everything, idle and iowait included
+};
+
+std::optional<CpuTimes> parse_proc_stat_cpu_line(std::string_view text);
+
+struct HostLoadVerdict {
+  double window_seconds = 0;
+  double host_busy_cpus = 0;   // average CPUs busy (or stolen) over the window, everything counted
+  double other_busy_cpus = 0;  // the same without the trial's tree and the harness
+  double steal_percent = 0;
+  double threshold_cpus = 0;
+  bool judged = false;  // false when the window is too short for tick-based accounting
+  bool busy = false;
+};
+
+// `uncertainty_seconds`: how much CPU time the tick-based counters can misplace over the window.
+HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, double window_seconds,
+                                double own_cpu_seconds, int logical_cpus, double ticks_per_second);
+
+class HostLoadSampler : public Sampler {
+ public:
+  explicit HostLoadSampler(std::string proc_stat_path = "/proc/stat");
+  std::string name() const override { return "host_load"; }
+  std::chrono::milliseconds min_period() const override { return std::chrono::milliseconds(100); }
+  void start(pid_t root) override;
+  void sample(double time) override;
+  SamplerOutput finish(const TrialFacts& facts) override;
+
+  // Trials shorter than this are not judged: 10 ms ticks on every CPU blur a shorter window.
+  static constexpr double kMinWindowSeconds = 0.2;
+
+ private:
+  std::optional<CpuTimes> read() const;
+
+  std::string path_;
+  int logical_cpus_ = 1;
+  std::optional<CpuTimes> first_;
+  std::optional<CpuTimes> previous_;
+  std::chrono::steady_clock::time_point started_;
+  double harness_cpu_at_start_ = 0;
+  results::TimeSeries series_;
+};
+
+}  // namespace perfzero::samplers

@@ -1,0 +1,60 @@
+#pragma once
+// Anything that observes a running trial: it starts on the child's process tree, samples on the
+// monitor's clock (samplers/monitor.hpp) and finishes with named summaries, flags and a time series.
+// Reports carry each sampler's output under perfzero_cpp.samplers.<name>, so a new sampler is a new
+// file plus one line in builtin_samplers.cpp; the runner and the reporters do not change.
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/events.hpp"
+
+namespace perfzero::samplers {
+
+// What the runner knows once the trial's tree is gone, for samplers that relate their view to it.
+struct TrialFacts {
+  double wall_seconds = 0;
+  std::optional<double> tree_cpu_seconds;  // user + system of the whole tree (kernel accounting)
+};
+
+struct SamplerOutput {
+  nlohmann::json summary = nlohmann::json::object();  // named values, e.g. {"max_rss_tree": ...}
+  std::vector<std::string> flags;                     // e.g. "host_busy": shown in the summaries
+  results::TimeSeries series;
+};
+
+class Sampler {
+ public:
+  virtual ~Sampler() = default;
+  virtual std::string name() const = 0;
+  // The monitor's clock ticks at the run's --monitor_interval_ms; a sampler that needs less is
+  // called no more often than this.
+  virtual std::chrono::milliseconds min_period() const { return std::chrono::milliseconds(0); }
+  // On the harness thread, right after launch; `root` is perfzero-launch, the method runs below it.
+  virtual void start(pid_t root) = 0;
+  // On the monitor thread; `time` is seconds since the monitor started.
+  virtual void sample(double time) = 0;
+  // On the harness thread, after the monitor stopped and the tree was reaped.
+  virtual SamplerOutput finish(const TrialFacts& facts) = 0;
+};
+
+struct SamplerInfo {
+  std::string name;
+  std::string description;
+  // nullptr when the sampler cannot work on this machine (no GPU library, say): it is then left out.
+  std::function<std::unique_ptr<Sampler>()> make;
+};
+
+// Every optional sampler of this build (the process tree is always on and not listed).
+const std::vector<SamplerInfo>& builtin_samplers();
+// One of each available built-in sampler, for one trial.
+std::vector<std::unique_ptr<Sampler>> make_builtin_samplers();
+
+}  // namespace perfzero::samplers

@@ -1,0 +1,177 @@
+// The journal and the reader: what a run writes is what comes back, including the runs of the
+// previous version and a journal whose last line was torn by a kill.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "results/journal.hpp"
+#include "results/reader.hpp"
+#include "results/run_manifest.hpp"
+#include "temp_dir.hpp"
+
+namespace perfzero::results {
+namespace {
+
+using perfzero::testing::TempDir;
+
+Run planned_run(const std::filesystem::path& dir) {
+  results::Run run;
+  run.info.execution_id = "exec-1";
+  run.info.output_dir = dir.string();
+  run.info.system_info = {{"cpu_model", "Test CPU"}};
+  Case a;
+  a.name = "fam.A.m";
+  a.method = "fam.A.m";
+  a.trials_planned = 2;
+  a.dir = "fam.A.m";
+  Case b = a;
+  b.name = b.method = b.dir = "fam.B.m";
+  run.cases = {a, b};
+  run.comparisons.push_back({"c", "fam.A.m", "x", "fam.B.m", "x", std::nullopt});
+  return run;
+}
+
+Trial finished(int n, Outcome outcome, double value) {
+  Trial t;
+  t.number = n;
+  t.outcome = outcome;
+  t.wall_time = 0.5 * n;
+  t.metrics.push_back({"x", value, "items/s", 1.0, std::nullopt});
+  t.samplers = {{"host_load", {{"busy", false}}}};
+  t.flags = {"host_busy"};
+  t.repetitions = nlohmann::json::array({{{"name", "r"}, {"values", {1, 2}}}});
+  return t;
+}
+
+TEST(Journal, WhatIsWrittenIsReadBackWithThePlanOrder) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  {
+    JournalWriter journal(dir.path());
+    journal.run_started(false);
+    journal.trial_finished(run.cases[1], finished(1, Outcome::succeeded, 7));
+    journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));
+    journal.trial_finished(run.cases[0], finished(2, Outcome::crashed, 4));
+    journal.run_finished("completed");
+  }
+  const LoadedRun loaded = read_run(dir.path());
+  EXPECT_EQ(loaded.format, "journal");
+  EXPECT_TRUE(loaded.warnings.empty());
+  const results::Run& back = loaded.run;
+  EXPECT_EQ(back.status, "completed");
+  EXPECT_EQ(back.info.execution_id, "exec-1");
+  EXPECT_EQ(back.info.system_info["cpu_model"], "Test CPU");
+  ASSERT_EQ(back.cases.size(), 2U);
+  EXPECT_EQ(back.cases[0].name, "fam.A.m") << "the plan's order, not the journal's";
+  ASSERT_EQ(back.cases[0].trials.size(), 2U);
+  const Trial& t = back.cases[0].trials[0];
+  EXPECT_EQ(t.metrics[0].unit, "items/s");
+  EXPECT_EQ(*t.metrics[0].min_value, 1.0);
+  EXPECT_EQ(t.flags, std::vector<std::string>{"host_busy"});
+  EXPECT_EQ(t.samplers["host_load"]["busy"], false);
+  EXPECT_EQ(t.repetitions[0]["values"][1], 2);
+  EXPECT_EQ(back.cases[0].trials[1].outcome, Outcome::crashed);
+  EXPECT_EQ(back.comparisons.size(), 1U);
+}
+
+TEST(Journal, AKilledRunKeepsEveryFinishedTrialAndSkipsATornLastLine) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  {
+    JournalWriter journal(dir.path());
+    journal.run_started(false);
+    journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));
+  }
+  std::ofstream(dir.path() / kJournalFile, std::ios::app) << R"({"event": "trial", "case": "fam.A.m", "tri)";
+  const LoadedRun loaded = read_run(dir.path());
+  EXPECT_EQ(loaded.run.status, "running");
+  EXPECT_EQ(loaded.run.cases[0].trials.size(), 1U);
+  ASSERT_EQ(loaded.warnings.size(), 1U);
+  EXPECT_NE(loaded.warnings[0].find("torn"), std::string::npos);
+}
+
+TEST(Journal, ACorruptLineBeforeTheLastIsAnErrorNamingTheLine) {
+  TempDir dir;
+  write_manifest(dir.path(), planned_run(dir.path()));
+  std::ofstream(dir.path() / kJournalFile) << "{\"event\": \"run_started\"}\nnot json\n{\"event\": \"run_started\"}\n";
+  try {
+    read_run(dir.path());
+    FAIL() << "expected a ReadError";
+  } catch (const ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("journal.ndjson:2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Journal, ATrialRunAgainReplacesItsEarlierRecord) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  {
+    JournalWriter journal(dir.path());
+    journal.trial_finished(run.cases[0], finished(1, Outcome::interrupted, 1));
+    journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 2));
+  }
+  const auto back = read_run(dir.path()).run;
+  ASSERT_EQ(back.cases[0].trials.size(), 1U);
+  EXPECT_EQ(back.cases[0].trials[0].outcome, Outcome::succeeded);
+}
+
+TEST(Reader, RefusesAnotherMajorSchemaVersion) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  run.info.schema_version = "2.0.0";
+  write_manifest(dir.path(), run);
+  try {
+    read_run(dir.path());
+    FAIL() << "expected a ReadError";
+  } catch (const ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema 2.0.0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("reads schema 1.x"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Reader, ReadsARunWrittenBySchema100) {
+  const std::filesystem::path dir = std::filesystem::path(PERFZERO_FIXTURES_DIR) / "runs" / "v1.0.0";
+  const LoadedRun loaded = read_run(dir);
+  EXPECT_EQ(loaded.format, "summary-1.0");
+  EXPECT_TRUE(loaded.warnings.empty()) << loaded.warnings.front();
+  const results::Run& run = loaded.run;
+  EXPECT_EQ(run.info.execution_id, "v1-fixture");
+  EXPECT_EQ(run.status, "completed");
+  EXPECT_FALSE(run.info.system_info.value("cpu_model", "").empty());
+  ASSERT_EQ(run.cases.size(), 4U);
+  const Case* ext = run.find_case("ext.metric");
+  ASSERT_NE(ext, nullptr);
+  EXPECT_TRUE(ext->external);
+  ASSERT_EQ(ext->trials.size(), 2U);
+  EXPECT_EQ(ext->warmups.size(), 1U);
+  ASSERT_EQ(ext->trials[1].metrics.size(), 1U);
+  EXPECT_EQ(ext->trials[1].metrics[0].value, 42);
+  EXPECT_EQ(ext->trials[1].metrics[0].unit, "items/s");
+  EXPECT_GT(ext->trials[1].process.max_rss, 0U);
+  const Case* failing = run.find_case("sanity.Sanity.benchmark_exit_code");
+  ASSERT_NE(failing, nullptr);
+  EXPECT_EQ(failing->trials[0].outcome, Outcome::failed);
+  EXPECT_EQ(failing->trials[0].exit_code, 3);
+}
+
+TEST(Reader, ReadsASingleReportAndExplainsWhatIsNotARun) {
+  const std::filesystem::path report = std::filesystem::path(PERFZERO_FIXTURES_DIR) / "runs" / "v1.0.0" /
+                                       "sanity.Sanity.benchmark_sleep_ms_5_" / "trial_2" / "perfzero_summary.json";
+  const LoadedRun loaded = read_run(report);
+  EXPECT_EQ(loaded.format, "report");
+  ASSERT_EQ(loaded.run.cases.size(), 1U);
+  EXPECT_EQ(loaded.run.cases[0].name, "sanity.Sanity.benchmark_sleep[ms=5]");
+  EXPECT_EQ(loaded.run.cases[0].trials[0].number, 2);
+
+  TempDir dir;
+  EXPECT_THROW(read_run(dir.path()), ReadError);
+  EXPECT_THROW(read_run(dir.path() / "missing"), ReadError);
+  const auto junk = dir.write("junk.json", "[1, 2]");
+  EXPECT_THROW(read_run(junk), ReadError);
+}
+
+}  // namespace
+}  // namespace perfzero::results
