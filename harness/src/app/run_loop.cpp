@@ -7,6 +7,7 @@
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "runner/google_benchmark_result.hpp"
+#include "runner/result_source.hpp"
 #include "runner/signals.hpp"
 #include "runner/trial_result.hpp"
 #include "runner/trial_runner.hpp"
@@ -99,9 +100,7 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   }
 
   record.execution = runner::run_trial(request);
-  record.result = planned.external && planned.command.output == config::OutputFormat::google_benchmark
-                      ? runner::read_google_benchmark(record.dir / runner::kGoogleBenchmarkFile)
-                      : runner::read_child_result(record.dir / files::kResultFile);
+  record.result = runner::read_trial_result(planned, record.dir, record.execution);
   record.classification = runner::classify(record.execution, record.result);
   record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;

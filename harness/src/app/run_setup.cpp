@@ -60,7 +60,17 @@ results::Case case_of(const config::PlannedCase& planned) {
   c.description = planned.description;
   c.origin = planned.origin;
   c.external = planned.external;
-  c.output = planned.command.output == config::OutputFormat::google_benchmark ? "google_benchmark" : "perfzero";
+  switch (planned.command.output) {
+    case config::OutputFormat::google_benchmark:
+      c.output = "google_benchmark";
+      break;
+    case config::OutputFormat::none:
+      c.output = "none";
+      break;
+    case config::OutputFormat::perfzero:
+      c.output = "perfzero";
+      break;
+  }
   c.params = detail::params_to_json(planned.params);
   c.trials_planned = planned.trials;
   c.warmups_planned = planned.warmup_trials;

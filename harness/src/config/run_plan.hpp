@@ -11,9 +11,10 @@
 
 namespace perfzero::config {
 
-// How an external command reports: the perfzero result protocol (docs/protocol.md), or a Google
-// Benchmark binary's JSON, which the harness asks for and converts.
-enum class OutputFormat { perfzero, google_benchmark };
+// How an external command reports: the perfzero result protocol (docs/protocol.md), a Google
+// Benchmark binary's JSON, which the harness asks for and converts, or nothing at all: the harness's
+// own measurements of the process tree (wall time, CPU, peak memory) become the metrics.
+enum class OutputFormat { perfzero, google_benchmark, none };
 
 struct ExternalCommand {
   std::vector<std::string> argv;  // after {param} and {bindir} substitution

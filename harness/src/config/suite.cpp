@@ -114,8 +114,10 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
     const std::string format = check.string_of(output, key + ".output");
     if (format == "google_benchmark") {
       out.output = OutputFormat::google_benchmark;
+    } else if (format == "none") {
+      out.output = OutputFormat::none;
     } else if (format != "perfzero") {
-      check.fail(output, key + ".output", "expected perfzero or google_benchmark, got '" + format + "'");
+      check.fail(output, key + ".output", "expected perfzero, google_benchmark or none, got '" + format + "'");
     }
   }
   if (const auto params = entry["params"]) {

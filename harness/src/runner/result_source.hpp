@@ -1,0 +1,29 @@
+#pragma once
+// Which result a trial of a case has: the file its command wrote (the perfzero protocol or a Google
+// Benchmark report), or, for a command with `output: none`, metrics made from the harness's own
+// measurements of its process tree, as hyperfine times any command.
+#include <filesystem>
+#include <string>
+#include <variant>
+
+#include "config/run_plan.hpp"
+#include "runner/child_result.hpp"
+#include "runner/trial_execution.hpp"
+
+namespace perfzero::runner {
+
+// The metric names a command with `output: none` gets.
+inline constexpr const char* kWallTimeMetric = "wall_time";            // s, launch to the end of its tree
+inline constexpr const char* kUserCpuMetric = "user_cpu_seconds";      // s, summed over the tree
+inline constexpr const char* kSystemCpuMetric = "system_cpu_seconds";  // s, summed over the tree
+inline constexpr const char* kMaxRssMetric = "max_rss";                // bytes, largest of any one process
+
+// The trial's result, or a message saying why there is none (for the classifier to call invalid).
+std::variant<ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
+                                                         const std::filesystem::path& trial_dir,
+                                                         const TrialExecution& execution);
+
+// The metrics of a command that reports nothing itself.
+ChildResult measured_result(const TrialExecution& execution);
+
+}  // namespace perfzero::runner

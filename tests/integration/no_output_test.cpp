@@ -1,0 +1,93 @@
+// Commands with `output: none`: any program is a method, timed the way hyperfine times it.
+#include <gtest/gtest.h>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+nlohmann::json report(const std::filesystem::path& out, const std::string& case_dir) {
+  return read_json(out / case_dir / "trial_1" / "perfzero_summary.json");
+}
+
+// name -> value of a report's metrics.
+std::map<std::string, double> metrics_of(const nlohmann::json& r) {
+  std::map<std::string, double> values;
+  for (const auto& m : r["benchmark_result"]["metrics"])
+    values[m["name"].get<std::string>()] = m["value"].get<double>();
+  return values;
+}
+
+class NoOutput : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<TempDir>();
+    const auto suite = dir_->write("no_output.yaml", R"(
+defaults: {trials: 1}
+methods:
+  - {name: ext.true, command: [/bin/true], output: none}
+  - {name: ext.exit3, command: [/bin/sh, -c, "exit 3"], output: none}
+  - {name: ext.sleep, command: [/bin/sleep, "0.05"], output: none}
+  # The peak lives in a grandchild: the worker forks itself to allocate 96 MiB.
+  - name: ext.tree
+    command: ["{bindir}/perfzero-worker", sanity.Sanity.benchmark_spawn_allocating_child, '{"mib": 96, "hold_ms": 20}']
+    output: none
+)");
+    finished_ = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir_->path());
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+
+  static std::filesystem::path out() { return dir_->path() / "run"; }
+  static inline std::unique_ptr<TempDir> dir_;
+  static inline Finished finished_;
+};
+
+TEST_F(NoOutput, ExitZeroSucceedsWithTheFourMeasurements) {
+  EXPECT_EQ(finished_.exit_code, 1) << finished_.err;  // ext.exit3 fails
+  const auto r = report(out(), "ext.true");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "succeeded") << r.dump(2);
+  const auto m = metrics_of(r);
+  for (const char* name : {"wall_time", "user_cpu_seconds", "system_cpu_seconds", "max_rss"}) {
+    EXPECT_EQ(m.count(name), 1U) << name << " missing in " << r["benchmark_result"]["metrics"].dump();
+  }
+  EXPECT_GT(m.at("wall_time"), 0.0);
+  EXPECT_GE(m.at("user_cpu_seconds"), 0.0);
+  EXPECT_GE(m.at("system_cpu_seconds"), 0.0);
+  EXPECT_GT(m.at("max_rss"), 0.0);
+  // No result file was asked for, so none is expected and none is "invalid".
+  EXPECT_FALSE(std::filesystem::exists(out() / "ext.true" / "trial_1" / "result.json"));
+}
+
+TEST_F(NoOutput, NonZeroExitFailsWithTheCode) {
+  const auto r = report(out(), "ext.exit3");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "failed");
+  EXPECT_EQ(r["perfzero_cpp"]["exit_code"], 3);
+  EXPECT_EQ(r["benchmark_result"]["succeeded"], false);
+}
+
+TEST_F(NoOutput, WallTimeCoversTheWholeCommand) {
+  const auto r = report(out(), "ext.sleep");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "succeeded");
+  EXPECT_GE(metrics_of(r).at("wall_time"), 0.05);
+}
+
+TEST_F(NoOutput, PeakMemoryIncludesGrandchildren) {
+  const auto r = report(out(), "ext.tree");
+  EXPECT_EQ(r["perfzero_cpp"]["outcome"], "succeeded") << r.dump(2);
+  EXPECT_GT(metrics_of(r).at("max_rss"), 96.0 * 1024 * 1024);
+}
+
+TEST_F(NoOutput, TheSummaryHasStatisticsOfTheMeasurements) {
+  const auto summary = read_json(out() / "summary.json");
+  bool found = false;
+  for (const auto& method : summary["methods"]) {
+    if (method["name"] != "ext.true") continue;
+    found = true;
+    EXPECT_TRUE(method.dump().find("user_cpu_seconds") != std::string::npos) << method.dump(2);
+  }
+  EXPECT_TRUE(found) << summary.dump(2);
+}
+
+}  // namespace
+}  // namespace perfzero::testing

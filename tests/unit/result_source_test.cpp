@@ -1,0 +1,102 @@
+#include "runner/result_source.hpp"
+
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include "runner/outcome_classifier.hpp"
+#include "temp_dir.hpp"
+
+namespace perfzero::runner {
+namespace {
+
+config::PlannedCase command_case(config::OutputFormat output) {
+  config::PlannedCase planned;
+  planned.name = "ext.true";
+  planned.external = true;
+  planned.command.argv = {"/bin/true"};
+  planned.command.output = output;
+  return planned;
+}
+
+TrialExecution measured_execution(int exit_code) {
+  TrialExecution e;
+  e.end = ProcessEnd::exited;
+  e.exit_code = exit_code;
+  e.wall_seconds = 0.25;
+  e.kernel = KernelUsage{64ULL << 20, 0.125, 0.0625, 2};
+  e.monitor.max_hwm_process = 32ULL << 20;
+  return e;
+}
+
+const Metric* find(const ChildResult& r, const std::string& name) {
+  for (const auto& m : r.metrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+TEST(ResultSource, NoOutputMakesTheMeasurementsTheMetrics) {
+  testing::TempDir dir;
+  const auto result = read_trial_result(command_case(config::OutputFormat::none), dir.path(), measured_execution(0));
+  const auto* child = std::get_if<ChildResult>(&result);
+  ASSERT_NE(child, nullptr) << std::get<std::string>(result);
+  ASSERT_EQ(child->metrics.size(), 4U);
+  EXPECT_EQ(find(*child, kWallTimeMetric)->value, 0.25);
+  EXPECT_EQ(find(*child, kWallTimeMetric)->unit, "s");
+  EXPECT_EQ(find(*child, kUserCpuMetric)->value, 0.125);
+  EXPECT_EQ(find(*child, kSystemCpuMetric)->value, 0.0625);
+  // The kernel's exact figure wins over the monitor's sampled one when it is larger.
+  EXPECT_EQ(find(*child, kMaxRssMetric)->value, static_cast<double>(64ULL << 20));
+  EXPECT_EQ(find(*child, kMaxRssMetric)->unit, "bytes");
+}
+
+TEST(ResultSource, MonitorPeakCoversWhatTheKernelMissed) {
+  auto e = measured_execution(0);
+  e.monitor.max_hwm_process = 128ULL << 20;
+  EXPECT_EQ(find(measured_result(e), kMaxRssMetric)->value, static_cast<double>(128ULL << 20));
+}
+
+TEST(ResultSource, WithoutKernelAccountingCpuIsLeftOutNotZero) {
+  auto e = measured_execution(0);
+  e.kernel.reset();
+  e.monitor.max_hwm_process = 0;
+  const auto r = measured_result(e);
+  ASSERT_EQ(r.metrics.size(), 1U);
+  EXPECT_EQ(r.metrics[0].name, kWallTimeMetric);
+}
+
+TEST(ResultSource, NoOutputIsClassifiedByHowTheCommandEnded) {
+  testing::TempDir dir;
+  const auto planned = command_case(config::OutputFormat::none);
+  EXPECT_EQ(classify(measured_execution(0), read_trial_result(planned, dir.path(), measured_execution(0))).outcome,
+            Outcome::succeeded);
+  const auto failed = classify(measured_execution(3), read_trial_result(planned, dir.path(), measured_execution(3)));
+  EXPECT_EQ(failed.outcome, Outcome::failed);
+  EXPECT_EQ(failed.detail, "exited with code 3");
+  auto signaled = measured_execution(0);
+  signaled.end = ProcessEnd::signaled;
+  signaled.signal = SIGKILL;
+  EXPECT_EQ(classify(signaled, read_trial_result(planned, dir.path(), signaled)).outcome, Outcome::crashed);
+}
+
+TEST(ResultSource, OtherFormatsReadTheirFiles) {
+  testing::TempDir dir;
+  const auto e = measured_execution(0);
+  // Nothing written: the protocol and Google Benchmark cases say so, for the classifier to call invalid.
+  EXPECT_TRUE(std::holds_alternative<std::string>(
+      read_trial_result(command_case(config::OutputFormat::perfzero), dir.path(), e)));
+  EXPECT_TRUE(std::holds_alternative<std::string>(
+      read_trial_result(command_case(config::OutputFormat::google_benchmark), dir.path(), e)));
+  dir.write("result.json", R"({"metrics": [{"name": "x", "value": 7}]})");
+  const auto result = read_trial_result(command_case(config::OutputFormat::perfzero), dir.path(), e);
+  ASSERT_TRUE(std::holds_alternative<ChildResult>(result)) << std::get<std::string>(result);
+  EXPECT_EQ(std::get<ChildResult>(result).metrics.at(0).name, "x");
+  // A built-in method always uses the protocol, whatever its (unused) command says.
+  auto builtin = command_case(config::OutputFormat::none);
+  builtin.external = false;
+  EXPECT_EQ(std::get<ChildResult>(read_trial_result(builtin, dir.path(), e)).metrics.at(0).name, "x");
+}
+
+}  // namespace
+}  // namespace perfzero::runner
