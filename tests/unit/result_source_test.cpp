@@ -25,7 +25,7 @@ TrialExecution measured_execution(int exit_code) {
   e.exit_code = exit_code;
   e.wall_seconds = 0.25;
   e.kernel = KernelUsage{64ULL << 20, 0.125, 0.0625, 2};
-  e.monitor.max_hwm_process = 32ULL << 20;
+  e.tree.max_hwm_process = 32ULL << 20;
   return e;
 }
 
@@ -53,14 +53,14 @@ TEST(ResultSource, NoOutputMakesTheMeasurementsTheMetrics) {
 
 TEST(ResultSource, MonitorPeakCoversWhatTheKernelMissed) {
   auto e = measured_execution(0);
-  e.monitor.max_hwm_process = 128ULL << 20;
+  e.tree.max_hwm_process = 128ULL << 20;
   EXPECT_EQ(find(measured_result(e), kMaxRssMetric)->value, static_cast<double>(128ULL << 20));
 }
 
 TEST(ResultSource, WithoutKernelAccountingCpuIsLeftOutNotZero) {
   auto e = measured_execution(0);
   e.kernel.reset();
-  e.monitor.max_hwm_process = 0;
+  e.tree.max_hwm_process = 0;
   const auto r = measured_result(e);
   ASSERT_EQ(r.metrics.size(), 1U);
   EXPECT_EQ(r.metrics[0].name, kWallTimeMetric);

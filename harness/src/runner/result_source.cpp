@@ -20,7 +20,7 @@ ChildResult measured_result(const TrialExecution& execution) {
   // ru_maxrss is exact for each reaped process; the monitor's VmHWM covers a process it saw that the
   // kernel figure may miss (one killed with the launcher). The larger of the two is the tree's peak.
   const std::uint64_t kernel_rss = execution.kernel ? execution.kernel->max_rss_bytes : 0;
-  const std::uint64_t max_rss = std::max(kernel_rss, execution.monitor.max_hwm_process);
+  const std::uint64_t max_rss = std::max(kernel_rss, execution.tree.max_hwm_process);
   if (execution.kernel || max_rss > 0) {
     result.metrics.push_back({kMaxRssMetric, static_cast<double>(max_rss), "bytes", std::nullopt, std::nullopt});
   }

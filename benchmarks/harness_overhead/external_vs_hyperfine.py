@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Per-trial cost of perfzero against hyperfine, timing the same command (default /bin/true).
+
+A benchmark, not a test: it prints figures for people (docs/performance.md) and asserts nothing.
+
+Each round runs, back to back, so that a noisy host slows both alike:
+  * hyperfine -N --runs N --export-json (no shell, no warm-up), and hyperfine --runs 1;
+  * perfzero on a suite with one `output: none` method of N trials (--warmup_trials=0), and with 1 trial.
+
+Definitions (every figure in milliseconds):
+  hyperfine per run    hyperfine's own "mean" of the N runs: fork/exec to wait, as it reports it.
+  perfzero per trial   the median interval between consecutive trials' `timing.started_offset` in the
+                       trial reports: everything the harness does per trial (preparing the trial
+                       directory, launching through perfzero-launch, waiting, reading the kernel's
+                       accounting, classifying, writing the trial's report files, progress line).
+  of which: child      `timing.child_wall_time`: launch to the end of the tree (perfzero-launch included);
+            execute    `timing.harness_trial_time` minus child: preparation and result reading;
+            report     interval minus `harness_trial_time`: writing the trial's report files.
+  marginal             (wall time of the N run - wall time of the 1 run) / (N - 1), for both tools:
+                       the per-run cost with each tool's fixed start-up removed, measured from outside.
+  ratio                perfzero per trial / hyperfine per run (the goal is <= 2), and the same for marginal.
+
+Give --perfzero more than once (e.g. a build before a change and one after) to time every build in
+the same rounds, each against the hyperfine run of its round.
+
+usage: /usr/bin/python3 benchmarks/harness_overhead/external_vs_hyperfine.py [--runs 200] [--rounds 5]
+           [--perfzero build/ci/harness/perfzero ...] [--command /bin/true]
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(argv, cwd):
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(argv)} exited with {done.returncode}: {done.stderr.strip()}")
+    return elapsed
+
+
+def run_hyperfine(command, runs, work):
+    out = work / "hyperfine.json"
+    wall = timed(["hyperfine", "-N", "--style", "none", "--runs", str(runs), "--export-json", str(out), command], work)
+    mean = json.loads(out.read_text())["results"][0]["mean"]
+    return {"per_run": mean, "wall": wall}
+
+
+def write_suite(work, command, trials):
+    suite = work / f"suite_{trials}.yaml"
+    argv = json.dumps(command.split())
+    suite.write_text(f"defaults: {{trials: {trials}, warmup_trials: 0}}\n"
+                     f"methods:\n  - {{name: overhead.command, command: {argv}, output: none}}\n")
+    return suite
+
+
+def trial_timings(out_dir):
+    timings = []
+    for report in sorted(out_dir.glob("overhead.command/trial_*/perfzero_summary.json")):
+        timings.append(json.loads(report.read_text())["perfzero_cpp"]["timing"])
+    timings.sort(key=lambda t: t["started_offset"])
+    return timings
+
+
+def run_perfzero(perfzero, suite, work, name):
+    out_dir = work / name
+    shutil.rmtree(out_dir, ignore_errors=True)
+    wall = timed([perfzero, f"--config={suite}", f"--output_dir={out_dir}", "--warmup_trials=0"], work)
+    timings = trial_timings(out_dir)
+    result = {"wall": wall}
+    if len(timings) > 1:
+        intervals = [b["started_offset"] - a["started_offset"] for a, b in zip(timings, timings[1:])]
+        # Each interval ends where the next trial starts, so it pairs with the earlier trial's figures.
+        result["per_trial"] = statistics.median(intervals)
+        result["child"] = statistics.median(t["child_wall_time"] for t in timings[:-1])
+        result["execute"] = statistics.median(t["harness_trial_time"] - t["child_wall_time"] for t in timings[:-1])
+        result["report"] = statistics.median(i - t["harness_trial_time"] for i, t in zip(intervals, timings))
+    return result
+
+
+def print_row(label, row):
+    print(f"{label:>14} {row['hf']:8.3f} {row['pz']:9.3f} {row['child']:7.3f} {row['execute']:8.3f}"
+          f" {row['report']:7.3f} {row['ratio']:6.2f} {row['hf_marginal']:8.3f} {row['pz_marginal']:8.3f}"
+          f" {row['marginal_ratio']:6.2f}", flush=True)
+
+
+def one_round(perfzero, args, work, suite_n, suite_1, name):
+    hf = run_hyperfine(args.command, args.runs, work)
+    pz = run_perfzero(perfzero, suite_n, work, name + "_n")
+    hf1 = run_hyperfine(args.command, 1, work)
+    pz1 = run_perfzero(perfzero, suite_1, work, name + "_1")
+    ms = 1000.0
+    row = {
+        "hf": hf["per_run"] * ms, "pz": pz["per_trial"] * ms, "child": pz["child"] * ms,
+        "execute": pz["execute"] * ms, "report": pz["report"] * ms,
+        "hf_marginal": (hf["wall"] - hf1["wall"]) / (args.runs - 1) * ms,
+        "pz_marginal": (pz["wall"] - pz1["wall"]) / (args.runs - 1) * ms,
+    }
+    row["ratio"] = row["pz"] / row["hf"]
+    row["marginal_ratio"] = row["pz_marginal"] / row["hf_marginal"]
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--perfzero", action="append", help="a perfzero binary; may be given more than once")
+    parser.add_argument("--command", default="/bin/true")
+    args = parser.parse_args()
+    if shutil.which("hyperfine") is None:
+        sys.exit("hyperfine is not installed (Debian: apt-get install hyperfine)")
+    builds = [str(pathlib.Path(p).resolve()) for p in (args.perfzero or ["build/ci/harness/perfzero"])]
+    rows = {build: [] for build in builds}
+    with tempfile.TemporaryDirectory(prefix="perfzero-vs-hyperfine-") as tmp:
+        work = pathlib.Path(tmp)
+        suite_n = write_suite(work, args.command, args.runs)
+        suite_1 = write_suite(work, args.command, 1)
+        print(f"command: {args.command}; {args.runs} runs per round, {args.rounds} rounds; times in ms")
+        for i, build in enumerate(builds):
+            print(f"build {i + 1}: {build}")
+        print(f"{'round/build':>14} {'hf/run':>8} {'pz/trial':>9} {'child':>7} {'execute':>8} {'report':>7}"
+              f" {'ratio':>6} {'hf marg':>8} {'pz marg':>8} {'ratio':>6}")
+        for r in range(1, args.rounds + 1):
+            for i, build in enumerate(builds):
+                row = one_round(build, args, work, suite_n, suite_1, f"build{i}")
+                rows[build].append(row)
+                print_row(f"{r}/{i + 1}", row)
+    for i, build in enumerate(builds):
+        median = {k: statistics.median(row[k] for row in rows[build]) for k in rows[build][0]}
+        print_row(f"median/{i + 1}", median)
+
+
+if __name__ == "__main__":
+    main()
