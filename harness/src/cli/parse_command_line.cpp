@@ -15,7 +15,8 @@ constexpr const char* kFooter = R"(Examples:
   perfzero --benchmark_methods=sanity.Sanity.benchmark_noop --benchmark_num_trials=3
   perfzero --benchmark_methods=sanity.Sanity.filter:benchmark_sleep.* --output_dir=results/run1
   perfzero --config benchmarks/suites/cpu_smoke.yaml --platform_name=oci --system_name=VM.Standard.E4.Flex-2
-  perfzero --list
+  perfzero list --format=json
+  perfzero validate benchmarks/suites/cpu_standard.yaml
 
 Method names: family.Class.method, family.Class:method, or family.Class.filter:REGEX.
 Exit status: 0 all succeeded or skipped, 1 any other outcome, 2 bad flags or suite,
@@ -39,10 +40,11 @@ std::string first_flag_name(const std::string& arg) {
 
 }  // namespace
 
-ParseResult parse_command_line(int argc, const char* const* argv) {
+ParseResult parse_command_line(int argc, const char* const* argv, bool top_level) {
   CLI::App app{"perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.",
-               "perfzero"};
-  app.footer(kFooter);
+               top_level ? "perfzero" : "perfzero run"};
+  // `perfzero --help` is the first help people read: it names the other commands too.
+  app.footer(top_level ? commands_help() + "\n" + kFooter : std::string(kFooter));
   app.get_formatter()->column_width(34);
   app.set_version_flag("--version",
                        std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
