@@ -41,10 +41,11 @@ std::string first_flag_name(const std::string& arg) {
 }  // namespace
 
 ParseResult parse_command_line(int argc, const char* const* argv, bool top_level) {
-  CLI::App app{"perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.",
-               top_level ? "perfzero" : "perfzero run"};
-  // `perfzero --help` is the first help people read: it names the other commands too.
-  app.footer(top_level ? commands_help() + "\n" + kFooter : std::string(kFooter));
+  // `perfzero --help` is the first help people read: it names the other commands first.
+  const std::string about =
+      "perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.";
+  CLI::App app{top_level ? about + "\n\n" + commands_help() : about, top_level ? "perfzero" : "perfzero run"};
+  app.footer(kFooter);
   app.get_formatter()->column_width(34);
   app.set_version_flag("--version",
                        std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
@@ -67,7 +68,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   app.add_option("--config", o.configs, "YAML suite file; repeatable (format: docs/suites.md)")
       ->group(sel)
       ->type_name("FILE");
-  app.add_flag("--list", o.list, "List every built-in method with its family, description and parameters")->group(sel);
+  app.add_flag("--list", o.list, "Alias of `perfzero list`: every method with its worker, description and parameters")
+      ->group(sel);
   app.add_flag("--dry_run", o.dry_run, "Print what would run (methods, trials, settings) and exit")->group(sel);
 
   app.add_option("--benchmark_num_trials", trials, "Trials per method (default 1); overrides suites")
