@@ -98,6 +98,9 @@ TEST(ListJson, BadDocumentsSayWhatIsWrong) {
   std::string renamed = list_text("team", "core");
   renamed.replace(renamed.find("\"team.Example.benchmark_sum\""), 28, "\"other\"");
   EXPECT_NE(parse_error(renamed).find("methods[0].name: 'other' is not family.class.method"), std::string::npos);
+  auto twice = nlohmann::json::parse(list_text("team", "core"));
+  twice["methods"].push_back(twice["methods"][0]);
+  EXPECT_EQ(parse_error(twice.dump()), "methods[1].name: 'team.Example.benchmark_sum' is listed twice");
 }
 
 TEST(Catalog, TheSameMethodFromTwoWorkersNamesBoth) {

@@ -1,5 +1,6 @@
 #include "catalog/list_json_parser.hpp"
 
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -87,8 +88,13 @@ WorkerMethods parse_method_list(std::string_view text) {
   WorkerMethods out;
   out.worker = string_field(doc, "worker", "");
   const json& methods = field(doc, "methods", json::value_t::array, "");
+  std::set<std::string> names;
   for (std::size_t i = 0; i < methods.size(); ++i) {
-    out.methods.push_back(read_method(methods[i], fmt::format("methods[{}]", i)));
+    const std::string where = fmt::format("methods[{}]", i);
+    out.methods.push_back(read_method(methods[i], where));
+    if (!names.insert(out.methods.back().full_name()).second) {
+      throw std::runtime_error(fmt::format("{}.name: '{}' is listed twice", where, out.methods.back().full_name()));
+    }
   }
   return out;
 }

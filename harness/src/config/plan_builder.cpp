@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -102,6 +103,7 @@ std::filesystem::path worker_for(const catalog::Catalog& catalog, const std::str
 }  // namespace
 
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
+  if (inputs.catalog == nullptr) throw std::logic_error("build_plan: PlanInputs::catalog is not set");
   std::vector<PlannedCase> plan;
   std::set<std::string> names;
   const RunSettings none;
