@@ -5,12 +5,16 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/options.hpp"
+#include "config/plan_builder.hpp"
 #include "config/run_plan.hpp"
 
 namespace perfzero::app {
 
 // Entry point behind main(): parses the command line, then runs the subcommand. Returns the exit status.
 int perfzero_main(int argc, const char* const* argv);
+
+// What every plan starts from: the catalog, $PATH for external commands, perfzero's own directory.
+config::PlanInputs plan_inputs(const catalog::Catalog& catalog);
 
 void list_methods(std::FILE* out, const catalog::Catalog& catalog);
 void list_methods_json(std::FILE* out, const catalog::Catalog& catalog);

@@ -1,5 +1,3 @@
-#include <filesystem>
-
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
@@ -14,15 +12,10 @@ namespace perfzero::app {
 namespace {
 
 int run(const cli::Options& options, const catalog::Catalog& catalog) {
-  config::PlanInputs inputs;
-  inputs.catalog = &catalog;
+  config::PlanInputs inputs = plan_inputs(catalog);
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = options.settings;
   for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file, catalog.registry()));
-  const char* path = std::getenv("PATH");
-  inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
-  std::error_code no_exe;
-  inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path().string();
   const auto plan = config::build_plan(inputs);
   if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");
   const auto comparisons = config::collect_comparisons(inputs.suites, plan);

@@ -1,4 +1,6 @@
 // `perfzero validate` and the commands still to come.
+#include <cstdlib>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -33,19 +35,24 @@ PlanSize size_of(const std::vector<config::PlannedCase>& plan) {
 
 }  // namespace
 
+config::PlanInputs plan_inputs(const catalog::Catalog& catalog) {
+  config::PlanInputs inputs;
+  inputs.catalog = &catalog;
+  const char* path = std::getenv("PATH");
+  inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
+  std::error_code no_exe;
+  inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path().string();
+  return inputs;
+}
+
 // Each suite on its own, as `perfzero --config=SUITE --dry_run` would plan it; every broken suite
 // is reported, not only the first.
 int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog& catalog) {
   int broken = 0;
   for (const auto& file : options.suites) {
     try {
-      config::PlanInputs inputs;
-      inputs.catalog = &catalog;
+      config::PlanInputs inputs = plan_inputs(catalog);
       inputs.suites.push_back(config::load_suite(file, catalog.registry()));
-      const char* path = std::getenv("PATH");
-      inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
-      std::error_code ec;
-      inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path().string();
       const auto plan = config::build_plan(inputs);
       config::collect_comparisons(inputs.suites, plan);
       const PlanSize s = size_of(plan);

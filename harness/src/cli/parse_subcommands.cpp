@@ -106,6 +106,7 @@ InvocationResult parse_invocation(int argc, const char* const* argv) {
   const CommandInfo* info = find_command(argv[1]);
   if (info == nullptr) {
     std::vector<std::string> names;
+    names.reserve(kCommands.size());
     for (const auto& c : kCommands) names.emplace_back(c.name);
     throw UsageError(
         fmt::format("unknown command '{}'{} (perfzero --help lists the commands; methods go in "
