@@ -16,3 +16,30 @@ add_custom_target(perfzero_build_info ALL
           -P ${PROJECT_SOURCE_DIR}/cmake/WriteBuildInfo.cmake
   BYPRODUCTS ${PROJECT_BINARY_DIR}/generated/perfzero_build_info.hpp
   COMMENT "Recording git revision")
+
+# Optional dependencies: each enables one worker executable (benchmarks/CMakeLists.txt). An option
+# defaults to ON when its dependency is found; turning it ON without the dependency is an error.
+find_package(dnnl QUIET)
+find_package(OpenMP QUIET COMPONENTS CXX)
+find_package(CUDAToolkit QUIET)
+find_package(OpenCL QUIET)
+function(perfzero_optional_dependency option found description)
+  if(${found})
+    option(${option} "${description}" ON)
+  else()
+    option(${option} "${description}" OFF)
+  endif()
+  if(${option} AND NOT ${found})
+    message(FATAL_ERROR "${option} is ON but its dependency was not found (${description})")
+  endif()
+endfunction()
+if(dnnl_FOUND AND OpenMP_CXX_FOUND)
+  set(PERFZERO_FOUND_ONEDNN TRUE)
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_ONEDNN PERFZERO_FOUND_ONEDNN
+                             "perfzero-worker-onednn: needs oneDNN (libdnnl-dev) and OpenMP")
+# Reserved: the CUDA and OpenCL workers come in later issues; the options already say what was found.
+perfzero_optional_dependency(PERFZERO_WITH_CUDA CUDAToolkit_FOUND "perfzero-worker-cuda (reserved): needs the CUDA toolkit")
+perfzero_optional_dependency(PERFZERO_WITH_OPENCL OpenCL_FOUND "perfzero-worker-opencl (reserved): needs OpenCL")
+message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA} (reserved); "
+               "opencl ${PERFZERO_WITH_OPENCL} (reserved)")

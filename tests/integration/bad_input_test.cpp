@@ -55,7 +55,8 @@ TEST(BadFlags, EachGivesOneLineNamingTheFlag) {
        "--monitor_interval_ms: expected a whole number from 1"},
       {{"--benchmark_methods=sanity.Sanit.filter:x"}, "unknown benchmark class 'sanity.Sanit'"},
       {{}, "nothing to run"},
-      {{"stray"}, "unexpected argument 'stray'"},
+      {{"stray"}, "unknown command 'stray'"},
+      {{"stray.yaml"}, "unexpected argument 'stray.yaml'"},
   };
   for (const auto& [args, expected] : cases) {
     TempDir dir;

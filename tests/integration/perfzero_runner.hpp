@@ -38,7 +38,10 @@ inline nlohmann::json read_json(const std::filesystem::path& path) { return nloh
 
 class RunningPerfzero {
  public:
-  RunningPerfzero(const std::vector<std::string>& args, const std::filesystem::path& scratch) : scratch_(scratch) {
+  // `binary`: another copy of perfzero, e.g. one installed without some worker.
+  RunningPerfzero(const std::vector<std::string>& args, const std::filesystem::path& scratch,
+                  const std::filesystem::path& binary = kBinDir / "harness" / "perfzero")
+      : scratch_(scratch) {
     std::filesystem::create_directories(scratch);
     pid_ = ::fork();
     if (pid_ == 0) {
@@ -47,7 +50,7 @@ class RunningPerfzero {
       ::dup2(out, 1);
       ::dup2(err, 2);
       if (::chdir(scratch.c_str()) != 0) ::_exit(126);
-      std::vector<std::string> argv{(kBinDir / "harness" / "perfzero").string()};
+      std::vector<std::string> argv{binary.string()};
       argv.insert(argv.end(), args.begin(), args.end());
       std::vector<char*> raw;
       for (auto& a : argv) raw.push_back(a.data());
@@ -74,8 +77,9 @@ class RunningPerfzero {
   pid_t pid_ = -1;
 };
 
-inline Finished run_perfzero(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
-  RunningPerfzero p(args, scratch);
+inline Finished run_perfzero(const std::vector<std::string>& args, const std::filesystem::path& scratch,
+                             const std::filesystem::path& binary = kBinDir / "harness" / "perfzero") {
+  RunningPerfzero p(args, scratch, binary);
   return p.wait();
 }
 

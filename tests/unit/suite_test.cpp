@@ -12,8 +12,15 @@ namespace {
 using perfzero::testing::TempDir;
 
 std::vector<PlannedCase> plan_for(const std::filesystem::path& suite, RunSettings flags = {}) {
+  // The built-in methods linked into this test, as if one worker had listed them.
+  static const catalog::Catalog builtin = [] {
+    catalog::Catalog c;
+    c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
+    return c;
+  }();
   PlanInputs inputs;
-  inputs.suites.push_back(load_suite(suite));
+  inputs.catalog = &builtin;
+  inputs.suites.push_back(load_suite(suite, builtin.registry()));
   inputs.flags = std::move(flags);
   inputs.path_env = "/usr/bin:/bin";
   return build_plan(inputs);

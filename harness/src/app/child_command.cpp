@@ -20,19 +20,16 @@ HarnessPaths find_harness_paths() {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const auto dir = ec ? std::filesystem::current_path() : self.parent_path();
-  HarnessPaths paths{dir / "perfzero-worker", dir / "perfzero-launch"};
-  if (const char* w = std::getenv("PERFZERO_WORKER")) paths.worker = w;
+  HarnessPaths paths{dir / "perfzero-launch"};
   if (const char* l = std::getenv("PERFZERO_LAUNCH")) paths.launcher = l;
-  for (const auto& p : {paths.worker, paths.launcher}) {
-    if (::access(p.c_str(), X_OK) != 0) {
-      throw std::runtime_error(
-          fmt::format("{} is missing or not executable; it is built and installed beside perfzero", p.string()));
-    }
+  if (::access(paths.launcher.c_str(), X_OK) != 0) {
+    throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
+                                         paths.launcher.string()));
   }
   return paths;
 }
 
-runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,
+runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& /*paths*/,
                                    const std::filesystem::path& trial_dir, int trial,
                                    const std::string& root_data_dir) {
   runner::ChildCommand command;
@@ -60,7 +57,7 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
       env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);
     }
   } else {
-    command.argv = {paths.worker.string(), planned.method};
+    command.argv = {planned.worker.string(), planned.method};
     if (!planned.params.empty()) command.argv.push_back(detail::params_to_json(planned.params).dump());
     command.working_dir = trial_dir;
   }

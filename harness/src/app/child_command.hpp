@@ -7,12 +7,12 @@
 
 namespace perfzero::app {
 
+// Built-in methods run in the worker their PlannedCase names (src/catalog/).
 struct HarnessPaths {
-  std::filesystem::path worker;    // perfzero-worker
   std::filesystem::path launcher;  // perfzero-launch
 };
 
-// Next to the running perfzero binary, unless $PERFZERO_WORKER / $PERFZERO_LAUNCH say otherwise.
+// Next to the running perfzero binary, unless $PERFZERO_LAUNCH says otherwise.
 HarnessPaths find_harness_paths();
 
 runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,

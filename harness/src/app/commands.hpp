@@ -3,15 +3,24 @@
 #include <cstdio>
 #include <vector>
 
+#include "catalog/catalog.hpp"
 #include "cli/options.hpp"
+#include "config/plan_builder.hpp"
 #include "config/run_plan.hpp"
 
 namespace perfzero::app {
 
-// Entry point behind main(): parses flags, then lists, dry-runs or runs. Returns the exit status.
+// Entry point behind main(): parses the command line, then runs the subcommand. Returns the exit status.
 int perfzero_main(int argc, const char* const* argv);
 
-void list_methods(std::FILE* out);
+// What every plan starts from: the catalog, $PATH for external commands, perfzero's own directory.
+config::PlanInputs plan_inputs(const catalog::Catalog& catalog);
+
+void list_methods(std::FILE* out, const catalog::Catalog& catalog);
+void list_methods_json(std::FILE* out, const catalog::Catalog& catalog);
+int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog& catalog);
+// report, compare, history: say what they will do, exit 2.
+int not_built(cli::Command command);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
                    const std::vector<config::Comparison>& comparisons, bool interleave);

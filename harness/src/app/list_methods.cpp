@@ -1,16 +1,19 @@
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "api/list_protocol.hpp"
 #include "app/commands.hpp"
-#include "perfzero/registry.hpp"
 
 namespace perfzero::app {
 
-void list_methods(std::FILE* out) {
+void list_methods(std::FILE* out, const catalog::Catalog& catalog) {
   std::string family;
-  for (const auto& m : Registry::instance().methods()) {
+  for (const auto& m : catalog.registry().methods()) {
     if (m.family != family) {
       family = m.family;
-      fmt::print(out, "{}{}\n", family.empty() ? "" : "\n", "family " + family);
+      const catalog::Worker* worker = catalog.worker_of(m.full_name());
+      fmt::print(out, "{}family {} ({})\n", family.empty() ? "" : "\n", family,
+                 worker != nullptr ? worker->executable.filename().string() : "no worker");
     }
     fmt::print(out, "  {}\n      {}\n", m.full_name(), m.description);
     for (const auto& p : m.params) {
@@ -19,6 +22,21 @@ void list_methods(std::FILE* out) {
     }
   }
   fmt::print(out, "\nExternal commands are methods too: see docs/suites.md.\n");
+}
+
+// The workers' own list documents merged, each method saying which worker runs it (docs/cli.md).
+void list_methods_json(std::FILE* out, const catalog::Catalog& catalog) {
+  nlohmann::json doc = detail::method_list_json(catalog.registry(), "");
+  doc.erase("worker");
+  for (auto& m : doc["methods"]) {
+    const catalog::Worker* worker = catalog.worker_of(m["name"].get<std::string>());
+    m["worker"] = worker != nullptr ? worker->name : "";
+    m["worker_executable"] = worker != nullptr ? worker->executable.string() : "";
+  }
+  nlohmann::json workers = nlohmann::json::array();
+  for (const auto& w : catalog.workers()) workers.push_back({{"name", w.name}, {"executable", w.executable.string()}});
+  doc["workers"] = workers;
+  fmt::print(out, "{}\n", doc.dump(2));
 }
 
 }  // namespace perfzero::app

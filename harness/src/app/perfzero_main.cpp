@@ -1,8 +1,7 @@
-#include <filesystem>
-
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
+#include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "config/plan_builder.hpp"
 #include "runner/signals.hpp"
@@ -10,48 +9,73 @@
 
 namespace perfzero::app {
 
+namespace {
+
+int run(const cli::Options& options, const catalog::Catalog& catalog) {
+  config::PlanInputs inputs = plan_inputs(catalog);
+  inputs.method_specs = options.benchmark_methods;
+  inputs.flags = options.settings;
+  for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file, catalog.registry()));
+  const auto plan = config::build_plan(inputs);
+  if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");
+  const auto comparisons = config::collect_comparisons(inputs.suites, plan);
+  if (options.dry_run) {
+    print_plan(stdout, plan);
+    return to_int(ExitCode::all_succeeded);
+  }
+  bool interleave = options.interleave;
+  for (const auto& suite : inputs.suites) interleave = interleave || suite.interleave;
+  return run_benchmarks(options, plan, comparisons, interleave);
+}
+
+int dispatch(const cli::Invocation& invocation) {
+  switch (invocation.command) {
+    case cli::Command::report:
+    case cli::Command::compare:
+    case cli::Command::history:
+      return not_built(invocation.command);
+    default:
+      break;
+  }
+  // Only the commands that need methods pay for asking the workers (a few ms each, concurrently).
+  const catalog::Catalog catalog = catalog::discover_installed(stderr);
+  switch (invocation.command) {
+    case cli::Command::list:
+      if (invocation.list.json) {
+        list_methods_json(stdout, catalog);
+      } else {
+        list_methods(stdout, catalog);
+      }
+      return to_int(ExitCode::all_succeeded);
+    case cli::Command::validate:
+      return validate_suites(invocation.validate, catalog);
+    default:
+      return run(invocation.run, catalog);
+  }
+}
+
+}  // namespace
+
 int perfzero_main(int argc, const char* const* argv) {
   // Before any thread exists, so every thread inherits the mask (runner/signals.hpp).
   runner::block_harness_signals();
   runner::become_subreaper();
   try {
-    const auto parsed = cli::parse_command_line(argc, argv);
-    if (!parsed.options) {
+    const auto parsed = cli::parse_invocation(argc, argv);
+    if (!parsed.invocation) {
       std::fputs(parsed.message.c_str(), stdout);
       return parsed.exit_code;
     }
-    const cli::Options& options = *parsed.options;
-    if (options.list) {
-      list_methods(stdout);
-      return 0;
-    }
-    config::PlanInputs inputs;
-    inputs.method_specs = options.benchmark_methods;
-    inputs.flags = options.settings;
-    for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file));
-    const char* path = std::getenv("PATH");
-    inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
-    std::error_code no_exe;
-    inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path().string();
-    const auto plan = config::build_plan(inputs);
-    if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");
-    const auto comparisons = config::collect_comparisons(inputs.suites, plan);
-    if (options.dry_run) {
-      print_plan(stdout, plan);
-      return 0;
-    }
-    bool interleave = options.interleave;
-    for (const auto& suite : inputs.suites) interleave = interleave || suite.interleave;
-    return run_benchmarks(options, plan, comparisons, interleave);
+    return dispatch(*parsed.invocation);
   } catch (const UsageError& e) {
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
-    return static_cast<int>(ExitCode::usage_or_config);
+    return to_int(ExitCode::usage_or_config);
   } catch (const ConfigError& e) {
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
-    return static_cast<int>(ExitCode::usage_or_config);
+    return to_int(ExitCode::usage_or_config);
   } catch (const std::exception& e) {
     fmt::print(stderr, "perfzero: internal error: {}\n", e.what());
-    return static_cast<int>(ExitCode::internal_error);
+    return to_int(ExitCode::internal_error);
   }
 }
 

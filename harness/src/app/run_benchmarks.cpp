@@ -69,7 +69,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
              output.dir.string());
   if (stop) {
     fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
-    return 128 + *stop;
+    return exit_code_for_signal(*stop);
   }
   return static_cast<int>(not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }

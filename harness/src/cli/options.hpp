@@ -42,7 +42,40 @@ struct ParseResult {
   int exit_code = 0;
 };
 
-// Throws UsageError with one line naming the flag and what it accepts.
-ParseResult parse_command_line(int argc, const char* const* argv);
+// Parses the flags of `perfzero run` (argv[0] is the program). Throws UsageError with one line
+// naming the flag and what it accepts. `top_level`: invoked as plain `perfzero`, so --help also
+// lists the subcommands.
+ParseResult parse_command_line(int argc, const char* const* argv, bool top_level = false);
+
+// Git-style subcommands; `run` is the default, so every PerfZero command line keeps working.
+enum class Command { run, list, validate, report, compare, history };
+
+struct ListOptions {
+  bool json = false;  // --format=json: the catalog with parameters and workers
+};
+
+struct ValidateOptions {
+  std::vector<std::string> suites;
+};
+
+struct Invocation {
+  Command command = Command::run;
+  Options run;  // Command::run
+  ListOptions list;
+  ValidateOptions validate;
+};
+
+struct InvocationResult {
+  std::optional<Invocation> invocation;
+  std::string message;  // --help, --version, or what an unbuilt command will do
+  int exit_code = 0;
+};
+
+// The whole command line: picks the subcommand from argv[1], then parses its flags. Throws
+// UsageError for an unknown subcommand (with a did-you-mean) or a bad flag.
+InvocationResult parse_invocation(int argc, const char* const* argv);
+
+// "Commands:" and one line per subcommand, for --help.
+std::string commands_help();
 
 }  // namespace perfzero::cli

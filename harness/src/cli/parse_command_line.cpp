@@ -15,7 +15,8 @@ constexpr const char* kFooter = R"(Examples:
   perfzero --benchmark_methods=sanity.Sanity.benchmark_noop --benchmark_num_trials=3
   perfzero --benchmark_methods=sanity.Sanity.filter:benchmark_sleep.* --output_dir=results/run1
   perfzero --config benchmarks/suites/cpu_smoke.yaml --platform_name=oci --system_name=VM.Standard.E4.Flex-2
-  perfzero --list
+  perfzero list --format=json
+  perfzero validate benchmarks/suites/cpu_standard.yaml
 
 Method names: family.Class.method, family.Class:method, or family.Class.filter:REGEX.
 Exit status: 0 all succeeded or skipped, 1 any other outcome, 2 bad flags or suite,
@@ -39,9 +40,11 @@ std::string first_flag_name(const std::string& arg) {
 
 }  // namespace
 
-ParseResult parse_command_line(int argc, const char* const* argv) {
-  CLI::App app{"perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.",
-               "perfzero"};
+ParseResult parse_command_line(int argc, const char* const* argv, bool top_level) {
+  // `perfzero --help` is the first help people read: it names the other commands first.
+  const std::string about =
+      "perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.";
+  CLI::App app{top_level ? about + "\n\n" + commands_help() : about, top_level ? "perfzero" : "perfzero run"};
   app.footer(kFooter);
   app.get_formatter()->column_width(34);
   app.set_version_flag("--version",
@@ -65,7 +68,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--config", o.configs, "YAML suite file; repeatable (format: docs/suites.md)")
       ->group(sel)
       ->type_name("FILE");
-  app.add_flag("--list", o.list, "List every built-in method with its family, description and parameters")->group(sel);
+  app.add_flag("--list", o.list, "Alias of `perfzero list`: every method with its worker, description and parameters")
+      ->group(sel);
   app.add_flag("--dry_run", o.dry_run, "Print what would run (methods, trials, settings) and exit")->group(sel);
 
   app.add_option("--benchmark_num_trials", trials, "Trials per method (default 1); overrides suites")

@@ -5,12 +5,17 @@
 
 namespace perfzero {
 
+// Every exit status perfzero produces (docs/cli.md has the table).
 enum class ExitCode : int {
-  all_succeeded = 0,       // every method succeeded or was skipped
-  some_not_succeeded = 1,  // any failed, crashed, timed_out or invalid method
-  usage_or_config = 2,     // bad flag, bad value, bad suite: nothing ran
-  internal_error = 3,      // a harness bug or an unusable output directory
+  all_succeeded = 0,        // every method succeeded or was skipped; list, validate, --help
+  some_not_succeeded = 1,   // any failed, crashed, timed_out or invalid method
+  usage_or_config = 2,      // bad flag, bad value, bad suite, unknown or unbuilt command: nothing ran
+  internal_error = 3,       // a harness bug or an unusable output directory
+  stopped_by_signal = 128,  // base: a run stopped by signal N exits 128 + N, as shells report it
 };
+
+constexpr int to_int(ExitCode code) { return static_cast<int>(code); }
+constexpr int exit_code_for_signal(int signal) { return to_int(ExitCode::stopped_by_signal) + signal; }
 
 // A bad flag or flag value; the message is one line naming the flag and what is accepted.
 class UsageError : public std::runtime_error {

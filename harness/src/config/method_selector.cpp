@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/known_workers.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
@@ -24,6 +25,18 @@ std::vector<std::string> all_classes(const Registry& registry) {
   return {classes.begin(), classes.end()};
 }
 
+// A family whose worker is known but absent (say onednn in a build without oneDNN) deserves a
+// better answer than "unknown method": name the worker the build/image lacks.
+void throw_if_worker_missing(const std::string& name, const std::string& spec, const std::string& origin,
+                             const Registry& registry) {
+  const std::string family = name.substr(0, name.find('.'));
+  const bool family_present = std::any_of(registry.methods().begin(), registry.methods().end(),
+                                          [&](const MethodInfo& m) { return m.family == family; });
+  if (family_present) return;
+  const std::string message = catalog::missing_worker_message(family, spec);
+  if (!message.empty()) throw ConfigError(fmt::format("{}: {}", origin, message));
+}
+
 }  // namespace
 
 std::vector<const MethodInfo*> select_methods(const std::string& raw_spec, const std::string& origin,
@@ -36,6 +49,7 @@ std::vector<const MethodInfo*> select_methods(const std::string& raw_spec, const
     const std::string pattern = spec.substr(filter_at + 8);
     const auto classes = all_classes(registry);
     if (std::find(classes.begin(), classes.end(), class_path) == classes.end()) {
+      throw_if_worker_missing(class_path, spec, origin, registry);
       throw ConfigError(fmt::format("{}: unknown benchmark class '{}' in '{}'{}", origin, class_path, spec,
                                     text::did_you_mean(class_path, classes)));
     }
@@ -63,6 +77,7 @@ std::vector<const MethodInfo*> select_methods(const std::string& raw_spec, const
   const auto colon = full.rfind(':');
   if (colon != std::string::npos) full[colon] = '.';  // family.Class:method
   if (const MethodInfo* m = registry.find(full)) return {m};
+  throw_if_worker_missing(full, spec, origin, registry);
   throw ConfigError(fmt::format("{}: unknown benchmark method '{}'{} (perfzero --list shows them all)", origin, spec,
                                 text::did_you_mean(full, all_names(registry))));
 }

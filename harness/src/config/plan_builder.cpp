@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -90,9 +91,19 @@ void check_command_exists(const SuiteEntry& entry, const std::string& program, c
   throw ConfigError(fmt::format("{}: command: '{}' was not found on PATH ({})", entry.origin, program, search));
 }
 
+// Suites are resolved against the catalog's registry, so only a suite loaded against another
+// registry (a programming error) can name a method that no worker runs.
+std::filesystem::path worker_for(const catalog::Catalog& catalog, const std::string& method,
+                                 const std::string& origin) {
+  const catalog::Worker* worker = catalog.worker_of(method);
+  if (worker == nullptr) throw ConfigError(fmt::format("{}: no installed worker runs {}", origin, method));
+  return worker->executable;
+}
+
 }  // namespace
 
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
+  if (inputs.catalog == nullptr) throw std::logic_error("build_plan: PlanInputs::catalog is not set");
   std::vector<PlannedCase> plan;
   std::set<std::string> names;
   const RunSettings none;
@@ -104,12 +115,13 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
   for (const auto& spec_list : inputs.method_specs) {
     for (const auto& spec : text::split(spec_list, ',')) {
       if (text::trim(spec).empty()) continue;
-      for (const MethodInfo* method : select_methods(spec, "--benchmark_methods", Registry::instance())) {
+      for (const MethodInfo* method : select_methods(spec, "--benchmark_methods", inputs.catalog->registry())) {
         PlannedCase c = with_settings({&none, &inputs.flags});
         c.method = method->full_name();
         c.name = c.method;
         c.description = method->description;
         c.origin = "--benchmark_methods";
+        c.worker = worker_for(*inputs.catalog, c.method, c.origin);
         add(std::move(c));
       }
     }
@@ -148,6 +160,7 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
           c.description = entry.methods[i]->description;
           c.params = point;
           c.origin = entry.origin;
+          c.worker = worker_for(*inputs.catalog, c.method, c.origin);
           add(std::move(c));
         }
       }

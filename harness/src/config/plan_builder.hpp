@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.hpp"
 #include "config/run_plan.hpp"
 #include "config/suite.hpp"
 
@@ -12,11 +13,13 @@ struct PlanInputs {
   std::vector<std::string> method_specs;  // from --benchmark_methods
   RunSettings flags;                      // values given explicitly on the command line
   std::vector<Suite> suites;
-  std::string path_env;  // PATH used to find external commands
-  std::string bin_dir;   // replaces {bindir} in commands: where perfzero is installed
+  std::string path_env;                       // PATH used to find external commands
+  std::string bin_dir;                        // replaces {bindir} in commands: where perfzero is installed
+  const catalog::Catalog* catalog = nullptr;  // the methods and their workers; must be set
 };
 
-// Throws ConfigError when an external command cannot be found or two entries collide.
+// Throws ConfigError when an external command cannot be found, two entries collide or a method
+// has no worker.
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs);
 
 // Every suite's comparisons; each must name methods (by report name) that the plan runs.

@@ -27,7 +27,8 @@ struct PlannedCase {
   std::string method;  // family.Class.method for built-ins; the suite's name for commands
   std::string description;
   bool external = false;
-  ParamMap params;  // the given parameters (built-ins get defaults for the rest in the worker)
+  ParamMap params;               // the given parameters (built-ins get defaults for the rest in the worker)
+  std::filesystem::path worker;  // built-ins: the perfzero-worker-* executable that runs the method
   ExternalCommand command;
   int trials = 1;
   int warmup_trials = 0;

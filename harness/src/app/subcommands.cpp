@@ -1,0 +1,85 @@
+// `perfzero validate` and the commands still to come.
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "app/commands.hpp"
+#include "common/errors.hpp"
+#include "config/plan_builder.hpp"
+
+namespace perfzero::app {
+
+namespace {
+
+struct PlanSize {
+  std::size_t methods = 0;
+  std::size_t cases = 0;
+  int trials = 0;
+  int warmups = 0;
+};
+
+PlanSize size_of(const std::vector<config::PlannedCase>& plan) {
+  PlanSize size;
+  std::set<std::string> methods;
+  for (const auto& c : plan) {
+    methods.insert(c.method);
+    size.trials += c.trials;
+    size.warmups += c.warmup_trials;
+  }
+  size.methods = methods.size();
+  size.cases = plan.size();
+  return size;
+}
+
+}  // namespace
+
+config::PlanInputs plan_inputs(const catalog::Catalog& catalog) {
+  config::PlanInputs inputs;
+  inputs.catalog = &catalog;
+  const char* path = std::getenv("PATH");
+  inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
+  std::error_code no_exe;
+  inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path().string();
+  return inputs;
+}
+
+// Each suite on its own, as `perfzero --config=SUITE --dry_run` would plan it; every broken suite
+// is reported, not only the first.
+int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog& catalog) {
+  int broken = 0;
+  for (const auto& file : options.suites) {
+    try {
+      config::PlanInputs inputs = plan_inputs(catalog);
+      inputs.suites.push_back(config::load_suite(file, catalog.registry()));
+      const auto plan = config::build_plan(inputs);
+      config::collect_comparisons(inputs.suites, plan);
+      const PlanSize s = size_of(plan);
+      fmt::print("{}: valid: {} method(s), {} case(s), {} trial(s) + {} warm-up, {} child run(s)\n", file, s.methods,
+                 s.cases, s.trials, s.warmups, s.trials + s.warmups);
+    } catch (const ConfigError& e) {
+      fmt::print(stderr, "perfzero: error: {}\n", e.what());
+      ++broken;
+    }
+  }
+  return to_int(broken > 0 ? ExitCode::usage_or_config : ExitCode::all_succeeded);
+}
+
+int not_built(cli::Command command) {
+  switch (command) {
+    case cli::Command::report:
+      fmt::print(stderr, "perfzero report: not built yet (it will rebuild a run directory's summaries)\n");
+      break;
+    case cli::Command::compare:
+      fmt::print(stderr,
+                 "perfzero compare: not built yet (it will compare two runs per method with a significance test)\n");
+      break;
+    default:
+      fmt::print(stderr, "perfzero history: not built yet (it will show a method's results across past runs)\n");
+      break;
+  }
+  return to_int(ExitCode::usage_or_config);
+}
+
+}  // namespace perfzero::app

@@ -1,0 +1,135 @@
+// perfzero's subcommands, Git-style: `perfzero COMMAND [FLAGS]`, with `run` the default so that
+// PerfZero command lines (`perfzero --benchmark_methods=...`) keep working unchanged.
+#include <array>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "cli/options.hpp"
+#include "common/errors.hpp"
+#include "common/text.hpp"
+
+namespace perfzero::cli {
+
+namespace {
+
+struct CommandInfo {
+  Command command;
+  std::string_view name;
+  std::string_view summary;
+};
+
+constexpr std::array kCommands{
+    CommandInfo{Command::run, "run", "Run benchmark methods and write reports (the default command)"},
+    CommandInfo{Command::list, "list", "List the methods the installed workers offer (--format=text|json)"},
+    CommandInfo{Command::validate, "validate", "Check suite files against the methods and print the plan's size"},
+    CommandInfo{Command::report, "report", "Not built yet: will rebuild a run directory's reports"},
+    CommandInfo{Command::compare, "compare", "Not built yet: will compare two runs with a significance test"},
+    CommandInfo{Command::history, "history", "Not built yet: will show a method's results across runs"},
+};
+
+// A stray word that looks like a method or a file goes to `run`, whose message says where it belongs.
+bool looks_like_command(std::string_view arg) {
+  return !arg.empty() && arg.front() != '-' && arg.find_first_of("./=") == std::string_view::npos;
+}
+
+const CommandInfo* find_command(std::string_view name) {
+  for (const auto& c : kCommands) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// Runs CLI11 on a subcommand's own flags; --help becomes a message, errors a UsageError.
+std::optional<std::string> parse_or_help(CLI::App& app, int argc, const char* const* argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return app.help();
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(fmt::format("{}: {} ({} --help lists the flags)", app.get_name(), e.what(), app.get_name()));
+  }
+  return std::nullopt;
+}
+
+InvocationResult parse_list(int argc, const char* const* argv) {
+  CLI::App app{"Lists every method the installed workers offer, with its parameters.", "perfzero list"};
+  std::string format = "text";
+  app.add_option("--format", format, "text (default) or json: the catalog with parameters and workers")
+      ->check(CLI::IsMember({"text", "json"}));
+  if (auto help = parse_or_help(app, argc, argv)) return {std::nullopt, *help, to_int(ExitCode::all_succeeded)};
+  Invocation inv;
+  inv.command = Command::list;
+  inv.list.json = format == "json";
+  return {std::move(inv), "", 0};
+}
+
+InvocationResult parse_validate(int argc, const char* const* argv) {
+  CLI::App app{
+      "Loads suite files, checks them against the installed methods and prints the size of the plan "
+      "(methods, cases, trials, child runs). Nothing runs. Exit 0 when valid, 2 otherwise.",
+      "perfzero validate"};
+  Invocation inv;
+  inv.command = Command::validate;
+  app.add_option("SUITE", inv.validate.suites, "YAML suite file (docs/suites.md)")->required()->type_name("FILE");
+  if (auto help = parse_or_help(app, argc, argv)) return {std::nullopt, *help, to_int(ExitCode::all_succeeded)};
+  return {std::move(inv), "", 0};
+}
+
+InvocationResult parse_not_built(const CommandInfo& info, int argc, const char* const* argv) {
+  CLI::App app{std::string(info.summary), fmt::format("perfzero {}", info.name)};
+  app.allow_extras();
+  if (auto help = parse_or_help(app, argc, argv)) return {std::nullopt, *help, to_int(ExitCode::all_succeeded)};
+  Invocation inv;
+  inv.command = info.command;
+  return {std::move(inv), "", 0};
+}
+
+}  // namespace
+
+std::string commands_help() {
+  std::string out = "Commands (perfzero COMMAND --help for each):\n";
+  for (const auto& c : kCommands) out += fmt::format("  {:<10} {}\n", c.name, c.summary);
+  return out;
+}
+
+InvocationResult parse_invocation(int argc, const char* const* argv) {
+  if (argc < 2 || !looks_like_command(argv[1])) {
+    auto parsed = parse_command_line(argc, argv, /*top_level=*/true);
+    if (!parsed.options) return {std::nullopt, std::move(parsed.message), parsed.exit_code};
+    Invocation inv;
+    inv.run = std::move(*parsed.options);
+    inv.command = inv.run.list ? Command::list : Command::run;  // --list: an alias of `list`
+    return {std::move(inv), "", 0};
+  }
+  const CommandInfo* info = find_command(argv[1]);
+  if (info == nullptr) {
+    std::vector<std::string> names;
+    names.reserve(kCommands.size());
+    for (const auto& c : kCommands) names.emplace_back(c.name);
+    throw UsageError(
+        fmt::format("unknown command '{}'{} (perfzero --help lists the commands; methods go in "
+                    "--benchmark_methods=...)",
+                    argv[1], text::did_you_mean(argv[1], names)));
+  }
+  // The subcommand's parser sees "perfzero COMMAND" as its program name and the rest as its flags.
+  switch (info->command) {
+    case Command::run: {
+      auto parsed = parse_command_line(argc - 1, argv + 1);
+      if (!parsed.options) return {std::nullopt, std::move(parsed.message), parsed.exit_code};
+      Invocation inv;
+      inv.run = std::move(*parsed.options);
+      inv.command = inv.run.list ? Command::list : Command::run;
+      return {std::move(inv), "", 0};
+    }
+    case Command::list:
+      return parse_list(argc - 1, argv + 1);
+    case Command::validate:
+      return parse_validate(argc - 1, argv + 1);
+    default:
+      return parse_not_built(*info, argc - 1, argv + 1);
+  }
+}
+
+}  // namespace perfzero::cli
