@@ -108,6 +108,7 @@ nlohmann::json build_trial_report(const RunContext& run, const TrialRecord& reco
       {"signal", e.end == runner::ProcessEnd::signaled ? nlohmann::json(runner::signal_name(e.signal)) : nullptr},
       {"timeout_seconds", static_cast<double>(planned.timeout.count()) / 1000.0},
       {"metric_units", units},
+      {"repetitions", child != nullptr ? runner::repetitions_json(child->repetitions) : nlohmann::json::array()},
       {"timing",
        {{"child_wall_time", e.wall_seconds},
         {"child_self_wall_time",
