@@ -67,6 +67,7 @@ void spin(Context& ctx) {
   const auto duration = std::chrono::milliseconds(ctx.int_param("ms"));
   std::atomic<std::uint64_t> total{0};
   std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(threads));
   const auto start = Clock::now();
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&] {

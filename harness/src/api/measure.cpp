@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "noise.hpp"
+
 namespace perfzero {
 
 namespace {
@@ -33,16 +35,34 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
+// Running count, sum and mean/variance (Welford), so the stop test does not rescan every sample.
+struct Running {
+  std::int64_t count = 0;
+  double sum = 0;
+  double mean = 0;
+  double m2 = 0;
+
+  void add(double x) {
+    ++count;
+    sum += x;
+    const double delta = x - mean;
+    mean += delta / static_cast<double>(count);
+    m2 += delta * (x - mean);
+  }
+  double noise() const {
+    const double stddev = count > 1 ? std::sqrt(m2 / static_cast<double>(count - 1)) : 0.0;
+    return detail::relative_noise(static_cast<std::size_t>(count), mean, stddev);
+  }
+};
+
 // Why to stop after the latest repetition, or nothing to go on. The caps come first: they bound the
 // method's run time whatever the minimums ask for.
-std::optional<StopReason> stop_reason(const MeasureOptions& o, const RepetitionSeries& series, double timed_seconds,
-                                      double wall_seconds) {
-  const auto count = static_cast<std::int64_t>(series.size());
-  if (count >= o.max_repetitions) return StopReason::max_repetitions;
+std::optional<StopReason> stop_reason(const MeasureOptions& o, const Running& r, double wall_seconds) {
+  if (r.count >= o.max_repetitions) return StopReason::max_repetitions;
   if (wall_seconds >= o.max_time) return StopReason::time_cap;
-  if (count < o.min_repetitions || timed_seconds < o.min_time) return std::nullopt;
+  if (r.count < o.min_repetitions || r.sum < o.min_time) return std::nullopt;
   if (!o.noise_target) return StopReason::min_repetitions_and_time;
-  if (series.relative_noise() <= *o.noise_target) return StopReason::noise_target;
+  if (r.noise() <= *o.noise_target) return StopReason::noise_target;
   return std::nullopt;
 }
 
@@ -64,7 +84,7 @@ RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std:
     setup();
     body();
   }
-  double timed_seconds = 0;
+  Running running;
   while (true) {
     setup();
     const auto start = Clock::now();
@@ -72,8 +92,8 @@ RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std:
     const auto end = Clock::now();
     const double seconds = seconds_between(start, end);
     series.values.push_back(seconds);
-    timed_seconds += seconds;
-    if (auto reason = stop_reason(options, series, timed_seconds, seconds_between(started, end))) {
+    running.add(seconds);
+    if (auto reason = stop_reason(options, running, seconds_between(started, end))) {
       series.stopped_by = *reason;
       break;
     }

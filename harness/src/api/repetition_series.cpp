@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "noise.hpp"
+
 namespace perfzero {
 
 std::string_view to_string(StopReason reason) {
@@ -80,10 +82,17 @@ double RepetitionSeries::stddev() const {
 
 double RepetitionSeries::relative_noise() const {
   if (values.size() < 2) return std::numeric_limits<double>::infinity();
-  const double m = mean();
-  if (m == 0.0) return std::numeric_limits<double>::infinity();
-  const double half_width = t_quantile_975(values.size() - 1) * stddev() / std::sqrt(static_cast<double>(size()));
-  return half_width / std::fabs(m);
+  return detail::relative_noise(values.size(), mean(), stddev());
 }
+
+namespace detail {
+
+double relative_noise(std::size_t count, double mean, double stddev) {
+  if (count < 2 || mean == 0.0) return std::numeric_limits<double>::infinity();
+  const double half_width = t_quantile_975(count - 1) * stddev / std::sqrt(static_cast<double>(count));
+  return half_width / std::fabs(mean);
+}
+
+}  // namespace detail
 
 }  // namespace perfzero
