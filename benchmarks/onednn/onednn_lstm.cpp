@@ -3,13 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <vector>
 
-#include "common/threads.hpp"
 #include "onednn/onednn_info.hpp"
 #include "onednn/synthetic.hpp"
 #include "perfzero/benchmark.hpp"
@@ -21,16 +19,18 @@ namespace {
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
+const params::MeasureDefaults kMeasure{
+    .repetitions_description = "minimum timed passes after the warm-ups; the median counts", .repetitions = 10};
+
 void imdb_lstm(Context& ctx) {
   const auto batch = ctx.int_param("batch");
   const auto steps = ctx.int_param("sequence_length");
-  const auto reps = ctx.int_param("repetitions");
-  const int threads = bench::threads_param(ctx);
+  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  const int threads = params::threads_from(ctx);
   constexpr std::int64_t kVocabulary = 20000;
   constexpr std::int64_t kEmbedding = 128;
   constexpr std::int64_t kHidden = 128;
-  if (batch < 2 || steps < 1 || reps < 1)
-    return ctx.fail("batch must be at least 2, sequence_length and repetitions 1");
+  if (batch < 2 || steps < 1) return ctx.fail("batch must be at least 2 and sequence_length at least 1");
   omp_set_num_threads(threads);
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
@@ -102,13 +102,7 @@ void imdb_lstm(Context& ctx) {
       predictions[static_cast<std::size_t>(b)] = 1.0 / (1.0 + std::exp(-z));
     }
   };
-  run();  // warm-up
-  std::vector<double> seconds;
-  for (std::int64_t r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
+  const RepetitionSeries seconds = measure(ctx, options.named("inference"), run);
   for (double p : predictions) {
     if (!(p > 0.0 && p < 1.0)) return ctx.fail("a prediction is outside (0, 1): " + std::to_string(p));
   }
@@ -116,8 +110,7 @@ void imdb_lstm(Context& ctx) {
     return ctx.fail("the same sequence got two predictions: " + std::to_string(predictions.front()) + " and " +
                     std::to_string(predictions.back()));
   }
-  std::sort(seconds.begin(), seconds.end());
-  const double median = seconds[seconds.size() / 2];
+  const double median = seconds.median();
   ctx.report("sequences_per_second", static_cast<double>(batch) / median, "sequences/s");
   ctx.report("ms_per_batch", median * 1e3, "ms");
   ctx.set_extra("batch", batch);
@@ -126,16 +119,19 @@ void imdb_lstm(Context& ctx) {
   ctx.set_framework(framework_info());
 }
 
-const Registration kLstm{MethodInfo{
-    "onednn",
-    "Lstm",
-    "benchmark_imdb_lstm",
-    "IMDB sentiment LSTM inference (embedding 20000x128, LSTM 128, dense sigmoid), oneDNN fp32",
-    {{"batch", ParamType::integer, std::int64_t{32}, "sequences per pass"},
-     {"sequence_length", ParamType::integer, std::int64_t{80}, "tokens per sequence (Keras example: maxlen 80)"},
-     {"repetitions", ParamType::integer, std::int64_t{10}, "timed passes after one warm-up; the median counts"},
-     {"threads", ParamType::integer, std::int64_t{0}, "OpenMP threads; 0: all the CPUs allowed"}},
-    imdb_lstm}};
+std::vector<ParamSpec> lstm_params() {
+  std::vector<ParamSpec> specs{
+      {"batch", ParamType::integer, std::int64_t{32}, "sequences per pass"},
+      {"sequence_length", ParamType::integer, std::int64_t{80}, "tokens per sequence (Keras example: maxlen 80)"},
+      params::threads()};
+  for (auto& spec : params::measure_specs(kMeasure)) specs.push_back(std::move(spec));
+  return specs;
+}
+
+const Registration kLstm{
+    MethodInfo{"onednn", "Lstm", "benchmark_imdb_lstm",
+               "IMDB sentiment LSTM inference (embedding 20000x128, LSTM 128, dense sigmoid), oneDNN fp32",
+               lstm_params(), imdb_lstm}};
 
 }  // namespace
 

@@ -2,14 +2,11 @@
 // CPU's theoretical peak.
 #include <omp.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <vector>
 
-#include "common/threads.hpp"
 #include "onednn/cpu_peak.hpp"
 #include "onednn/onednn_info.hpp"
 #include "perfzero/benchmark.hpp"
@@ -31,15 +28,46 @@ float entry(std::int64_t i, std::int64_t j, std::uint32_t salt) {
   return static_cast<float>(static_cast<int>(h % 5) - 2);  // -2 .. 2
 }
 
+// Exact check of 64 entries spread over C against an integer reference; empty when all match.
+std::string check_entries(const float* pc, std::int64_t m, std::int64_t n, std::int64_t k) {
+  for (int s = 0; s < 64; ++s) {
+    const std::int64_t i = (static_cast<std::int64_t>(s) * 7919) % m;
+    const std::int64_t j = (static_cast<std::int64_t>(s) * 104729) % n;
+    std::int64_t expected = 0;
+    for (std::int64_t l = 0; l < k; ++l) {
+      expected += static_cast<std::int64_t>(entry(i, l, 1)) * static_cast<std::int64_t>(entry(l, j, 2));
+    }
+    if (static_cast<double>(pc[i * n + j]) != static_cast<double>(expected)) {
+      return "C[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(pc[i * n + j]) +
+             ", expected " + std::to_string(expected);
+    }
+  }
+  return "";
+}
+
+// A (m x k) or B (k x n) in fp32, reordered into the primitive's type.
+dnnl::memory input(const dnnl::engine& engine, dnnl::stream& stream, const dnnl::memory::desc& md, std::int64_t rows,
+                   std::int64_t cols, std::uint32_t salt) {
+  dnnl::memory plain({{rows, cols}, dt::f32, tag::ab}, engine);
+  auto* p = static_cast<float*>(plain.get_data_handle());
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t j = 0; j < cols; ++j) p[i * cols + j] = entry(i, j, salt);
+  }
+  dnnl::memory out(md, engine);
+  dnnl::reorder(plain, out).execute(stream, plain, out);
+  return out;
+}
+
+const params::MeasureDefaults kMeasure{
+    .repetitions_description = "minimum timed runs after the warm-ups; the median counts", .repetitions = 5};
+
 void matmul(Context& ctx, const std::string& dtype) {
   const auto m = ctx.int_param("m");
   const auto n = ctx.int_param("n");
   const auto k = ctx.int_param("k");
-  const auto reps = ctx.int_param("repetitions");
-  const int threads = bench::threads_param(ctx);
-  if (m < 1 || n < 1 || k < 1 || k > (1 << 20) || reps < 1) {
-    return ctx.fail("m, n, k must be positive (k at most 2^20) and repetitions at least 1");
-  }
+  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  const int threads = params::threads_from(ctx);
+  if (m < 1 || n < 1 || k < 1 || k > (1 << 20)) return ctx.fail("m, n, k must be positive (k at most 2^20)");
   omp_set_num_threads(threads);
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
@@ -57,53 +85,25 @@ void matmul(Context& ctx, const std::string& dtype) {
   } catch (const dnnl::error& e) {
     return ctx.skip("oneDNN has no " + dtype + " matmul for this CPU (" + std::string(e.what()) + ")");
   }
-  // Inputs are written in fp32 and reordered into the primitive's type.
-  dnnl::memory a32({{m, k}, dt::f32, tag::ab}, engine);
-  dnnl::memory b32({{k, n}, dt::f32, tag::ab}, engine);
-  auto* pa = static_cast<float*>(a32.get_data_handle());
-  auto* pb = static_cast<float*>(b32.get_data_handle());
-  for (std::int64_t i = 0; i < m; ++i) {
-    for (std::int64_t j = 0; j < k; ++j) pa[i * k + j] = entry(i, j, 1);
-  }
-  for (std::int64_t i = 0; i < k; ++i) {
-    for (std::int64_t j = 0; j < n; ++j) pb[i * n + j] = entry(i, j, 2);
-  }
-  dnnl::memory a(a_md, engine);
-  dnnl::memory b(b_md, engine);
+  dnnl::memory a = input(engine, stream, a_md, m, k, 1);
+  dnnl::memory b = input(engine, stream, b_md, k, n, 2);
   dnnl::memory c(c_md, engine);
-  dnnl::reorder(a32, a).execute(stream, a32, a);
-  dnnl::reorder(b32, b).execute(stream, b32, b);
   dnnl::matmul prim(pd);
   const std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
-  prim.execute(stream, args);  // warm-up: first-touch of C, JIT-generated kernels, thread pool
-  stream.wait();
-  std::vector<double> seconds;
-  for (std::int64_t r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
+  // The warm-ups cover the first touch of C, JIT-generated kernels and the thread pool.
+  const RepetitionSeries seconds = measure(ctx, options.named("matmul"), [&] {
     prim.execute(stream, args);
     stream.wait();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  });
+  if (auto wrong = check_entries(static_cast<const float*>(c.get_data_handle()), m, n, k); !wrong.empty()) {
+    return ctx.fail(wrong);
   }
-  // Exact check of 64 entries spread over C against an integer reference.
-  const auto* pc = static_cast<const float*>(c.get_data_handle());
-  for (int s = 0; s < 64; ++s) {
-    const std::int64_t i = (static_cast<std::int64_t>(s) * 7919) % m;
-    const std::int64_t j = (static_cast<std::int64_t>(s) * 104729) % n;
-    std::int64_t expected = 0;
-    for (std::int64_t l = 0; l < k; ++l) {
-      expected += static_cast<std::int64_t>(entry(i, l, 1)) * static_cast<std::int64_t>(entry(l, j, 2));
-    }
-    if (static_cast<double>(pc[i * n + j]) != static_cast<double>(expected)) {
-      return ctx.fail("C[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(pc[i * n + j]) +
-                      ", expected " + std::to_string(expected));
-    }
-  }
-  const double best = *std::min_element(seconds.begin(), seconds.end());
-  const double gflops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / best / 1e9;
+  const double median = seconds.median();
+  const double gflops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / median / 1e9;
   const std::string isa = dispatched_isa();
   const Peak peak = theoretical_peak(threads, dtype, isa);
   ctx.report("gflops", gflops, "GFLOP/s");
-  ctx.report("milliseconds", best * 1e3, "ms");
+  ctx.report("milliseconds", median * 1e3, "ms");
   if (peak.gflops > 0) ctx.report("percent_of_peak", 100.0 * gflops / peak.gflops, "%");
   ctx.set_extra("threads", std::int64_t{threads});
   ctx.set_extra("isa", isa);
@@ -115,11 +115,12 @@ void matmul(Context& ctx, const std::string& dtype) {
 }
 
 std::vector<ParamSpec> params() {
-  return {{"m", ParamType::integer, std::int64_t{4096}, "rows of A and C"},
-          {"n", ParamType::integer, std::int64_t{4096}, "columns of B and C"},
-          {"k", ParamType::integer, std::int64_t{4096}, "columns of A, rows of B"},
-          {"repetitions", ParamType::integer, std::int64_t{5}, "timed runs after one warm-up; the best counts"},
-          {"threads", ParamType::integer, std::int64_t{0}, "OpenMP threads; 0: all the CPUs allowed"}};
+  std::vector<ParamSpec> specs{{"m", ParamType::integer, std::int64_t{4096}, "rows of A and C"},
+                               {"n", ParamType::integer, std::int64_t{4096}, "columns of B and C"},
+                               {"k", ParamType::integer, std::int64_t{4096}, "columns of A, rows of B"},
+                               params::threads()};
+  for (auto& spec : params::measure_specs(kMeasure)) specs.push_back(std::move(spec));
+  return specs;
 }
 
 const Registration kMatmul[] = {

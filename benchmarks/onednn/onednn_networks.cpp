@@ -2,12 +2,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "common/threads.hpp"
 #include "onednn/network.hpp"
 #include "onednn/onednn_info.hpp"
 #include "onednn/synthetic.hpp"
@@ -17,11 +15,14 @@ namespace perfzero::onednn {
 
 namespace {
 
+const params::MeasureDefaults kMeasure{
+    .repetitions_description = "minimum timed passes after the warm-ups; the median counts", .repetitions = 5};
+
 void forward(Context& ctx, const std::string& name) {
   const auto batch = ctx.int_param("batch");
-  const auto reps = ctx.int_param("repetitions");
-  const int threads = bench::threads_param(ctx);
-  if (batch < 1 || reps < 1) return ctx.fail("batch and repetitions must be at least 1");
+  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  const int threads = params::threads_from(ctx);
+  if (batch < 1) return ctx.fail("batch must be at least 1");
   omp_set_num_threads(threads);
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
@@ -37,13 +38,8 @@ void forward(Context& ctx, const std::string& name) {
     std::copy_n(input.begin(), per_image, input.begin() + (batch - 1) * per_image);
   }
   net->set_input(input);
-  net->run(stream);  // warm-up: JIT kernels, first touch of every buffer
-  std::vector<double> seconds;
-  for (std::int64_t r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    net->run(stream);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
+  // The warm-ups cover the JIT kernels and the first touch of every buffer.
+  const RepetitionSeries seconds = measure(ctx, options.named("forward"), [&] { net->run(stream); });
   const auto out = net->output(stream);
   const auto classes = static_cast<std::int64_t>(out.size()) / batch;
   double lo = out[0];
@@ -65,8 +61,7 @@ void forward(Context& ctx, const std::string& name) {
       }
     }
   }
-  std::sort(seconds.begin(), seconds.end());
-  const double median = seconds[seconds.size() / 2];
+  const double median = seconds.median();
   ctx.report("images_per_second", static_cast<double>(batch) / median, "images/s");
   ctx.report("ms_per_batch", median * 1e3, "ms");
   ctx.report("gflops", net->flops() / median / 1e9, "GFLOP/s");
@@ -79,9 +74,10 @@ void forward(Context& ctx, const std::string& name) {
 }
 
 std::vector<ParamSpec> params() {
-  return {{"batch", ParamType::integer, std::int64_t{32}, "images per forward pass (224 x 224 x 3)"},
-          {"repetitions", ParamType::integer, std::int64_t{5}, "timed passes after one warm-up; the median counts"},
-          {"threads", ParamType::integer, std::int64_t{0}, "OpenMP threads; 0: all the CPUs allowed"}};
+  std::vector<ParamSpec> specs{
+      {"batch", ParamType::integer, std::int64_t{32}, "images per forward pass (224 x 224 x 3)"}, params::threads()};
+  for (auto& spec : params::measure_specs(kMeasure)) specs.push_back(std::move(spec));
+  return specs;
 }
 
 void resnet50(Context& c) { forward(c, "resnet50"); }

@@ -28,10 +28,21 @@ double ms_since(Clock::time_point start) {
 
 void noop(Context&) {}
 
+// One sleep by default; more through the measure options, which tests use to see every repetition.
+const perfzero::params::MeasureDefaults kSleepMeasure{
+    .repetitions_description = "minimum timed sleeps; the median is reported", .repetitions = 1, .warmups = 0};
+
 void sleep_for(Context& ctx) {
-  const auto start = Clock::now();
-  std::this_thread::sleep_for(std::chrono::milliseconds(ctx.int_param("ms")));
-  ctx.report("slept_ms", ms_since(start), "ms");
+  const auto options = perfzero::params::measure_options(ctx, kSleepMeasure);
+  const auto ms = std::chrono::milliseconds(ctx.int_param("ms"));
+  const auto slept = perfzero::measure(ctx, options.named("sleep"), [&] { std::this_thread::sleep_for(ms); });
+  ctx.report("slept_ms", slept.median() * 1e3, "ms");
+}
+
+std::vector<perfzero::ParamSpec> sleep_params() {
+  std::vector<perfzero::ParamSpec> specs{{"ms", ParamType::integer, std::int64_t{100}, "milliseconds to sleep"}};
+  for (auto& spec : perfzero::params::measure_specs(kSleepMeasure)) specs.push_back(std::move(spec));
+  return specs;
 }
 
 // Touching every page makes the allocation resident, so RSS really reaches `mib`.
@@ -52,12 +63,13 @@ void allocate(Context& ctx) {
 }
 
 void spin(Context& ctx) {
-  const auto threads = ctx.int_param("threads");
+  const int threads = perfzero::params::threads_from(ctx);
   const auto duration = std::chrono::milliseconds(ctx.int_param("ms"));
   std::atomic<std::uint64_t> total{0};
   std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(threads));
   const auto start = Clock::now();
-  for (std::int64_t t = 0; t < threads; ++t) {
+  for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
       std::uint64_t n = 0;
       volatile std::uint64_t x = 1;
@@ -133,15 +145,14 @@ const perfzero::Registration kMethods[] = {
     perfzero::Registration{
         method("benchmark_noop", "Does nothing: measures the harness's own cost per method", {}, noop)},
     perfzero::Registration{method("benchmark_sleep", "Sleeps for ms milliseconds and reports how long it slept",
-                                  {{"ms", ParamType::integer, std::int64_t{100}, "milliseconds to sleep"}}, sleep_for)},
+                                  sleep_params(), sleep_for)},
     perfzero::Registration{method("benchmark_allocate", "Allocates mib MiB, touches every page, holds it hold_ms",
                                   {{"mib", ParamType::integer, std::int64_t{64}, "MiB to allocate"},
                                    {"hold_ms", ParamType::integer, std::int64_t{0}, "milliseconds to hold it"}},
                                   allocate)},
-    perfzero::Registration{method("benchmark_spin", "Busy-loops on threads threads for ms milliseconds",
-                                  {{"threads", ParamType::integer, std::int64_t{2}, "threads to spin"},
-                                   {"ms", ParamType::integer, std::int64_t{300}, "milliseconds to spin"}},
-                                  spin)},
+    perfzero::Registration{method(
+        "benchmark_spin", "Busy-loops on threads threads for ms milliseconds",
+        {perfzero::params::threads(2), {"ms", ParamType::integer, std::int64_t{300}, "milliseconds to spin"}}, spin)},
     perfzero::Registration{method("benchmark_spawn_allocating_child",
                                   "Starts a child process that allocates mib MiB (the whole tree is measured)",
                                   {{"mib", ParamType::integer, std::int64_t{200}, "MiB the child allocates"},

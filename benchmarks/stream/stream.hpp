@@ -3,11 +3,14 @@
 #include <cstdint>
 #include <string>
 
+#include "perfzero/context.hpp"
+#include "perfzero/measure.hpp"
+
 namespace perfzero::stream {
 
 struct Settings {
   std::int64_t n = std::int64_t{1} << 25;  // elements per array: 256 MiB each
-  int repetitions = 10;                    // the best of repetitions 2..N counts, as in STREAM
+  int repetitions = 10;                    // timed repetitions per kernel, for run_stream(settings)
   int threads = 1;
 };
 
@@ -19,6 +22,11 @@ struct Bandwidth {
   std::string error;  // set when the arrays do not hold the values STREAM expects
 };
 
+// Each kernel is timed by perfzero::measure as its own series ("copy", "scale", "add", "triad", in
+// that order), every repetition a pass of all threads over the arrays; the bandwidth is STREAM's best
+// rate (the fastest repetition). `options.name` is not used.
+Bandwidth run_stream(Context& ctx, const Settings& settings, const MeasureOptions& options);
+// The same with settings.repetitions timed repetitions after one warm-up, recorded nowhere (tests).
 Bandwidth run_stream(const Settings& settings);
 
 }  // namespace perfzero::stream

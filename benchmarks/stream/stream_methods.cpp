@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "common/threads.hpp"
 #include "perfzero/benchmark.hpp"
 #include "stream/stream.hpp"
 
@@ -11,12 +10,18 @@ namespace perfzero::stream {
 
 namespace {
 
+// The first pass of each kernel warms up and is not counted, as in STREAM.
+const params::MeasureDefaults kMeasure{
+    .repetitions_description = "minimum timed passes of each kernel after the warm-ups; the best counts, as in STREAM",
+    .repetitions = 9,
+    .warmups = 1};
+
 void stream_method(Context& ctx) {
   Settings s;
   s.n = ctx.int_param("n");
-  s.repetitions = static_cast<int>(ctx.int_param("repetitions"));
-  s.threads = bench::threads_param(ctx);
-  if (s.n < 1024 || s.repetitions < 2) return ctx.fail("n must be at least 1024 and repetitions at least 2");
+  s.threads = params::threads_from(ctx);
+  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  if (s.n < 1024) return ctx.fail("n must be at least 1024");
   const auto bytes = 3 * static_cast<std::uint64_t>(s.n) * sizeof(double);
   const auto pages = ::sysconf(_SC_AVPHYS_PAGES);
   const auto available =
@@ -25,7 +30,7 @@ void stream_method(Context& ctx) {
     return ctx.skip("the arrays need " + std::to_string(bytes >> 20) + " MiB; only " + std::to_string(available >> 20) +
                     " MiB is available");
   }
-  const Bandwidth bw = run_stream(s);
+  const Bandwidth bw = run_stream(ctx, s, options);
   if (!bw.error.empty()) return ctx.fail(bw.error);
   ctx.report("copy_bandwidth", bw.copy, "GB/s");
   ctx.report("scale_bandwidth", bw.scale, "GB/s");
@@ -35,15 +40,17 @@ void stream_method(Context& ctx) {
   ctx.set_extra("array_bytes", static_cast<std::int64_t>(s.n * 8));
 }
 
+std::vector<ParamSpec> stream_params() {
+  std::vector<ParamSpec> specs{
+      {"n", ParamType::integer, std::int64_t{1} << 25, "elements per array (3 arrays of doubles)"}, params::threads()};
+  for (auto& spec : params::measure_specs(kMeasure)) specs.push_back(std::move(spec));
+  return specs;
+}
+
 const Registration kStream{
-    MethodInfo{"stream",
-               "Stream",
-               "benchmark_stream",
+    MethodInfo{"stream", "Stream", "benchmark_stream",
                "STREAM copy, scale, add and triad bandwidth on all allowed threads (best of repetitions)",
-               {{"n", ParamType::integer, std::int64_t{1} << 25, "elements per array (3 arrays of doubles)"},
-                {"repetitions", ParamType::integer, std::int64_t{10}, "repetitions; the first is not counted"},
-                {"threads", ParamType::integer, std::int64_t{0}, "threads; 0: all the CPUs allowed"}},
-               stream_method}};
+               stream_params(), stream_method}};
 
 }  // namespace
 

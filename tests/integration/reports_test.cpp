@@ -2,6 +2,9 @@
 // external commands reporting through the same protocol.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -49,6 +52,45 @@ TEST(Reports, SecretsInTheEnvironmentAreRedacted) {
   const auto path = dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json";
   EXPECT_EQ(read_json(path)["benchmark_info"]["env_vars"]["PERFZERO_TEST_API_TOKEN"], "<redacted>");
   EXPECT_EQ(slurp(path).find("do-not-leak-this"), std::string::npos);
+}
+
+TEST(Reports, BuiltInMethodsCarryEveryRepetition) {
+  TempDir dir;
+  const auto suite = dir.write("stream.yaml", R"(
+methods:
+  - method: stream.Stream.benchmark_stream
+    params: {n: 4096, threads: 2, repetitions: 3, warmups: 2}
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  std::filesystem::path trial;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "run")) {
+    if (entry.path().filename().string().rfind("stream.Stream.benchmark_stream", 0) == 0) {
+      trial = entry.path() / "trial_1";
+    }
+  }
+  ASSERT_FALSE(trial.empty()) << "no trial directory for the STREAM method";
+  const auto r = read_json(trial / "perfzero_summary.json");
+  ASSERT_TRUE(r["benchmark_result"]["succeeded"].get<bool>()) << r["perfzero_cpp"]["outcome_detail"];
+  const auto& series = r["perfzero_cpp"]["repetitions"];
+  ASSERT_EQ(series.size(), 4U) << series.dump();
+  const char* kernels[] = {"copy", "scale", "add", "triad"};
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(series[k]["name"], kernels[k]);
+    EXPECT_EQ(series[k]["unit"], "s");
+    EXPECT_EQ(series[k]["warmups"], 2);
+    EXPECT_EQ(series[k]["stopped_by"], "min_repetitions_and_time");
+    ASSERT_EQ(series[k]["values"].size(), 3U);
+    for (const auto& v : series[k]["values"]) EXPECT_GT(v.get<double>(), 0.0);
+  }
+  // The best repetition gives the bandwidth, as STREAM defines it: 16 bytes per element for copy.
+  double best = series[0]["values"][0].get<double>();
+  for (const auto& v : series[0]["values"]) best = std::min(best, v.get<double>());
+  double copy = 0;
+  for (const auto& m : r["benchmark_result"]["metrics"]) {
+    if (m["name"] == "copy_bandwidth") copy = m["value"].get<double>();
+  }
+  EXPECT_NEAR(copy, 16.0 * 4096 / best / 1e9, 1e-9 * copy);
 }
 
 TEST(ExternalCommands, ReportMetricsThroughTheResultFile) {

@@ -12,6 +12,7 @@
 
 #include "perfzero/metric.hpp"
 #include "perfzero/param.hpp"
+#include "perfzero/repetition_series.hpp"
 
 namespace perfzero {
 
@@ -38,6 +39,9 @@ class Context {
   }
   void set_extra(std::string key, ExtraValue value) { extras_[std::move(key)] = std::move(value); }
   void set_framework(FrameworkInfo info) { framework_ = std::move(info); }
+  // Every timed repetition of one series (perfzero::measure() records its own); the result file
+  // carries them. Throws std::invalid_argument for an empty or unnamed series or a name used twice.
+  void record_repetitions(RepetitionSeries series);
   // The method should return right after these: the harness records the outcome, not the metrics.
   void skip(std::string reason) { skip_reason_ = std::move(reason); }
   void fail(std::string reason) { failure_ = std::move(reason); }
@@ -46,6 +50,7 @@ class Context {
   const std::vector<Metric>& metrics() const { return metrics_; }
   const std::map<std::string, ExtraValue>& extras() const { return extras_; }
   const std::optional<FrameworkInfo>& framework() const { return framework_; }
+  const std::vector<RepetitionSeries>& repetitions() const { return repetitions_; }
   const std::optional<std::string>& skip_reason() const { return skip_reason_; }
   const std::optional<std::string>& failure() const { return failure_; }
 
@@ -56,6 +61,7 @@ class Context {
   std::vector<Metric> metrics_;
   std::map<std::string, ExtraValue> extras_;
   std::optional<FrameworkInfo> framework_;
+  std::vector<RepetitionSeries> repetitions_;
   std::optional<std::string> skip_reason_;
   std::optional<std::string> failure_;
 };

@@ -1,5 +1,6 @@
 #include "perfzero/context.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -40,6 +41,18 @@ bool Context::bool_param(std::string_view name) const { return get_typed<bool>(p
 
 const std::string& Context::string_param(std::string_view name) const {
   return get_typed<std::string>(param(name), name, "a string");
+}
+
+void Context::record_repetitions(RepetitionSeries series) {
+  if (series.name.empty()) throw std::invalid_argument("a repetition series needs a name");
+  if (series.values.empty()) {
+    throw std::invalid_argument(fmt::format("repetition series '{}' has no values", series.name));
+  }
+  const bool taken = std::any_of(repetitions_.begin(), repetitions_.end(),
+                                 [&](const RepetitionSeries& s) { return s.name == series.name; });
+  // Two series of one name would be indistinguishable in the report: name each measure() call.
+  if (taken) throw std::invalid_argument(fmt::format("repetition series '{}' is recorded twice", series.name));
+  repetitions_.push_back(std::move(series));
 }
 
 }  // namespace perfzero

@@ -65,6 +65,11 @@ std::variant<ChildResult, std::string> parse_child_result(const std::string& tex
     if (!doc["ml_framework_info"].is_object()) return std::string("'ml_framework_info' must be an object");
     result.ml_framework_info = doc["ml_framework_info"];
   }
+  if (doc.contains("repetitions")) {
+    auto repetitions = parse_repetitions(doc["repetitions"]);
+    if (auto* error = std::get_if<std::string>(&repetitions)) return std::move(*error);
+    result.repetitions = std::move(std::get<std::vector<RepetitionRecord>>(repetitions));
+  }
   if (doc.contains("self_wall_time") && doc["self_wall_time"].is_number()) {
     result.self_wall_time = doc["self_wall_time"].get<double>();
   }

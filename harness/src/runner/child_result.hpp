@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfzero/metric.hpp"
+#include "runner/repetitions.hpp"
 
 namespace perfzero::runner {
 
@@ -19,6 +20,7 @@ struct ChildResult {
   std::optional<std::string> skipped;
   std::optional<std::string> error;
   std::optional<double> self_wall_time;
+  std::vector<RepetitionRecord> repetitions;  // empty when the child gave none
 };
 
 // The parsed result, or a message saying what is wrong with it (missing, not JSON, which field).

@@ -51,6 +51,7 @@ void fill_from_child(const ChildResult& child, results::Trial& t) {
   t.extras = child.extras;
   t.ml_framework_info = child.ml_framework_info;
   t.self_wall_time = child.self_wall_time;
+  t.repetitions = repetitions_json(child.repetitions);
 }
 
 }  // namespace
