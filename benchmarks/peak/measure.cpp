@@ -94,6 +94,7 @@ double run_pinned(const std::vector<int>& cpus, int threads, KernelRun (*body)(s
   std::atomic<int> ready{0};
   std::atomic<bool> go{false};
   std::vector<std::thread> workers;
+  workers.reserve(rates.size());
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       if (t < static_cast<int>(cpus.size())) {
@@ -186,15 +187,23 @@ CpuPeak measure_cpu_peak(int threads, double seconds, int repeats) {
   peak.threads = std::max(1, threads);
   const std::vector<int> cpus = measuring_cpus(peak.threads);
   peak.cores = std::min(peak.threads, physical_cores(cpus));
-  for (int r = 0; r < repeats; ++r) {
-    peak.ghz = std::max(peak.ghz, run_pinned(cpus, peak.threads, dependent_adds, 1000, seconds) / peak.threads / 1e9);
-  }
-  peak.ghz_source = "measured: 1-cycle dependent integer adds on every thread at once, mean of the threads";
+  // The clock is sampled before every timed kernel run and the best sample kept: on a shared host a
+  // single sample catches the cores at whatever share of their cycles the others leave.
+  auto sample_clock = [&] {
+    const double ghz = run_pinned(cpus, peak.threads, dependent_adds, 1000, seconds / 4) / peak.threads / 1e9;
+    peak.ghz = std::max(peak.ghz, ghz);
+  };
   for (const Kernel& k : available_kernels()) {
     double best = 0;
-    for (int r = 0; r < repeats; ++r) best = std::max(best, run_pinned(cpus, peak.threads, k.run, 10000, seconds));
+    for (int r = 0; r < repeats; ++r) {
+      sample_clock();
+      best = std::max(best, run_pinned(cpus, peak.threads, k.run, 10000, seconds));
+    }
     peak.kernels.push_back({k.type, k.isa, best / 1e9});
   }
+  peak.ghz_source =
+      "measured: 1-cycle dependent integer adds on every thread at once, mean of the threads, best of the samples "
+      "taken before each kernel run";
   const std::string cpuinfo = read_text("/proc/cpuinfo");
   peak.cpu_model = cpu_model(cpuinfo);
   peak.vendor = identify_core(cpuinfo);

@@ -96,12 +96,12 @@ TEST(OneDnnNetworks, EachArchitectureHasItsPublishedSizeAndValidates) {
 namespace perfzero::onednn {
 namespace {
 
-Context run_with(const char* method, ParamMap overrides) {
+Context run_with(const char* method, const ParamMap& overrides) {
   const MethodInfo* info = Registry::instance().find(method);
   EXPECT_NE(info, nullptr) << method;
   ParamMap params;
   for (const auto& spec : info->params) params[spec.name] = spec.default_value;
-  for (auto& [k, v] : overrides) params[k] = v;
+  for (const auto& [k, v] : overrides) params[k] = v;
   Context ctx(params);
   info->function(ctx);
   return ctx;
