@@ -42,6 +42,8 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
   for (const auto& [k, v] : planned.env) env[k] = v;
   env[detail::kResultFileEnv] = (trial_dir / files::kResultFile).string();
   env["PERFZERO_TRIAL_DIR"] = trial_dir.string();
+  // The run's output directory (trial dirs are <run>/<case>/trial_N): once-per-run figures go there.
+  env["PERFZERO_RUN_DIR"] = trial_dir.parent_path().parent_path().string();
   env["PERFZERO_TRIAL"] = std::to_string(trial);
   env["PERFZERO_METHOD"] = planned.name;
   if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;
