@@ -101,3 +101,27 @@ TEST(Reports, TheReportFlagChoosesTheOutputs) {
 
 }  // namespace
 }  // namespace perfzero::testing
+
+namespace perfzero::testing {
+namespace {
+
+TEST(Reports, TheCpuPeakAMethodMeasuredJoinsTheRunsSystemInfo) {
+  TempDir dir;
+  const auto suite = dir.write("peak.yaml", R"(
+methods:
+  - method: onednn.Matmul.benchmark_matmul_fp32
+    params: {m: 256, n: 256, k: 256}
+  - sanity.Sanity.benchmark_noop
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto run = dir.path() / "run";
+  ASSERT_TRUE(std::filesystem::exists(run / "cpu_peak.json")) << "the matmul measured the peak once for the run";
+  const auto manifest = read_json(run / "run.json");
+  EXPECT_GT(manifest["run"]["system"]["cpu_peak"]["threads"].get<int>(), 0) << manifest["run"]["system"].dump();
+  const auto later = read_json(run / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
+  EXPECT_TRUE(later["perfzero_cpp"]["system"].contains("cpu_peak"));
+}
+
+}  // namespace
+}  // namespace perfzero::testing

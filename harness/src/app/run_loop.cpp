@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "runner/google_benchmark_result.hpp"
@@ -59,9 +60,25 @@ void RunLoop::run_step(const Step& step) {
   }
   auto record = execute(step.case_index, step, what);
   if (!record) return;
+  pick_up_cpu_peak();
   results::Trial trial = runner::make_trial(*record, with_trial_reports_);
   const results::TrialArtifacts artifacts = runner::make_artifacts(*record);
   recorder_.trial_finished(step.case_index, std::move(trial), artifacts);
+}
+
+// A method that needs the CPU's FLOP peak measures it once per run into cpu_peak.json in the run
+// directory (docs/system_info.md); from then on it belongs to the run's system info.
+void RunLoop::pick_up_cpu_peak() {
+  if (have_cpu_peak_) return;
+  const auto path = std::filesystem::path(recorder_.run().info.output_dir) / "cpu_peak.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
+  const auto text = files::read_text(path);
+  if (!text) return;
+  auto doc = nlohmann::json::parse(*text, nullptr, false);
+  if (!doc.is_object()) return;
+  recorder_.add_system_entry("cpu_peak", std::move(doc));
+  have_cpu_peak_ = true;
 }
 
 std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, const Step& step, const std::string& what) {

@@ -28,6 +28,7 @@ class RunLoop {
   void run_step(const Step& step);
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
   std::optional<runner::TrialRecord> execute(std::size_t case_index, const Step& step, const std::string& what);
+  void pick_up_cpu_peak();
 
   const cli::Options& options_;
   const HarnessPaths& paths_;
@@ -38,6 +39,7 @@ class RunLoop {
   std::chrono::steady_clock::time_point run_start_;
   std::optional<progress::Progress> progress_;
   std::optional<int> stop_;
+  bool have_cpu_peak_ = false;
 };
 
 }  // namespace perfzero::app

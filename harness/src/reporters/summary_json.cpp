@@ -7,7 +7,6 @@
 #include "common/files.hpp"
 #include "reporters/format.hpp"
 #include "results/comparisons.hpp"
-#include "results/model_json.hpp"
 #include "results/statistics.hpp"
 
 namespace perfzero::reporters {
@@ -17,6 +16,25 @@ namespace {
 using nlohmann::json;
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// A trial as the summary lists it: what people and dashboards filter on. The full record (extras,
+// sampler summaries, process detail, repetitions) is in the journal and the trial's own report.
+json trial_brief(const results::Trial& t) {
+  json metrics = json::object();
+  for (const auto& m : t.metrics) metrics[m.name] = m.value;
+  return {{"trial", t.number},
+          {"outcome", to_string(t.outcome)},
+          {"detail", t.detail},
+          {"has_exception", t.has_exception},
+          {"exit_code", t.exit_code ? json(*t.exit_code) : json(nullptr)},
+          {"signal", t.signal.empty() ? json(nullptr) : json(t.signal)},
+          {"wall_time", t.wall_time},
+          {"metrics", std::move(metrics)},
+          {"max_rss", t.process.max_rss},
+          {"flags", t.flags},
+          {"report", t.report.empty() ? json(nullptr) : json(t.report)},
+          {"resumed", t.resumed}};
+}
 
 json case_json(const results::Case& c, std::map<std::string, int>& totals) {
   const results::CaseStats stats = results::case_stats(c);
@@ -30,10 +48,10 @@ json case_json(const results::Case& c, std::map<std::string, int>& totals) {
   json trials = json::array();
   for (const auto& t : c.trials) {
     trial_outcomes[std::string(to_string(t.outcome))] += 1;
-    trials.push_back(results::trial_to_json(t));
+    trials.push_back(trial_brief(t));
   }
   json warmups = json::array();
-  for (const auto& t : c.warmups) warmups.push_back(results::trial_to_json(t));
+  for (const auto& t : c.warmups) warmups.push_back(trial_brief(t));
   const Outcome outcome = results::case_outcome(c);
   totals[std::string(to_string(outcome))] += 1;
   return {{"name", c.name},

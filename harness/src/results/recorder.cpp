@@ -65,6 +65,10 @@ void Recorder::checkpoint() {
   last_checkpoint_cost_ = last_checkpoint_ - started;
 }
 
+void Recorder::add_system_entry(const std::string& key, nlohmann::json value) {
+  run_.info.system[key] = std::move(value);
+}
+
 void Recorder::finish(const std::string& status) {
   run_.status = status;
   journal_.run_finished(status);
