@@ -14,6 +14,7 @@ packages=(
   libdnnl-dev ocl-icd-opencl-dev                # oneDNN (onednn family); its CMake config wants OpenCL
   python3 python3-jsonschema                    # report schema validation in tests
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
+  hyperfine                                     # the external-command overhead benchmark
   clang-format clang-tidy                       # style checks in the test command
   procps
 )
