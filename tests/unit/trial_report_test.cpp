@@ -1,0 +1,99 @@
+// The per-trial report keeps PerfZero's keys exactly, whatever the results model holds.
+#include "reporters/trial_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace perfzero::reporters {
+namespace {
+
+std::set<std::string> keys(const nlohmann::json& object) {
+  std::set<std::string> out;
+  for (const auto& [key, value] : object.items()) out.insert(key);
+  return out;
+}
+
+struct Sample {
+  results::RunInfo info;
+  results::Case c;
+  results::Trial t;
+  Sample() {
+    info.execution_id = "exec";
+    info.execution_timestamp = 1.5e9;
+    info.execution_label = "nightly";
+    info.harness_version = "0.1.0";
+    info.ml_framework_build_label = "build-7";
+    info.system_info = {{"cpu_model", "X"}};
+    info.system = {{"ocpu_count", 1}};
+    c.name = "ext.cmd[n=1]";
+    c.method = "ext.cmd";
+    c.external = true;
+    c.command = {"/bin/true"};
+    c.trials_planned = 3;
+    t.number = 2;
+    t.outcome = Outcome::failed;
+    t.detail = "exited with code 3";
+    t.exit_code = 3;
+    t.wall_time = 0.25;
+    t.metrics.push_back({"items", 42, "items/s", 0.0, std::nullopt});
+    t.process.max_rss = 1 << 20;
+    t.samplers = {{"host_load", {{"busy", true}}}};
+    t.flags = {"host_busy"};
+  }
+};
+
+TEST(TrialReport, HasPerfZerosKeysExactlyPlusOurs) {
+  const Sample s;
+  const auto r = build_trial_report(s.info, s.c, s.t, "/tmp/run/case/trial_2");
+  EXPECT_EQ(keys(r), (std::set<std::string>{"execution_id", "execution_timestamp", "setup_info", "benchmark_result",
+                                            "benchmark_info", "ml_framework_info", "system_info", "process_info",
+                                            "schema_version", "perfzero_cpp"}));
+  EXPECT_EQ(keys(r["benchmark_result"]),
+            (std::set<std::string>{"name", "wall_time", "succeeded", "metrics", "extras", "trial_id"}));
+  EXPECT_EQ(keys(r["benchmark_info"]),
+            (std::set<std::string>{"harness_name", "harness_info", "has_exception", "execution_label", "output_url",
+                                   "env_vars", "flags", "site_package_info"}));
+  EXPECT_EQ(keys(r["ml_framework_info"]), (std::set<std::string>{"name", "version", "build_version", "build_label"}));
+  EXPECT_EQ(keys(r["process_info"]), (std::set<std::string>{"max_rss", "max_vms", "max_cpu_percent"}));
+}
+
+TEST(TrialReport, CarriesTheTrialAsTheModelHasIt) {
+  const Sample s;
+  const auto r = build_trial_report(s.info, s.c, s.t, "/tmp/run/case/trial_2");
+  EXPECT_EQ(r["benchmark_result"]["name"], "ext.cmd[n=1]");
+  EXPECT_EQ(r["benchmark_result"]["succeeded"], false);
+  EXPECT_EQ(r["benchmark_result"]["trial_id"], 2);
+  EXPECT_EQ(r["benchmark_result"]["metrics"][0],
+            (nlohmann::json{{"name", "items"}, {"value", 42.0}, {"min_value", 0.0}}));
+  EXPECT_EQ(r["benchmark_info"]["output_url"], "file:///tmp/run/case/trial_2");
+  EXPECT_EQ(r["ml_framework_info"]["name"], "external");
+  EXPECT_EQ(r["ml_framework_info"]["build_label"], "build-7");
+  EXPECT_EQ(r["process_info"]["max_rss"], 1 << 20);
+  EXPECT_EQ(r["schema_version"], results::kSchemaVersion);
+  const auto& ours = r["perfzero_cpp"];
+  EXPECT_EQ(ours["outcome"], "failed");
+  EXPECT_EQ(ours["exit_code"], 3);
+  EXPECT_TRUE(ours["signal"].is_null());
+  EXPECT_EQ(ours["metric_units"]["items"], "items/s");
+  EXPECT_EQ(ours["samplers"]["host_load"]["busy"], true);
+  EXPECT_EQ(ours["flags"][0], "host_busy");
+  EXPECT_EQ(ours["command"][0], "/bin/true");
+  EXPECT_EQ(ours["system"]["ocpu_count"], 1);
+}
+
+TEST(TrialReport, ABuiltInMethodNamesTheHarnessAsItsFrameworkUnlessItSaysOtherwise) {
+  Sample s;
+  s.c.external = false;
+  auto r = build_trial_report(s.info, s.c, s.t, "/tmp/x");
+  EXPECT_EQ(r["ml_framework_info"]["name"], "perfzero-cpp");
+  EXPECT_EQ(r["ml_framework_info"]["version"], "0.1.0");
+  EXPECT_FALSE(r["perfzero_cpp"].contains("command"));
+  s.t.ml_framework_info = {{"name", "oneDNN"}, {"version", "2.6.3"}, {"build_version", 7}};
+  r = build_trial_report(s.info, s.c, s.t, "/tmp/x");
+  EXPECT_EQ(r["ml_framework_info"]["name"], "oneDNN");
+  EXPECT_EQ(r["ml_framework_info"]["build_version"], "") << "a non-string value is not taken";
+}
+
+}  // namespace
+}  // namespace perfzero::reporters
