@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   const std::string first = argv[1];
   if (first == "--list-json" && argc == 2) {
     const auto list = perfzero::detail::method_list_json(perfzero::Registry::instance(), worker_name(argv[0]));
-    std::fputs((list.dump(2) + "\n").c_str(), stdout);
+    std::fputs((list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), stdout);
     return 0;
   }
   if (first == "--help" || first == "-h") return usage(program);
@@ -84,7 +84,9 @@ int main(int argc, char** argv) {
   result["self_wall_time"] = self.count();
 
   const char* result_file = std::getenv(perfzero::detail::kResultFileEnv);
-  const std::string text = result.dump(2) + "\n";
+  // A method's error text or metric name may hold bytes that are not UTF-8 (a path, a DMI string):
+  // replaced, not thrown, so the harness still gets a result.
+  const std::string text = result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   try {
     if (result_file != nullptr && *result_file != '\0') {
       perfzero::files::write_atomically(result_file, text);

@@ -31,7 +31,7 @@ methods:
   - {name: ext.sleep, command: [/bin/sleep, "0.05"], output: none}
   # The peak lives in a grandchild: the worker forks itself to allocate 96 MiB.
   - name: ext.tree
-    command: ["{bindir}/perfzero-worker", sanity.Sanity.benchmark_spawn_allocating_child, '{"mib": 96, "hold_ms": 20}']
+    command: ["{bindir}/perfzero-worker-core", sanity.Sanity.benchmark_spawn_allocating_child, '{"mib": 96, "hold_ms": 20}']
     output: none
 )");
     finished_ = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir_->path());

@@ -71,7 +71,7 @@ TEST(Suite, ExternalCommandsSubstituteParamsAndResolveTheirDirectory) {
   const auto file = dir.write("s.yaml", R"(
 methods:
   - name: ext.echo
-    command: [sh, -c, "echo {n} {missing}"]
+    command: [sh, -c, "echo {n} ${HOME} {}"]
     working_dir: work
     params: {n: [1, 2]}
 )");
@@ -79,7 +79,7 @@ methods:
   ASSERT_EQ(plan.size(), 2U);
   EXPECT_TRUE(plan[0].external);
   EXPECT_EQ(plan[0].name, "ext.echo[n=1]");
-  EXPECT_EQ(plan[1].command.argv.at(2), "echo 2 {missing}");
+  EXPECT_EQ(plan[1].command.argv.at(2), "echo 2 ${HOME} {}");  // shell's ${VAR} and {} are not placeholders
   EXPECT_EQ(plan[0].command.working_dir, std::filesystem::absolute(dir.path() / "work"));
 }
 

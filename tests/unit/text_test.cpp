@@ -35,6 +35,21 @@ TEST(ParseDuration, AcceptsUnitsAndRejectsGarbage) {
   EXPECT_FALSE(parse_duration("s").has_value());
 }
 
+TEST(Text, DurationsAreRangeChecked) {
+  std::string problem;
+  EXPECT_EQ(parse_duration("720h", problem)->count(), 2'592'000'000);
+  EXPECT_TRUE(problem.empty());
+  for (const char* huge : {"721h", "5000000h", "99999999999999999h"}) {
+    EXPECT_FALSE(parse_duration(huge, problem).has_value()) << huge;
+  }
+  EXPECT_FALSE(parse_duration("99999999999999999h", problem).has_value());
+  EXPECT_EQ(problem, "over the maximum of 30 days (720h)");
+  EXPECT_FALSE(parse_duration("0.4ms", problem).has_value());
+  EXPECT_EQ(problem, "below the 1ms resolution (0 means none)");
+  EXPECT_FALSE(parse_duration("0.0000000000000000000000001s", problem).has_value());
+  EXPECT_EQ(parse_duration("0.0s")->count(), 0);
+}
+
 TEST(PathComponent, KeepsSafeCharactersOnly) {
   EXPECT_EQ(path_component("sanity.Sanity.benchmark_sleep[ms=10]"), "sanity.Sanity.benchmark_sleep_ms_10_");
   EXPECT_EQ(path_component("a/b"), "a_b");

@@ -60,7 +60,11 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
     }
   } else {
     command.argv = {planned.worker.string(), planned.method};
-    if (!planned.params.empty()) command.argv.push_back(detail::params_to_json(planned.params).dump());
+    // A string parameter may hold bytes that are not UTF-8; JSON cannot carry them, so they become U+FFFD.
+    if (!planned.params.empty()) {
+      command.argv.push_back(
+          detail::params_to_json(planned.params).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
     command.working_dir = trial_dir;
   }
   for (const auto& [k, v] : env) command.environment.push_back(k + "=" + v);

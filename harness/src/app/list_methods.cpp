@@ -36,7 +36,7 @@ void list_methods_json(std::FILE* out, const catalog::Catalog& catalog) {
   nlohmann::json workers = nlohmann::json::array();
   for (const auto& w : catalog.workers()) workers.push_back({{"name", w.name}, {"executable", w.executable.string()}});
   doc["workers"] = workers;
-  fmt::print(out, "{}\n", doc.dump(2));
+  fmt::print(out, "{}\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace perfzero::app

@@ -15,6 +15,7 @@ int run(const cli::Options& options, const catalog::Catalog& catalog) {
   config::PlanInputs inputs = plan_inputs(catalog);
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = options.settings;
+  inputs.max_cases = options.max_cases;
   for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file, catalog.registry()));
   const auto plan = config::build_plan(inputs);
   if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "api/param_json.hpp"
-#include "common/text.hpp"
 #include "perfzero_build_info.hpp"
 #include "redact/redact.hpp"
 #include "sysinfo/system_info_json.hpp"
@@ -80,7 +79,7 @@ results::Case case_of(const config::PlannedCase& planned) {
     c.command = planned.command.argv;
     c.working_dir = planned.command.working_dir.string();
   }
-  c.dir = text::path_component(planned.name);
+  c.dir = planned.dir;
   return c;
 }
 

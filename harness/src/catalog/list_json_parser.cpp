@@ -41,7 +41,8 @@ ParamValue default_of(const json& value, ParamType type, const std::string& wher
   if (type == ParamType::number && value.is_number()) return value.get<double>();
   if (type == ParamType::boolean && value.is_boolean()) return value.get<bool>();
   if (type == ParamType::string && value.is_string()) return value.get<std::string>();
-  throw std::runtime_error(fmt::format("{}default: expected a {} value, got {}", where, to_string(type), value.dump()));
+  throw std::runtime_error(fmt::format("{}default: expected a {} value, got {}", where, to_string(type),
+                                       value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
 }
 
 ParamSpec read_param(const json& p, const std::string& where) {

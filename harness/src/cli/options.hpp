@@ -1,5 +1,6 @@
 #pragma once
 // Everything the command line can say (docs/cli.md documents each flag).
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,7 +28,8 @@ struct Options {
   bool resume = false;
   bool interleave = false;
   std::string instance_type;
-  std::vector<std::string> reports;  // --report: the outputs to write; empty means every built-in one
+  std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold
+  std::vector<std::string> reports;        // --report: the outputs to write; empty means every built-in one
   std::string dmi_root = "/sys/class/dmi/id";
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms
   // Flags as given, name -> value, for the report's benchmark_info.flags.

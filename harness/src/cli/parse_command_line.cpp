@@ -56,6 +56,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   std::string warmup;
   std::string timeout;
   std::string interval;
+  std::string max_cases;
   const char* sel = "Selecting methods";
   const char* run = "Running";
   const char* rec = "Recording (PerfZero)";
@@ -84,6 +85,10 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   app.add_option("--monitor_interval_ms", interval, "Process-tree sampling interval (default 100)")
       ->group(run)
       ->type_name("MS");
+  app.add_option("--max_cases", max_cases,
+                 "Most cases (method x sweep point) the run may plan (default 100000); overrides suites")
+      ->group(run)
+      ->type_name("N");
   app.add_option("--output_dir", o.output_dir,
                  "Directory for this run's reports (default results/runs/EXECUTION_ID); must not hold another run")
       ->group(run)
@@ -118,6 +123,16 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
       ->group(rec)
       ->type_name("DIR");
 
+  // CLI11 reads "--flag=" as "--flag" and then takes the next argument as its value, so
+  // "--benchmark_methods= --dry_run" would run a method called "--dry_run": refuse it here.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=' && arg.find('=') == arg.size() - 1) {
+      const std::string flag(arg.substr(0, arg.size() - 1));
+      throw UsageError(fmt::format("{}: the value is empty; give {}=VALUE or leave the flag out", flag, flag));
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -165,11 +180,11 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   if (!interval.empty()) {
     o.settings.monitor_interval = std::chrono::milliseconds(int_value("monitor_interval_ms", interval, 1, 3'600'000));
   }
+  if (!max_cases.empty()) o.max_cases = int_value("max_cases", max_cases, 1, config::kMaxCasesCeiling);
   if (!timeout.empty()) {
-    const auto d = text::parse_duration(timeout);
-    if (!d)
-      throw UsageError(fmt::format(
-          "--timeout: expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none), got '{}'", timeout));
+    std::string problem;
+    const auto d = text::parse_duration(timeout, problem);
+    if (!d) throw UsageError(fmt::format("--timeout: {}, got '{}'", problem, timeout));
     o.settings.timeout = *d;
   }
   if (o.execution_id.find('/') != std::string::npos || o.execution_id == "." || o.execution_id == "..") {

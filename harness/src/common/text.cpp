@@ -99,6 +99,12 @@ std::string to_upper(std::string_view text) {
 }
 
 std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
+  std::string problem;
+  return parse_duration(text, problem);
+}
+
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text, std::string& problem) {
+  problem = "expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none)";
   const std::string trimmed = trim(text);
   if (trimmed.empty()) return std::nullopt;
   std::size_t unit_start = 0;
@@ -109,7 +115,14 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
   if (unit_start == 0) return std::nullopt;
   double number = 0;
   const auto [ptr, ec] = std::from_chars(trimmed.data(), trimmed.data() + unit_start, number);
-  if (ec != std::errc{} || ptr != trimmed.data() + unit_start || !std::isfinite(number)) return std::nullopt;
+  // A number beyond a double's range is out of range (huge or tiny), not malformed.
+  if (ec == std::errc::result_out_of_range) {
+    const bool huge = trimmed.find_first_of("123456789") < trimmed.find('.');
+    number = huge ? HUGE_VAL : 1e-300;
+  }
+  if ((ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != trimmed.data() + unit_start) {
+    return std::nullopt;
+  }
   const std::string_view unit = std::string_view(trimmed).substr(unit_start);
   double scale_ms = 0;
   if (unit.empty() || unit == "s") {
@@ -123,7 +136,20 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
   } else {
     return std::nullopt;
   }
-  return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(number * scale_ms)));
+  // Checked in double before converting: a huge value must not wrap into a tiny or negative one,
+  // and a positive value that rounds to 0 ms must not silently mean "no limit".
+  const double ms = number * scale_ms;
+  if (ms == 0) return std::chrono::milliseconds(0);
+  if (ms < 1) {
+    problem = "below the 1ms resolution (0 means none)";
+    return std::nullopt;
+  }
+  if (!(ms <= static_cast<double>(kMaxDuration.count()))) {
+    problem = "over the maximum of 30 days (720h)";
+    return std::nullopt;
+  }
+  problem.clear();
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(ms)));
 }
 
 std::string format_duration(double seconds) {

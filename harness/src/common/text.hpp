@@ -21,8 +21,13 @@ std::string trim(std::string_view text);
 bool starts_with_ci(std::string_view text, std::string_view prefix);
 std::string to_upper(std::string_view text);
 
-// "90", "90s", "1.5m", "250ms", "2h" -> duration; nullopt when malformed or negative.
+// The longest duration a flag or suite may give: far beyond any benchmark, far below overflow.
+inline constexpr std::chrono::milliseconds kMaxDuration{std::chrono::hours(24 * 30)};
+
+// "90", "90s", "1.5m", "250ms", "2h" -> duration; nullopt when malformed or negative, when over
+// kMaxDuration, or when positive but under 1 ms. `problem` then says which, as "expected ..." text.
 std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text, std::string& problem);
 std::string format_duration(double seconds);
 
 // A name usable as a single path component: keeps [A-Za-z0-9._-], maps the rest to '_'.

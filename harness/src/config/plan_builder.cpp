@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
+#include "config/case_dirs.hpp"
 #include "config/method_selector.hpp"
 
 namespace perfzero::config {
@@ -38,6 +40,53 @@ std::vector<ParamMap> expand(const std::vector<ParamAxis>& axes) {
     points = std::move(next);
   }
   return points;
+}
+
+// How many cases an entry expands to, counted without expanding: a product of list sizes, in
+// long double so that no count overflows (1e10 is exact, larger ones are only compared).
+long double count_cases(const SuiteEntry& entry) {
+  auto product = [](const std::vector<ParamAxis>& axes) {
+    long double n = 1;
+    for (const auto& axis : axes) n *= static_cast<long double>(axis.values.size());
+    return n;
+  };
+  if (entry.external) return product(entry.external_axes);
+  long double n = 0;
+  for (const auto& axes : entry.axes) n += product(axes);
+  return n;
+}
+
+void check_case_count(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, long double& total) {
+  const std::uint64_t limit = inputs.max_cases.value_or(suite.max_cases.value_or(kDefaultMaxCases));
+  const long double count = count_cases(entry);
+  total += count;
+  if (total <= static_cast<long double>(limit)) return;
+  const char* source = inputs.max_cases ? "--max_cases" : suite.max_cases ? "the suite's max_cases" : "the default";
+  throw ConfigError(
+      fmt::format("{}: {}: expands to {:.0f} cases ({:.0f} in the run so far), over the limit of {} "
+                  "({}; raise it with --max_cases=N or the suite key max_cases)",
+                  entry.origin, entry.key, count, total, limit, source));
+}
+
+// The same method and parameters asked for twice (say by a filter and by name) runs once; with
+// different settings, which to use would be a guess.
+void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
+  std::string differs;
+  if (first.trials != again.trials) differs = fmt::format("trials {} vs {}", first.trials, again.trials);
+  if (first.warmup_trials != again.warmup_trials) {
+    differs = fmt::format("warmup_trials {} vs {}", first.warmup_trials, again.warmup_trials);
+  }
+  if (first.timeout != again.timeout) {
+    differs = fmt::format("timeout {}ms vs {}ms", first.timeout.count(), again.timeout.count());
+  }
+  if (first.monitor_interval != again.monitor_interval) {
+    differs =
+        fmt::format("monitor_interval_ms {} vs {}", first.monitor_interval.count(), again.monitor_interval.count());
+  }
+  if (first.env != again.env) differs = "env";
+  if (differs.empty()) return;
+  throw ConfigError(fmt::format("{}: '{}' is also asked for at {} with other settings ({}); list it once", again.origin,
+                                again.name, first.origin, differs));
 }
 
 void apply(const RunSettings& layer, PlannedCase& c) {
@@ -105,11 +154,15 @@ std::filesystem::path worker_for(const catalog::Catalog& catalog, const std::str
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
   if (inputs.catalog == nullptr) throw std::logic_error("build_plan: PlanInputs::catalog is not set");
   std::vector<PlannedCase> plan;
-  std::set<std::string> names;
+  std::map<std::string, std::size_t> names;  // name -> index in plan
   const RunSettings none;
   auto add = [&](PlannedCase c) {
-    // The same method and parameters asked for twice (say by a filter and by name) runs once.
-    if (names.insert(c.name).second) plan.push_back(std::move(c));
+    const auto [at, inserted] = names.emplace(c.name, plan.size());
+    if (inserted) {
+      plan.push_back(std::move(c));
+    } else {
+      check_same_settings(plan[at->second], c);
+    }
   };
 
   for (const auto& spec_list : inputs.method_specs) {
@@ -127,8 +180,10 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
     }
   }
 
+  long double total = static_cast<long double>(plan.size());
   for (const Suite& suite : inputs.suites) {
     for (const SuiteEntry& entry : suite.entries) {
+      check_case_count(suite, entry, inputs, total);
       if (entry.external) {
         ParamMap bindir;
         bindir["bindir"] = inputs.bin_dir;
@@ -166,6 +221,7 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
       }
     }
   }
+  assign_case_dirs(plan);
   return plan;
 }
 

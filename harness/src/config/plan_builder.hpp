@@ -1,5 +1,7 @@
 #pragma once
 // Combines the methods named on the command line and in suites into the list a run executes.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@ struct PlanInputs {
   std::string path_env;                       // PATH used to find external commands
   std::string bin_dir;                        // replaces {bindir} in commands: where perfzero is installed
   const catalog::Catalog* catalog = nullptr;  // the methods and their workers; must be set
+  std::optional<std::uint64_t> max_cases;     // --max_cases; else each suite's, else kDefaultMaxCases
 };
 
 // Throws ConfigError when an external command cannot be found, two entries collide or a method

@@ -1,6 +1,7 @@
 #pragma once
 // The fully expanded list of what a run will execute: one PlannedCase per (method, parameter set).
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -24,6 +25,7 @@ struct ExternalCommand {
 
 struct PlannedCase {
   std::string name;    // report name: the method, plus [param=value,...] for a sweep point
+  std::string dir;     // its directory under the run directory, unique in the run (case_dirs.hpp)
   std::string method;  // family.Class.method for built-ins; the suite's name for commands
   std::string description;
   bool external = false;
@@ -61,5 +63,9 @@ struct Comparison {
 
 inline constexpr std::chrono::milliseconds kDefaultTimeout{std::chrono::hours(1)};
 inline constexpr std::chrono::milliseconds kDefaultMonitorInterval{100};
+// How many cases a run may plan unless --max_cases or a suite's max_cases says otherwise: sweeps
+// are counted before they are expanded, so a typo cannot fill memory.
+inline constexpr std::uint64_t kDefaultMaxCases = 100'000;
+inline constexpr int kMaxCasesCeiling = 100'000'000;
 
 }  // namespace perfzero::config

@@ -1,6 +1,11 @@
 #include "config/suite.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
@@ -11,7 +16,10 @@ namespace perfzero::config {
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"suite", "description", "defaults", "methods", "comparisons", "interleave"};
+constexpr std::uintmax_t kMaxSuiteBytes = 16U << 20;
+
+const std::vector<std::string> kTopKeys{"suite",       "description", "defaults", "methods",
+                                        "comparisons", "interleave",  "max_cases"};
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
 const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
@@ -87,6 +95,31 @@ SuiteEntry read_builtin(const yaml::Checker& check, const YAML::Node& entry, con
   return out;
 }
 
+// Every {word} in a command must name a parameter or {bindir}: one that names nothing would reach
+// the program as literal text. Braces around anything else ({}, {print $1}, ${HOME}) are left alone.
+void check_placeholders(const yaml::Checker& check, const YAML::Node& command, const std::string& key,
+                        const SuiteEntry& entry) {
+  std::vector<std::string> known{"bindir"};
+  for (const auto& axis : entry.external_axes) known.push_back(axis.name);
+  for (std::size_t i = 0; i < entry.argv.size(); ++i) {
+    const std::string& arg = entry.argv[i];
+    for (auto open = arg.find('{'); open != std::string::npos; open = arg.find('{', open + 1)) {
+      const auto close = arg.find('}', open);
+      if (close == std::string::npos) break;
+      const std::string word = arg.substr(open + 1, close - open - 1);
+      const bool identifier = !word.empty() && word.find_first_not_of(
+                                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                                                   "VWXYZ0123456789_") == std::string::npos;
+      const bool shell_variable = open > 0 && arg[open - 1] == '$';  // sh -c "... ${HOME} ..."
+      if (identifier && !shell_variable && std::find(known.begin(), known.end(), word) == known.end()) {
+        check.fail(command[i], fmt::format("{}[{}]", key, i),
+                   fmt::format("'{{{}}}' names no parameter of this command{} (known: {})", word,
+                               text::did_you_mean(word, known), text::join(known, ", ")));
+      }
+    }
+  }
+}
+
 SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
                         const std::filesystem::path& suite_dir) {
   check.check_keys(entry, key, kCommandKeys);
@@ -126,6 +159,7 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
                                     return check.untyped_param_of(value, path);
                                   });
   }
+  check_placeholders(check, entry["command"], key + ".command", out);
   out.settings = read_settings(check, entry, key);
   return out;
 }
@@ -154,21 +188,60 @@ Comparison read_comparison(const yaml::Checker& check, const YAML::Node& node, c
   return c;
 }
 
-}  // namespace
-
-Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
+// The file's text, after checking that it is a regular file of a sane size: a FIFO would block
+// and /dev/zero would never end.
+std::string read_suite_text(const std::filesystem::path& path) {
   const std::string file = path.string();
-  if (!std::filesystem::is_regular_file(path)) {
-    throw ConfigError(fmt::format("{}: no such suite file", file));
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) throw ConfigError(file + ": no such suite file");
+  if (ec) throw ConfigError(fmt::format("{}: cannot read: {}", file, ec.message()));
+  if (status.type() == std::filesystem::file_type::directory) {
+    throw ConfigError(file + ": is a directory; --config expects a suite file (.yaml)");
   }
-  YAML::Node root;
+  if (status.type() != std::filesystem::file_type::regular) {
+    throw ConfigError(file + ": is not a regular file (a FIFO, device or socket); --config expects a suite file");
+  }
+  if (std::filesystem::file_size(path, ec) > kMaxSuiteBytes) {
+    throw ConfigError(
+        fmt::format("{}: larger than {} MiB; a suite file is expected to be small", file, kMaxSuiteBytes >> 20));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(fmt::format("{}: cannot read: {}", file, std::strerror(errno)));
+  std::string text(kMaxSuiteBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxSuiteBytes) throw ConfigError(file + ": grew past the suite size limit while being read");
+  return text;
+}
+
+YAML::Node parse_one_document(const std::string& file, const std::string& text) {
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::LoadFile(file);
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: nested too deeply (a suite needs a few levels)", file, e.mark.line + 1,
+                                  e.mark.column + 1));
   } catch (const YAML::ParserException& e) {
     throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}: cannot read: {}", file, e.what()));
   }
+  // A second document ("---") would be silently ignored; one file is one suite.
+  if (documents.size() > 1) {
+    throw ConfigError(
+        fmt::format("{}: holds {} YAML documents ('---'); a suite file holds exactly one (use one "
+                    "file per suite, each given with --config)",
+                    yaml::Checker(file).where(documents[1]), documents.size()));
+  }
+  return documents.empty() ? YAML::Node() : documents.front();
+}
+
+}  // namespace
+
+Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
+  const std::string file = path.string();
+  const YAML::Node root = parse_one_document(file, read_suite_text(path));
   const yaml::Checker check(file);
   if (!root.IsMap()) {
     throw ConfigError(
@@ -198,6 +271,7 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
       out.origin = check.where(entry);
       out.methods = select_methods(entry.Scalar(), out.origin, registry);
       out.axes.resize(out.methods.size());
+      out.key = key;
       suite.entries.push_back(std::move(out));
       continue;
     }
@@ -212,11 +286,13 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
     } else {
       check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
     }
+    suite.entries.back().key = key;
   }
   if (const auto n = root["interleave"]) {
     const auto value = check.param_of(n, "interleave", ParamType::boolean);
     suite.interleave = std::get<bool>(value);
   }
+  if (const auto n = root["max_cases"]) suite.max_cases = check.int_of(n, "max_cases", 1, kMaxCasesCeiling);
   if (const auto comparisons = root["comparisons"]) {
     check.expect_sequence(comparisons, "comparisons");
     std::size_t i = 0;

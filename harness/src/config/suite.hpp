@@ -1,6 +1,8 @@
 #pragma once
 // A YAML suite file, checked and resolved against the registry (format: docs/suites.md).
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@ struct ParamAxis {
 
 struct SuiteEntry {
   std::string origin;  // file:line:column of the entry
+  std::string key;     // methods[N]
   bool external = false;
   // Built-in: the methods the name or filter selected, each with its parameters typed for it.
   std::vector<const MethodInfo*> methods;
@@ -38,7 +41,8 @@ struct Suite {
   RunSettings defaults;
   std::vector<SuiteEntry> entries;
   std::vector<Comparison> comparisons;
-  bool interleave = false;  // run trials round-robin across methods (like --interleave)
+  bool interleave = false;                 // run trials round-robin across methods (like --interleave)
+  std::optional<std::uint64_t> max_cases;  // the most cases its sweeps may expand to
 };
 
 // Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with

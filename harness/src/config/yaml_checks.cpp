@@ -78,10 +78,11 @@ int Checker::int_of(const YAML::Node& node, const std::string& key, int min, int
 }
 
 std::chrono::milliseconds Checker::duration_of(const YAML::Node& node, const std::string& key) const {
+  std::string problem = "expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none)";
   if (node.IsScalar()) {
-    if (auto d = text::parse_duration(node.Scalar())) return *d;
+    if (auto d = text::parse_duration(node.Scalar(), problem)) return *d;
   }
-  fail(node, key, "expected a duration such as 90, 90s, 250ms, 5m or 2h (0 for none), got " + describe(node));
+  fail(node, key, problem + ", got " + describe(node));
 }
 
 std::map<std::string, std::string> Checker::env_of(const YAML::Node& node, const std::string& key) const {
@@ -91,6 +92,13 @@ std::map<std::string, std::string> Checker::env_of(const YAML::Node& node, const
     const std::string name = string_of(item.first, key);
     if (name.empty() || name.find('=') != std::string::npos)
       fail(item.first, key, "'" + name + "' is not a variable name");
+    // The harness sets these for every child after the suite's env, so a value here would be lost.
+    static const std::set<std::string> reserved{"PERFZERO_RESULT_FILE", "PERFZERO_TRIAL_DIR", "PERFZERO_TRIAL",
+                                                "PERFZERO_METHOD", "PERFZERO_ROOT_DATA_DIR"};
+    if (reserved.count(name) != 0 || name.rfind("PERFZERO_PARAM_", 0) == 0) {
+      fail(item.first, key + "." + name,
+           "'" + name + "' is set by perfzero for each trial and cannot be given (docs/suites.md, What a child gets)");
+    }
     if (!item.second.IsScalar() && !item.second.IsNull()) {
       fail(item.second, key + "." + name, "expected a string value, got " + describe(item.second));
     }
@@ -158,13 +166,22 @@ ParamValue Checker::param_of(const YAML::Node& node, const std::string& key, Par
 
 ParamValue Checker::untyped_param_of(const YAML::Node& node, const std::string& key) const {
   const std::string s = string_of(node, key);
+  // A quoted scalar ("007", '1e3') is a string: yaml-cpp tags it "!". The command gets its bytes.
+  if (node.Tag() == "!") return s;
+  // Unquoted, a value is typed only when its typed form prints back as the same text, so the
+  // command still gets exactly what the suite says ("1.10", "007", "1e3" and "off" stay strings).
+  ParamValue typed = s;
   std::int64_t i = 0;
-  if (parse_int64(s, i)) return i;
   double d = 0;
-  if (parse_double(s, d)) return d;
   bool b = false;
-  if (parse_bool(s, b)) return b;
-  return s;
+  if (parse_int64(s, i)) {
+    typed = i;
+  } else if (parse_double(s, d)) {
+    typed = d;
+  } else if (parse_bool(s, b)) {
+    typed = b;
+  }
+  return format_param_value(typed) == s ? typed : ParamValue{s};
 }
 
 }  // namespace perfzero::config::yaml

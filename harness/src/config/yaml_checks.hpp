@@ -29,7 +29,8 @@ class Checker {
   std::map<std::string, std::string> env_of(const YAML::Node& node, const std::string& key) const;
   std::vector<std::string> string_list_of(const YAML::Node& node, const std::string& key) const;
   ParamValue param_of(const YAML::Node& node, const std::string& key, ParamType type) const;
-  // For external commands, which declare no types: integer, then number, then boolean, then string.
+  // For external commands, which declare no types: integer, then number, then boolean, then string;
+  // a quoted value, or one whose typed form would print differently, stays a string.
   ParamValue untyped_param_of(const YAML::Node& node, const std::string& key) const;
 
   const std::string& file() const { return file_; }

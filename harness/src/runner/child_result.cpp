@@ -41,6 +41,13 @@ std::variant<ChildResult, std::string> parse_child_result(const std::string& tex
       }
       Metric metric;
       metric.name = m["name"].get<std::string>();
+      // Two values under one name would be merged into one series and read as repetitions.
+      for (std::size_t k = 0; k < result.metrics.size(); ++k) {
+        if (result.metrics[k].name == metric.name) {
+          return fmt::format("{} ('{}'): the name is already used by metrics[{}]; each metric once", where, metric.name,
+                             k);
+        }
+      }
       if (!m.contains("value") || !m["value"].is_number() || !std::isfinite(m["value"].get<double>())) {
         return fmt::format("{} ('{}') needs a finite number 'value'", where, metric.name);
       }

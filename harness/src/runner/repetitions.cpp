@@ -25,7 +25,8 @@ std::optional<std::string> read_values(const nlohmann::json& values, const std::
   record.values.reserve(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!values[i].is_number() || !std::isfinite(values[i].get<double>())) {
-      return fmt::format("{}: values[{}] must be a finite number, not {}", where, i, values[i].dump());
+      return fmt::format("{}: values[{}] must be a finite number, not {}", where, i,
+                         values[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
     record.values.push_back(values[i].get<double>());
   }
