@@ -32,6 +32,7 @@ json trial_brief(const results::Trial& t) {
           {"metrics", std::move(metrics)},
           {"max_rss", t.process.max_rss},
           {"flags", t.flags},
+          {"dir", t.dir},
           {"report", t.report.empty() ? json(nullptr) : json(t.report)},
           {"resumed", t.resumed}};
 }
@@ -58,6 +59,7 @@ json case_json(const results::Case& c, std::map<std::string, int>& totals) {
           {"method", c.method},
           {"method_type", c.external ? "command" : "builtin"},
           {"params", c.params},
+          {"dir", c.dir},
           {"outcome", to_string(outcome)},
           {"trials_planned", c.trials_planned},
           {"trials_run", c.trials.size()},
