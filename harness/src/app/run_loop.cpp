@@ -7,6 +7,7 @@
 #include "common/files.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
+#include "redact/redact.hpp"
 #include "runner/google_benchmark_result.hpp"
 #include "runner/result_source.hpp"
 #include "runner/signals.hpp"
@@ -112,8 +113,8 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   request.monitor_interval = planned.monitor_interval;
   request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
   if (options_.debug) {
-    progress_->note(
-        fmt::format("debug: {} in {}", text::join(request.command.argv, " "), request.command.working_dir.string()));
+    progress_->note(fmt::format("debug: {} in {}", text::join(redact::redact_argv(request.command.argv), " "),
+                                redact::redact_urls(request.command.working_dir.string())));
   }
 
   record.execution = runner::run_trial(request);
