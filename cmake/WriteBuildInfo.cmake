@@ -27,6 +27,8 @@ endif()
 if(NOT url)
   set(url "unknown")
 endif()
+# A remote cloned with a token (https://user:TOKEN@host/repo) must not carry it into every report.
+string(REGEX REPLACE "^([A-Za-z][A-Za-z0-9+.-]*://)[^/]*@" "\\1<redacted>@" url "${url}")
 if(NOT branch)
   set(branch "unknown")
 endif()

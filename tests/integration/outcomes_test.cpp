@@ -81,5 +81,45 @@ TEST(Outcomes, TrialsAndWarmupsAreCountedAndSummarised) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "run" / "summary.md"));
 }
 
+// PerfZero's two fields for every outcome (docs/reports.md, "Outcomes"): its dashboards drop methods
+// with has_exception, so every abnormal end sets it; a metric outside its bounds ran normally.
+TEST(Outcomes, EachOutcomeMapsToPerfZerosSucceededAndHasException) {
+  TempDir dir;
+  const auto suite = dir.write("all.yaml", R"(
+methods:
+  - method: sanity.Sanity.benchmark_noop
+  - method: sanity.Sanity.benchmark_skip
+  - method: sanity.Sanity.benchmark_crash
+  - method: sanity.Sanity.benchmark_hang
+  - method: sanity.Sanity.benchmark_no_result
+  - method: sanity.Sanity.benchmark_exit_code
+  - method: sanity.Sanity.benchmark_throw
+  - method: sanity.Sanity.benchmark_bounded
+    params: {value: 5.0, max_value: 2.0}
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--timeout=1s", "--output_dir=run"}, dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  struct Expected {
+    std::string case_dir, outcome;
+    bool succeeded, has_exception;
+  };
+  const std::vector<Expected> expected{
+      {"benchmark_noop", "succeeded", true, false},
+      {"benchmark_skip", "skipped", false, false},
+      {"benchmark_crash", "crashed", false, true},
+      {"benchmark_hang", "timed_out", false, true},
+      {"benchmark_no_result", "invalid", false, true},
+      {"benchmark_exit_code", "failed", false, true},
+      {"benchmark_throw", "failed", false, true},
+      {"benchmark_bounded_max_value_2_value_5_", "failed", false, false},
+  };
+  for (const auto& e : expected) {
+    const auto r = report(dir.path() / "run", "sanity.Sanity." + e.case_dir);
+    EXPECT_EQ(r["perfzero_cpp"]["outcome"], e.outcome) << e.case_dir;
+    EXPECT_EQ(r["benchmark_result"]["succeeded"], e.succeeded) << e.case_dir;
+    EXPECT_EQ(r["benchmark_info"]["has_exception"], e.has_exception) << e.case_dir;
+  }
+}
+
 }  // namespace
 }  // namespace perfzero::testing

@@ -61,6 +61,27 @@ TEST(Classify, ReportedErrorsAreFailuresWithAnException) {
   EXPECT_TRUE(c.has_exception);
 }
 
+// PerfZero's dashboards drop methods with has_exception: every abnormal end sets it (docs/reports.md).
+TEST(Classify, HasExceptionWheneverTheMethodDidNotEndNormally) {
+  TrialExecution signaled;
+  signaled.end = ProcessEnd::signaled;
+  signaled.signal = SIGSEGV;
+  TrialExecution timed_out;
+  timed_out.end = ProcessEnd::timed_out;
+  TrialExecution not_started;
+  not_started.end = ProcessEnd::launch_failed;
+  EXPECT_TRUE(classify(signaled, ChildResult{}).has_exception);
+  EXPECT_TRUE(classify(timed_out, ChildResult{}).has_exception);
+  EXPECT_TRUE(classify(not_started, ChildResult{}).has_exception);
+  EXPECT_TRUE(classify(exited(3), std::string("no result file was written")).has_exception);
+  EXPECT_TRUE(classify(exited(0), std::string("no result file was written")).has_exception);
+  ChildResult skipped;
+  skipped.skipped = "no GPU";
+  EXPECT_FALSE(classify(exited(0), skipped).has_exception);
+  EXPECT_FALSE(classify(exited(0), ChildResult{}).has_exception);
+  EXPECT_FALSE(classify(exited(0), with_metric(11, std::nullopt, 10.0)).has_exception);
+}
+
 TEST(Classify, MetricsOutsideTheirBoundsFail) {
   EXPECT_EQ(classify(exited(0), with_metric(5, 1.0, 10.0)).outcome, Outcome::succeeded);
   EXPECT_EQ(classify(exited(0), with_metric(0.5, 1.0, std::nullopt)).outcome, Outcome::failed);

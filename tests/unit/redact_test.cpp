@@ -29,5 +29,49 @@ TEST(Redact, EnvironmentKeepsNamesAndHidesValues) {
   EXPECT_EQ(flags["upload_token"].get<std::string>(), kRedacted);
 }
 
+TEST(Redact, UrlUserinfoIsHiddenWhereverTheUrlStands) {
+  EXPECT_EQ(redact_urls("postgres://u:pw@db.example/app"), "postgres://<redacted>@db.example/app");
+  EXPECT_EQ(redact_urls("https://ghp_tok@github.com/o/r.git"), "https://<redacted>@github.com/o/r.git");
+  EXPECT_EQ(redact_urls("a=https://u:p@ss@h:5/x?y=1 and http://h/z@w"),
+            "a=https://<redacted>@h:5/x?y=1 and http://h/z@w");
+  EXPECT_EQ(redact_urls("x https://u:p@h y https://v:q@i"), "x https://<redacted>@h y https://<redacted>@i");
+  for (const char* kept : {"git@github.com:o/r.git", "https://github.com/o/r", "a://", "://x@y", "plain"})
+    EXPECT_EQ(redact_urls(kept), kept);
+  EXPECT_EQ(redact_value("DATABASE_URL", "postgres://u:pw@h/db"), "postgres://<redacted>@h/db");
+  EXPECT_EQ(redact_value("API_TOKEN", "abc"), kRedacted);
+}
+
+TEST(Redact, SecretOptionsInACommandLine) {
+  const std::vector<std::string> argv{"tool",     "--password=pw1", "--token", "tok2",   "--api-key=k3", "-secret",
+                                      "s4",       "--verbose",      "--auth",  "--next", "-p",           "5432",
+                                      "TOKEN=t5", "http://u:p6@h/", "-psql"};
+  const std::vector<std::string> want{"tool",
+                                      "--password=<redacted>",
+                                      "--token",
+                                      "<redacted>",
+                                      "--api-key=<redacted>",
+                                      "-secret",
+                                      "<redacted>",
+                                      "--verbose",
+                                      "--auth",
+                                      "--next",
+                                      "-p",
+                                      "5432",
+                                      "TOKEN=<redacted>",
+                                      "http://<redacted>@h/",
+                                      "-psql"};
+  EXPECT_EQ(redact_argv(argv), want);
+  EXPECT_EQ(redact_argv({"sh", "-c", "run --password=pw --token tok x"}),
+            (std::vector<std::string>{"sh", "-c", "run --password=<redacted> --token <redacted> x"}));
+}
+
+TEST(Redact, ParamsByNameAndUrl) {
+  const auto p = redacted_params({{"password", "pw"}, {"n", 3}, {"db", "mysql://u:pw@h/x"}, {"api_key", 7}});
+  EXPECT_EQ(p["password"], kRedacted);
+  EXPECT_EQ(p["n"], 3);
+  EXPECT_EQ(p["db"], "mysql://<redacted>@h/x");
+  EXPECT_EQ(p["api_key"], kRedacted);
+}
+
 }  // namespace
 }  // namespace perfzero::redact

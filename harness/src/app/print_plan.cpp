@@ -2,6 +2,7 @@
 
 #include "app/commands.hpp"
 #include "common/text.hpp"
+#include "redact/redact.hpp"
 
 namespace perfzero::app {
 
@@ -13,9 +14,12 @@ void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan) {
                c.warmup_trials,
                c.timeout.count() > 0 ? text::format_duration(static_cast<double>(c.timeout.count()) / 1000.0) : "none",
                c.monitor_interval.count(), c.origin);
-    if (c.external)
-      fmt::print(out, "    command: {}  (in {})\n", text::join(c.command.argv, " "), c.command.working_dir.string());
-    for (const auto& [k, v] : c.env) fmt::print(out, "    env {}={}\n", k, v);
+    // A dry run's output is pasted into issues and CI logs: it shows no secret (docs/reports.md).
+    if (c.external) {
+      fmt::print(out, "    command: {}  (in {})\n", text::join(redact::redact_argv(c.command.argv), " "),
+                 redact::redact_urls(c.command.working_dir.string()));
+    }
+    for (const auto& [k, v] : c.env) fmt::print(out, "    env {}={}\n", k, redact::redact_value(k, v));
   }
   fmt::print(out, "{} method(s), {} child process run(s). Dry run: nothing was executed.\n", plan.size(), runs);
 }

@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "api/param_json.hpp"
 #include "common/files.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
+#include "redact/redact.hpp"
 #include "runner/google_benchmark_result.hpp"
 #include "runner/result_source.hpp"
 #include "runner/signals.hpp"
@@ -16,6 +18,20 @@
 namespace perfzero::app {
 
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// The child's command line as --debug shows it: a built-in's parameters (argv[2], JSON) redacted by
+// name as reports show them, everything else by the command-line rules (docs/reports.md).
+std::string debug_line(const config::PlannedCase& planned, const runner::ChildCommand& command) {
+  std::vector<std::string> shown = redact::redact_argv(command.argv);
+  if (!planned.external && shown.size() > 2) {
+    shown[2] = redact::redacted_params(detail::params_to_json(planned.params)).dump();
+  }
+  return fmt::format("debug: {} in {}", text::join(shown, " "), redact::redact_urls(command.working_dir.string()));
+}
+
+}  // namespace
 
 RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
                  results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports)
@@ -112,13 +128,14 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   request.monitor_interval = planned.monitor_interval;
   request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
   if (options_.debug) {
-    progress_->note(
-        fmt::format("debug: {} in {}", text::join(request.command.argv, " "), request.command.working_dir.string()));
+    progress_->note(debug_line(planned, request.command));
   }
 
   record.execution = runner::run_trial(request);
   record.result = runner::read_trial_result(planned, record.dir, record.execution);
   record.classification = runner::classify(record.execution, record.result);
+  // The detail quotes the child (a skip reason, an exception's message) into reports and progress lines.
+  record.classification.detail = redact::redact_urls(record.classification.detail);
   record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
   progress_->finished(planned.name, what, record.classification.outcome, record.classification.detail,

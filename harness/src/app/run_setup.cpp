@@ -27,14 +27,17 @@ results::RunInfo make_run_info(const cli::Options& o, const ClaimedOutput& outpu
   results::RunInfo run;
   run.execution_id = output.execution_id;
   run.execution_timestamp = epoch_seconds();
-  run.execution_label = o.execution_label;
+  run.execution_label = redact::redact_urls(o.execution_label);
   run.platform_name = o.platform_name;
   run.system_name = o.system_name;
-  run.ml_framework_build_label = o.ml_framework_build_label;
+  run.ml_framework_build_label = redact::redact_urls(o.ml_framework_build_label);
   run.output_dir = output.dir.string();
   run.suite_files = o.configs;
   run.harness_version = build_info::kVersion;
-  run.harness_info = {{"url", build_info::kGitUrl}, {"branch", build_info::kGitBranch}, {"hash", build_info::kGitHash}};
+  // WriteBuildInfo.cmake already strips a token from the URL; a build made otherwise is checked again.
+  run.harness_info = {{"url", redact::redact_urls(build_info::kGitUrl)},
+                      {"branch", build_info::kGitBranch},
+                      {"hash", build_info::kGitHash}};
   run.env_vars = redact::redacted_environment(environ);
   // Our images set these (docker/Dockerfile); the user may add the digest.
   if (std::getenv("PERFZERO_IMAGE") != nullptr) {
@@ -56,7 +59,7 @@ results::Case case_of(const config::PlannedCase& planned) {
   results::Case c;
   c.name = planned.name;
   c.method = planned.method;
-  c.description = planned.description;
+  c.description = redact::redact_urls(planned.description);
   c.origin = planned.origin;
   c.external = planned.external;
   switch (planned.command.output) {
@@ -70,14 +73,14 @@ results::Case case_of(const config::PlannedCase& planned) {
       c.output = "perfzero";
       break;
   }
-  c.params = detail::params_to_json(planned.params);
+  c.params = redact::redacted_params(detail::params_to_json(planned.params));
   c.trials_planned = planned.trials;
   c.warmups_planned = planned.warmup_trials;
   c.timeout_seconds = static_cast<double>(planned.timeout.count()) / 1000.0;
   c.monitor_interval_ms = static_cast<int>(planned.monitor_interval.count());
   if (planned.external) {
-    c.command = planned.command.argv;
-    c.working_dir = planned.command.working_dir.string();
+    c.command = redact::redact_argv(planned.command.argv);
+    c.working_dir = redact::redact_urls(planned.command.working_dir.string());
   }
   c.dir = planned.dir;
   return c;

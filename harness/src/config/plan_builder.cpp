@@ -13,13 +13,17 @@
 #include "common/text.hpp"
 #include "config/case_dirs.hpp"
 #include "config/method_selector.hpp"
+#include "redact/redact.hpp"
 
 namespace perfzero::config {
 
 std::string case_name(const std::string& method, const ParamMap& params) {
   if (params.empty()) return method;
   std::vector<std::string> parts;
-  for (const auto& [name, value] : params) parts.push_back(name + "=" + format_param_value(value));
+  // The name lands in directory names, paths and progress lines: a secret parameter's value is hidden.
+  for (const auto& [name, value] : params) {
+    parts.push_back(name + "=" + redact::redact_value(name, format_param_value(value)));
+  }
   return method + "[" + text::join(parts, ",") + "]";
 }
 

@@ -1,8 +1,79 @@
 #include "redact/redact.hpp"
 
+#include <cctype>
+
 #include "common/text.hpp"
 
 namespace perfzero::redact {
+
+namespace {
+
+bool is_scheme_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '.';
+}
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// An option's name: "--api-key=X" -> "api-key". Empty for what is not a multi-letter option:
+// single letters stay (-p is a port for ssh, psql and redis-cli, a password only for mysql).
+std::string_view option_name(std::string_view word) {
+  if (word.size() < 3 || word[0] != '-') return {};
+  std::string_view name = word.substr(word[1] == '-' ? 2 : 1);
+  name = name.substr(0, name.find('='));
+  return name.size() >= 2 ? name : std::string_view{};
+}
+
+// "NAME=value" with NAME an identifier, as given to env(1) or make.
+std::string_view assignment_name(std::string_view word) {
+  const auto eq = word.find('=');
+  if (eq == std::string_view::npos || eq == 0) return {};
+  const std::string_view name = word.substr(0, eq);
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') return {};
+  }
+  return name;
+}
+
+// One word of a command line; `next_is_secret` is set when its value is the next word.
+std::string redact_word(std::string_view word, bool& next_is_secret) {
+  if (next_is_secret && !word.empty() && word[0] != '-') {
+    next_is_secret = false;
+    return kRedacted;
+  }
+  next_is_secret = false;
+  const std::string_view option = option_name(word);
+  if (!option.empty() && looks_secret(option)) {
+    const auto eq = word.find('=');
+    if (eq == std::string_view::npos) {
+      next_is_secret = true;
+      return std::string(word);
+    }
+    return std::string(word.substr(0, eq + 1)) + kRedacted;
+  }
+  const std::string_view name = option.empty() ? assignment_name(word) : std::string_view{};
+  if (!name.empty() && looks_secret(name)) return std::string(name) + "=" + kRedacted;
+  return redact_urls(word);
+}
+
+// A shell script given as one element (sh -c '...') is redacted word by word.
+std::string redact_words(std::string_view text) {
+  std::string out;
+  bool next_is_secret = false;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (is_space(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && !is_space(text[end])) ++end;
+    out += redact_word(text.substr(i, end - i), next_is_secret);
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace
 
 bool looks_secret(std::string_view name) {
   static const std::vector<std::string> markers{"KEY",        "SECRET",     "TOKEN",   "PASSWORD", "PASSWD",
@@ -15,6 +86,41 @@ bool looks_secret(std::string_view name) {
   return false;
 }
 
+std::string redact_urls(std::string_view text) {
+  std::string out;
+  std::size_t done = 0;
+  for (auto sep = text.find("://"); sep != std::string_view::npos; sep = text.find("://", sep + 3)) {
+    if (sep == 0 || !is_scheme_char(text[sep - 1])) continue;
+    const std::size_t host = sep + 3;
+    std::size_t end = host;
+    while (end < text.size() && text[end] != '/' && text[end] != '?' && text[end] != '#' && !is_space(text[end])) {
+      ++end;
+    }
+    // The last '@' ends the userinfo: an unencoded '@' in a password stays hidden.
+    const auto at = text.substr(host, end - host).rfind('@');
+    if (at == std::string_view::npos) continue;
+    out.append(text.substr(done, host - done)).append(kRedacted);
+    done = host + at;
+  }
+  out.append(text.substr(done));
+  return out;
+}
+
+std::string redact_value(std::string_view name, std::string_view value) {
+  return looks_secret(name) ? std::string(kRedacted) : redact_urls(value);
+}
+
+std::vector<std::string> redact_argv(const std::vector<std::string>& argv) {
+  std::vector<std::string> out;
+  bool next_is_secret = false;
+  for (const auto& arg : argv) {
+    const bool script = arg.find_first_of(" \t\n") != std::string::npos;
+    out.push_back(script ? redact_words(arg) : redact_word(arg, next_is_secret));
+    if (script) next_is_secret = false;
+  }
+  return out;
+}
+
 nlohmann::json redacted_environment(char** environ_entries) {
   nlohmann::json env = nlohmann::json::object();
   for (char** entry = environ_entries; entry != nullptr && *entry != nullptr; ++entry) {
@@ -22,14 +128,26 @@ nlohmann::json redacted_environment(char** environ_entries) {
     const auto eq = text.find('=');
     if (eq == std::string_view::npos) continue;
     const std::string name(text.substr(0, eq));
-    env[name] = looks_secret(name) ? std::string(kRedacted) : std::string(text.substr(eq + 1));
+    env[name] = redact_value(name, text.substr(eq + 1));
   }
   return env;
 }
 
 nlohmann::json redacted_flags(const std::vector<std::pair<std::string, std::string>>& flags) {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, value] : flags) out[name] = looks_secret(name) ? std::string(kRedacted) : value;
+  for (const auto& [name, value] : flags) out[name] = redact_value(name, value);
+  return out;
+}
+
+nlohmann::json redacted_params(const nlohmann::json& params) {
+  nlohmann::json out = params;
+  for (auto& [name, value] : out.items()) {
+    if (value.is_string()) {
+      value = redact_value(name, value.get<std::string>());
+    } else if (looks_secret(name)) {
+      value = kRedacted;
+    }
+  }
   return out;
 }
 

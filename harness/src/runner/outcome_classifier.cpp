@@ -15,18 +15,22 @@ namespace {
 std::string seconds_text(double s) { return fmt::format("{:.3f} s", s); }
 }  // namespace
 
+// has_exception is PerfZero's "this method broke" flag, which its dashboards filter on: true whenever the
+// method did not run to a normal end (launch failure, timeout, crash, non-zero exit, error, no valid
+// result). A metric outside its bounds ran normally and is only not succeeded; skipped is neither
+// (docs/reports.md, "Outcomes").
 Classification classify(const TrialExecution& execution, const std::variant<ChildResult, std::string>& result) {
   const auto* child = std::get_if<ChildResult>(&result);
   switch (execution.end) {
     case ProcessEnd::launch_failed:
-      return {Outcome::failed, "could not start: " + execution.launch_error, false};
+      return {Outcome::failed, "could not start: " + execution.launch_error, true};
     case ProcessEnd::timed_out:
       return {Outcome::timed_out,
-              "still running after " + seconds_text(execution.wall_seconds) + "; its process tree was killed", false};
+              "still running after " + seconds_text(execution.wall_seconds) + "; its process tree was killed", true};
     case ProcessEnd::interrupted:
       return {Outcome::interrupted, "the harness received " + signal_name(execution.signal), false};
     case ProcessEnd::signaled:
-      return {Outcome::crashed, "ended by " + signal_name(execution.signal), false};
+      return {Outcome::crashed, "ended by " + signal_name(execution.signal), true};
     case ProcessEnd::exited:
       break;
   }
@@ -35,9 +39,9 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
     std::string detail = fmt::format("exited with code {}", execution.exit_code);
     if (execution.exit_code == 127) detail += " (the command could not be run: see perfzero.log)";
     if (child != nullptr && child->error) detail += ": " + *child->error;
-    return {Outcome::failed, detail, child != nullptr && child->error.has_value()};
+    return {Outcome::failed, detail, true};
   }
-  if (child == nullptr) return {Outcome::invalid, std::get<std::string>(result), false};
+  if (child == nullptr) return {Outcome::invalid, std::get<std::string>(result), true};
   if (child->error) return {Outcome::failed, *child->error, true};
   for (const auto& metric : child->metrics) {
     if (metric.min_value && metric.value < *metric.min_value) {
