@@ -26,6 +26,8 @@ TEST(BoundedJson, AcceptsUpToTheDepthLimitAndNoDeeper) {
   EXPECT_FALSE(parse_bounded_json(nested(100000), problem).has_value());
   EXPECT_FALSE(parse_bounded_json("{\"a\": ", problem).has_value());
   EXPECT_EQ(problem, "not valid JSON (at byte 7)");
+  EXPECT_FALSE(parse_bounded_json(R"({"a": 1e999})", problem).has_value());
+  EXPECT_EQ(problem, "not valid JSON (a number out of range)");
 }
 
 TEST(BoundedJson, ADeepResultFileIsInvalidWithTheReason) {

@@ -29,6 +29,10 @@ std::optional<nlohmann::json> parse_bounded_json(std::string_view text, std::str
     problem = fmt::format("nested deeper than {} levels of objects and lists", max_depth);
   } catch (const json::parse_error& e) {
     problem = fmt::format("not valid JSON (at byte {})", e.byte);
+  } catch (const json::exception&) {
+    // With exceptions on, a number too large for a double (1e999) throws out_of_range, not
+    // parse_error (found by tests/fuzz/fuzz_child_result).
+    problem = "not valid JSON (a number out of range)";
   }
   return std::nullopt;
 }
