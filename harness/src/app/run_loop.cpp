@@ -126,6 +126,7 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   request.rusage_path = record.dir / ".kernel_rusage";
   request.timeout = planned.timeout;
   request.monitor_interval = planned.monitor_interval;
+  request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
   request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
   if (options_.debug) {
     progress_->note(debug_line(planned, request.command));

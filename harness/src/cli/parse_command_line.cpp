@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <limits>
 
 #include "cli/options.hpp"
 #include "common/errors.hpp"
@@ -57,6 +58,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   std::string timeout;
   std::string interval;
   std::string max_cases;
+  std::string max_result_bytes;
+  std::string max_log_bytes;
   const char* sel = "Selecting methods";
   const char* run = "Running";
   const char* rec = "Recording (PerfZero)";
@@ -89,6 +92,14 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
                  "Most cases (method x sweep point) the run may plan (default 100000); overrides suites")
       ->group(run)
       ->type_name("N");
+  app.add_option("--max_result_bytes", max_result_bytes,
+                 "Largest result file (or Google Benchmark output) read, in bytes (default 64 MiB); overrides suites")
+      ->group(run)
+      ->type_name("BYTES");
+  app.add_option("--max_log_bytes", max_log_bytes,
+                 "perfzero.log past this many bytes keeps its head and tail (default 64 MiB); overrides suites")
+      ->group(run)
+      ->type_name("BYTES");
   app.add_option("--output_dir", o.output_dir,
                  "Directory for this run's reports (default results/runs/EXECUTION_ID); must not hold another run")
       ->group(run)
@@ -181,6 +192,14 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
     o.settings.monitor_interval = std::chrono::milliseconds(int_value("monitor_interval_ms", interval, 1, 3'600'000));
   }
   if (!max_cases.empty()) o.max_cases = int_value("max_cases", max_cases, 1, config::kMaxCasesCeiling);
+  if (!max_result_bytes.empty()) {
+    o.settings.max_result_bytes =
+        int_value("max_result_bytes", max_result_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
+  }
+  if (!max_log_bytes.empty()) {
+    o.settings.max_log_bytes =
+        int_value("max_log_bytes", max_log_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
+  }
   if (!timeout.empty()) {
     std::string problem;
     const auto d = text::parse_duration(timeout, problem);

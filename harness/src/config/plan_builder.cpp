@@ -98,6 +98,8 @@ void apply(const RunSettings& layer, PlannedCase& c) {
   if (layer.warmup_trials) c.warmup_trials = *layer.warmup_trials;
   if (layer.timeout) c.timeout = *layer.timeout;
   if (layer.monitor_interval) c.monitor_interval = *layer.monitor_interval;
+  if (layer.max_result_bytes) c.max_result_bytes = *layer.max_result_bytes;
+  if (layer.max_log_bytes) c.max_log_bytes = *layer.max_log_bytes;
   for (const auto& [k, v] : layer.env) c.env[k] = v;
 }
 
@@ -105,6 +107,8 @@ PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_h
   PlannedCase c;
   c.timeout = kDefaultTimeout;
   c.monitor_interval = kDefaultMonitorInterval;
+  c.max_result_bytes = kDefaultMaxResultBytes;
+  c.max_log_bytes = kDefaultMaxLogBytes;
   for (const RunSettings* layer : layers_low_to_high) apply(*layer, c);
   return c;
 }

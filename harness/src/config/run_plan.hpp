@@ -23,6 +23,11 @@ struct ExternalCommand {
   OutputFormat output = OutputFormat::perfzero;
 };
 
+inline constexpr std::int64_t kDefaultMaxResultBytes = 64LL << 20;  // 64 MiB
+inline constexpr std::int64_t kDefaultMaxLogBytes = 64LL << 20;
+// Limits a suite or flag may set them to: an int in bytes, at least 1 KiB.
+inline constexpr int kMinByteLimit = 1024;
+
 struct PlannedCase {
   std::string name;    // report name: the method, plus [param=value,...] for a sweep point
   std::string dir;     // its directory under the run directory, unique in the run (case_dirs.hpp)
@@ -36,8 +41,10 @@ struct PlannedCase {
   int warmup_trials = 0;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
-  std::map<std::string, std::string> env;  // added to the harness's environment
-  std::string origin;                      // where it was asked for: "--benchmark_methods" or file:line:column
+  std::int64_t max_result_bytes = kDefaultMaxResultBytes;  // the largest result file read (docs/protocol.md)
+  std::int64_t max_log_bytes = kDefaultMaxLogBytes;        // perfzero.log keeps its head and tail past this
+  std::map<std::string, std::string> env;                  // added to the harness's environment
+  std::string origin;  // where it was asked for: "--benchmark_methods" or file:line:column
 };
 
 // Settings a suite or the command line may give; unset fields fall through to the next level
@@ -47,6 +54,8 @@ struct RunSettings {
   std::optional<int> warmup_trials;
   std::optional<std::chrono::milliseconds> timeout;
   std::optional<std::chrono::milliseconds> monitor_interval;
+  std::optional<std::int64_t> max_result_bytes;
+  std::optional<std::int64_t> max_log_bytes;
   std::map<std::string, std::string> env;
 };
 

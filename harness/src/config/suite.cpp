@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
@@ -22,12 +24,14 @@ const std::vector<std::string> kTopKeys{"suite",       "description", "defaults"
                                         "comparisons", "interleave",  "max_cases"};
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
-const std::vector<std::string> kSettingKeys{"trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
-const std::vector<std::string> kBuiltinKeys{
-    "method", "params", "trials", "warmup_trials", "timeout", "monitor_interval_ms", "env"};
+const std::vector<std::string> kSettingKeys{"trials",           "warmup_trials", "timeout", "monitor_interval_ms",
+                                            "max_result_bytes", "max_log_bytes", "env"};
+const std::vector<std::string> kBuiltinKeys{"method",           "params",        "trials",
+                                            "warmup_trials",    "timeout",       "monitor_interval_ms",
+                                            "max_result_bytes", "max_log_bytes", "env"};
 const std::vector<std::string> kCommandKeys{
-    "name",    "description", "command",       "working_dir",        "output", "params", "trials",
-    "timeout", "env",         "warmup_trials", "monitor_interval_ms"};
+    "name",    "description", "command",       "working_dir",         "output",           "params",       "trials",
+    "timeout", "env",         "warmup_trials", "monitor_interval_ms", "max_result_bytes", "max_log_bytes"};
 
 RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
   RunSettings settings;
@@ -37,6 +41,12 @@ RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, con
   if (const auto n = map["timeout"]) settings.timeout = check.duration_of(n, child("timeout"));
   if (const auto n = map["monitor_interval_ms"]) {
     settings.monitor_interval = std::chrono::milliseconds(check.int_of(n, child("monitor_interval_ms"), 1, 3'600'000));
+  }
+  for (const char* name : {"max_result_bytes", "max_log_bytes"}) {
+    const auto n = map[name];
+    if (!n) continue;
+    const int bytes = check.int_of(n, child(name), kMinByteLimit, std::numeric_limits<int>::max());
+    (std::string_view(name) == "max_result_bytes" ? settings.max_result_bytes : settings.max_log_bytes) = bytes;
   }
   if (const auto n = map["env"]) settings.env = check.env_of(n, child("env"));
   return settings;

@@ -4,19 +4,23 @@
 
 #include <fmt/format.h>
 
-#include "common/files.hpp"
+#include "runner/bounded_json.hpp"
+#include "runner/untrusted_file.hpp"
 
 namespace perfzero::runner {
 
-std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path) {
-  const auto text = files::read_text(path);
-  if (!text) return std::string("no result file was written");
-  return parse_child_result(*text);
+std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  const UntrustedFile file = read_untrusted_file(path, max_bytes);
+  if (file.missing) return std::string("no result file was written");
+  if (!file.text) return "the result file is unusable: " + file.problem;
+  return parse_child_result(*file.text);
 }
 
-std::variant<ChildResult, std::string> parse_child_result(const std::string& text) {
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return std::string("the result file is not valid JSON");
+std::variant<ChildResult, std::string> parse_child_result(std::string_view text) {
+  std::string problem;
+  const auto parsed = parse_bounded_json(text, problem);
+  if (!parsed) return "the result file is " + problem;
+  const nlohmann::json& doc = *parsed;
   if (!doc.is_object()) return std::string("the result file must hold a JSON object");
   ChildResult result;
   if (doc.contains("skipped")) {

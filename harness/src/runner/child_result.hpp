@@ -1,8 +1,10 @@
 #pragma once
 // Reads and checks the result file a child wrote (docs/protocol.md).
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -10,6 +12,7 @@
 
 #include "perfzero/metric.hpp"
 #include "runner/repetitions.hpp"
+#include "runner/untrusted_file.hpp"
 
 namespace perfzero::runner {
 
@@ -21,10 +24,13 @@ struct ChildResult {
   std::optional<std::string> error;
   std::optional<double> self_wall_time;
   std::vector<RepetitionRecord> repetitions;  // empty when the child gave none
+  std::vector<std::string> flags;             // conditions worth a look, added to the trial's flags
 };
 
-// The parsed result, or a message saying what is wrong with it (missing, not JSON, which field).
-std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path);
-std::variant<ChildResult, std::string> parse_child_result(const std::string& text);
+// The parsed result, or a message saying what is wrong with it (missing, not a regular file, over
+// `max_bytes`, not JSON, nested too deep, which field).
+std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path,
+                                                         std::uint64_t max_bytes = kDefaultMaxResultBytes);
+std::variant<ChildResult, std::string> parse_child_result(std::string_view text);
 
 }  // namespace perfzero::runner

@@ -30,17 +30,18 @@ ChildResult measured_result(const TrialExecution& execution) {
 std::variant<ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
                                                          const std::filesystem::path& trial_dir,
                                                          const TrialExecution& execution) {
+  const auto max_bytes = static_cast<std::uint64_t>(planned.max_result_bytes);
   if (planned.external) {
     switch (planned.command.output) {
       case config::OutputFormat::none:
         return measured_result(execution);
       case config::OutputFormat::google_benchmark:
-        return read_google_benchmark(trial_dir / kGoogleBenchmarkFile);
+        return read_google_benchmark(trial_dir / kGoogleBenchmarkFile, max_bytes);
       case config::OutputFormat::perfzero:
         break;
     }
   }
-  return read_child_result(trial_dir / files::kResultFile);
+  return read_child_result(trial_dir / files::kResultFile, max_bytes);
 }
 
 }  // namespace perfzero::runner

@@ -31,7 +31,8 @@ struct TrialExecution {
   samplers::TreeResult tree;       // the process-tree sampler's typed result (PerfZero's process_info)
   double monitor_cpu_seconds = 0;  // CPU the monitor's thread used, all samplers together
   std::vector<std::pair<std::string, samplers::SamplerOutput>> samplers;  // every sampler, process tree first
-  int leftover_processes_killed = 0;  // stragglers ended after the main process exited or timed out
+  int leftover_processes_killed = 0;    // stragglers ended after the main process exited or timed out
+  std::uint64_t log_bytes_dropped = 0;  // cut from the middle of perfzero.log (runner/log_cap.hpp)
 };
 
 }  // namespace perfzero::runner

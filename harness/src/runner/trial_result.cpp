@@ -43,6 +43,7 @@ json process_detail(const TrialExecution& e, const config::PlannedCase& planned)
       {"monitor_cpu_seconds", e.monitor_cpu_seconds},
       {"leftover_processes_killed", e.leftover_processes_killed},
       {"kernel_rusage", kernel},
+      {"log_bytes_dropped", e.log_bytes_dropped},
   };
 }
 
@@ -52,6 +53,7 @@ void fill_from_child(const ChildResult& child, results::Trial& t) {
   t.ml_framework_info = child.ml_framework_info;
   t.self_wall_time = child.self_wall_time;
   t.repetitions = repetitions_json(child.repetitions);
+  t.flags.insert(t.flags.end(), child.flags.begin(), child.flags.end());
 }
 
 }  // namespace
@@ -74,6 +76,7 @@ results::Trial make_trial(const TrialRecord& record, bool with_report) {
   t.process.max_vms = e.tree.max_vms_tree;
   t.process.max_cpu_percent = e.tree.max_cpu_percent;
   t.process.detail = process_detail(e, *record.planned);
+  if (e.log_bytes_dropped > 0) t.flags.emplace_back("log_truncated");
   for (const auto& [name, output] : e.samplers) {
     t.samplers[name] = output.summary;
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());

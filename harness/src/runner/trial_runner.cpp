@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "monitor/proc_reader.hpp"
+#include "runner/log_cap.hpp"
 #include "runner/signals.hpp"
 #include "samplers/monitor.hpp"
 
@@ -123,6 +124,8 @@ TrialExecution run_trial(const TrialRequest& request) {
   if (!done) ended = Clock::now();
   execution.monitor_cpu_seconds = monitor.stop();
   execution.leftover_processes_killed = kill_and_reap_all_descendants();
+  // Nothing of the tree is left to write to the log now.
+  execution.log_bytes_dropped = cap_log(request.log_path, request.max_log_bytes);
   execution.wall_seconds = std::chrono::duration<double>(ended - started).count();
   if (done) {
     if (WIFSIGNALED(status)) {

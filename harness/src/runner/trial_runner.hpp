@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 
@@ -15,6 +16,7 @@ struct TrialRequest {
   std::filesystem::path rusage_path;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
+  std::uint64_t max_log_bytes = std::uint64_t{64} << 20;  // perfzero.log is cut past it (runner/log_cap.hpp)
   // Called about every 200 ms while the child runs, with the seconds elapsed (for the live bar).
   std::function<void(double)> on_tick;
 };

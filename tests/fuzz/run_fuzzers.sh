@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (build/fuzz) and runs each for SECONDS (default 60) on a
+# seed corpus from the tests' fixtures. An input that crashes one is copied into
+# tests/fixtures/fuzz_regressions/<target>/, which the unit tests replay (fuzz_regressions_test.cpp).
+# Exit status: 0 when no fuzzer found anything, 1 otherwise.
+set -euo pipefail
+seconds="${1:-60}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="$root/build/fuzz"
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER=clang++ -DPERFZERO_BUILD_FUZZERS=ON -DPERFZERO_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" --target fuzz_child_result fuzz_google_benchmark
+
+status=0
+for target in child_result google_benchmark; do
+  corpus="$build/corpus/$target"
+  artifacts="$build/artifacts/$target"
+  rm -rf "$artifacts"  # only what this run finds is copied below
+  mkdir -p "$corpus" "$artifacts"
+  # Seeds: the fixtures this reader is tested on, and every input that once broke it.
+  case "$target" in
+    child_result) cp "$root"/tests/fuzz/seeds/child_result/*.json "$corpus"/ ;;
+    google_benchmark) cp "$root"/tests/fixtures/google_benchmark/*.json "$corpus"/ ;;
+  esac
+  cp "$root"/tests/fixtures/fuzz_regressions/"$target"/* "$corpus"/ 2>/dev/null || true
+  echo "fuzzing $target for ${seconds}s"
+  if ! "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$artifacts/" -print_final_stats=1 "$corpus" 2>"$build/$target.log"; then
+    status=1
+  fi
+  tail -n 15 "$build/$target.log"
+  for found in "$artifacts"/*; do
+    [ -e "$found" ] || continue
+    cp "$found" "$root/tests/fixtures/fuzz_regressions/$target/"
+    echo "kept $(basename "$found") in tests/fixtures/fuzz_regressions/$target/" >&2
+    status=1
+  done
+done
+exit "$status"
