@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "common/errors.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
+#include "results/run_manifest.hpp"
 #include "runner/google_benchmark_result.hpp"
 #include "runner/result_source.hpp"
 #include "runner/signals.hpp"
@@ -38,8 +40,12 @@ std::optional<int> RunLoop::run_all(bool interleave) {
 
 const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number) const {
   if (!previous_) return nullptr;
+  // Only this run's own trials of this very case: a report of another run, or of a case that kept
+  // its name but changed its method, parameters or command, is not a trial of this one.
+  if (previous_->info.execution_id != recorder_.run().info.execution_id) return nullptr;
   const results::Case* c = previous_->find_case(case_name);
-  if (c == nullptr) return nullptr;
+  const results::Case* now = recorder_.run().find_case(case_name);
+  if (c == nullptr || now == nullptr || results::case_identity(*c) != results::case_identity(*now)) return nullptr;
   for (const auto& t : c->trials) {
     if (t.number == number && t.outcome != Outcome::interrupted) return &t;
   }
@@ -80,7 +86,9 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.dir =
       run_dir / recorder_.case_at(case_index).dir / fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
   record.started_offset = std::chrono::duration<double>(started - run_start_).count();
-  std::filesystem::create_directories(record.dir);
+  std::error_code made;
+  std::filesystem::create_directories(record.dir, made);
+  if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
   std::error_code ignored;
   std::filesystem::remove(record.dir / files::kResultFile, ignored);
   std::filesystem::remove(record.dir / runner::kGoogleBenchmarkFile, ignored);

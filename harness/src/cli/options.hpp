@@ -25,6 +25,7 @@ struct Options {
   bool list = false;
   bool dry_run = false;
   bool resume = false;
+  bool force_resume = false;  // resume although the plan differs from the run's (--force_resume)
   bool interleave = false;
   std::string instance_type;
   std::vector<std::string> reports;  // --report: the outputs to write; empty means every built-in one
