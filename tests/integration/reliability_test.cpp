@@ -152,5 +152,34 @@ TEST(Resume, RefusesADifferentPlanSayingWhatChangedAndAdoptsNoForeignTrial) {
             std::string::npos);
 }
 
+TEST(Reliability, FilesATrialLeavesInDevShmAndItsTmpdirAreReported) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const std::string shm_name = "perfzero-test-" + std::to_string(::getpid());
+  const auto suite = dir.write("leave.yaml", R"(
+methods:
+  - name: leave
+    command: [/bin/sh, -c, 'head -c 1048576 /dev/zero > /dev/shm/)" +
+                                                 shm_name +
+                                                 R"(; head -c 1000 /dev/zero > "$TMPDIR/x"']
+    output: none
+  - {name: clean, command: [/bin/true], output: none}
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "s");
+  std::filesystem::remove("/dev/shm/" + shm_name);
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto left = read_json(out / "leave" / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["samplers"];
+  EXPECT_EQ(left["leftover_files"]["shm_files"], 1) << left.dump();
+  EXPECT_EQ(left["leftover_files"]["shm_bytes"], 1048576) << left.dump();
+  EXPECT_EQ(left["leftover_files"]["tmp_bytes"], 1000) << left.dump();
+  const auto clean_report = read_json(out / "clean" / "trial_1" / "perfzero_summary.json");
+  const auto& clean = clean_report["perfzero_cpp"]["samplers"];
+  EXPECT_EQ(clean["leftover_files"]["shm_files"], 0) << clean.dump();
+  // A method far shorter than one sampling interval still gets the sample taken at launch.
+  EXPECT_GT(clean_report["process_info"]["max_vms"].get<double>(), 0) << clean_report["process_info"].dump();
+  EXPECT_GE(clean["process_tree"]["samples"].get<int>(), 1) << clean.dump();
+  EXPECT_FALSE(std::filesystem::exists(out / "clean" / "trial_1" / "tmp")) << "an empty TMPDIR is removed";
+}
+
 }  // namespace
 }  // namespace perfzero::testing
