@@ -23,7 +23,7 @@ namespace perfzero::app {
 
 namespace {
 
-constexpr long kFinalWritesReserve = 256 * 1024;
+constexpr long kFinalWritesReserve = 256L * 1024L;
 
 // The run being resumed, as its files say (this version's journal, or an earlier version's reports).
 std::optional<results::Run> previous_run(const ClaimedOutput& output) {
