@@ -12,16 +12,16 @@ namespace perfzero::samplers {
 
 class LeftoverFilesSampler : public Sampler {
  public:
-  explicit LeftoverFilesSampler(std::filesystem::path shm_dir = "/dev/shm") : shm_dir_(std::move(shm_dir)) {}
+  // Lists shm_dir now, before the launch: a method may create its files before start() runs.
+  explicit LeftoverFilesSampler(std::filesystem::path shm_dir = "/dev/shm");
   std::string name() const override { return "leftover_files"; }
-  void start(pid_t root) override;
+  void start(pid_t /*root*/) override {}
   void sample(double /*time*/) override {}
   SamplerOutput finish(const TrialFacts& facts) override;
 
  private:
   std::filesystem::path shm_dir_;
   std::map<std::string, std::uintmax_t> shm_before_;  // name -> size
-  std::filesystem::path tmp_dir_;                     // the trial's TMPDIR; empty when it has none
 };
 
 }  // namespace perfzero::samplers
