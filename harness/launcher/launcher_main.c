@@ -7,6 +7,8 @@
  * within this program's ~1 MiB), exactly, however short the peak lived. wait4() also folds in every
  * descendant the child waited for. As a subreaper it adopts orphaned grandchildren, reaps them too,
  * and ends any the child left behind, so the method's whole tree is accounted and nothing outlives it.
+ * When the harness dies, even by SIGKILL, the kernel tells this process (PR_SET_PDEATHSIG), which
+ * then ends the method's whole tree: no process of a run outlives its harness.
  *
  * usage: perfzero-launch RUSAGE_FILE PROGRAM [ARGS...]
  * It exits as the child did (same code, or the same signal) and writes to RUSAGE_FILE one line:
@@ -28,11 +30,18 @@
 
 static double seconds(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
 
+/* Async-signal-safe (it also runs in the parent-death handler): no stdio, no malloc. */
 static void kill_remaining_children(void) {
   /* Orphans adopted by this subreaper are our children now; kill(-1) would reach too far, so read
-     /proc/self/task/<tid>/children, which lists them. Plain system calls: no stdio buffers to set up. */
-  char path[64];
-  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+     /proc/self/task/<tid>/children, which lists them. */
+  char path[64] = "/proc/self/task/";
+  char digits[16];
+  int count = 0;
+  for (long pid = (long)getpid(); pid > 0 && count < (int)sizeof digits; pid /= 10)
+    digits[count++] = (char)('0' + pid % 10);
+  size_t at = strlen(path);
+  while (count > 0) path[at++] = digits[--count];
+  memcpy(path + at, "/children", sizeof "/children");
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
   char text[4096];
@@ -41,12 +50,37 @@ static void kill_remaining_children(void) {
   if (n <= 0) return;
   text[n] = '\0';
   for (char* p = text; *p != '\0';) {
-    char* end = NULL;
-    const long pid = strtol(p, &end, 10);
-    if (end == p) break;
+    while (*p == ' ' || *p == '\n') ++p;
+    long pid = 0;
+    while (*p >= '0' && *p <= '9') pid = pid * 10 + (*p++ - '0');
     if (pid > 0) kill((pid_t)pid, SIGKILL);
-    p = end;
+    if (*p != ' ' && *p != '\n') break;
   }
+}
+
+/* The harness died (even by kill -9): nothing of the method may outlive it. The kernel sends
+   kParentDeathSignal (PR_SET_PDEATHSIG); this ends the tree, and the wait loop below reaps it and
+   ends the orphans each reap uncovers, exactly as after a method that left processes behind. */
+static const int kParentDeathSignal = SIGTERM;
+static volatile sig_atomic_t parent_gone = 0;
+
+static void on_parent_death(int sig) {
+  parent_gone = sig;
+  kill_remaining_children();
+}
+
+/* Arms the parent-death signal; returns 0 when the harness is already gone (it died before prctl,
+   so no signal will ever come): $PERFZERO_HARNESS_PID names the parent we were started by. */
+static int watch_parent(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_parent_death; /* no SA_RESTART: wait4 returns EINTR and the loop goes on */
+  sigemptyset(&action.sa_mask);
+  sigaction(kParentDeathSignal, &action, NULL);
+  prctl(PR_SET_PDEATHSIG, kParentDeathSignal, 0, 0, 0);
+  const char* expected = getenv("PERFZERO_HARNESS_PID");
+  if (expected == NULL || *expected == '\0') return 1;
+  return (long)getppid() == strtol(expected, NULL, 10);
 }
 
 /* True when no child is left to wait for: one system call, where reading the children list takes three. */
@@ -73,6 +107,12 @@ int main(int argc, char** argv) {
     return 127;
   }
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  /* A closed pipe must kill the method as it would outside perfzero, whatever the harness ignores. */
+  signal(SIGPIPE, SIG_DFL);
+  if (!watch_parent()) {
+    fprintf(stderr, "perfzero-launch: the harness that started it is gone; not starting %s\n", argv[2]);
+    return 127;
+  }
   const pid_t child = fork();
   if (child < 0) {
     perror("perfzero-launch: fork");
@@ -83,6 +123,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "perfzero-launch: cannot run %s: %s\n", argv[2], strerror(errno));
     _exit(127);
   }
+  if (parent_gone) kill_remaining_children(); /* the harness died while we forked */
 
   long maxrss_kib = 0;
   double user = 0.0;
@@ -107,7 +148,7 @@ int main(int argc, char** argv) {
       child_done = 1;
     }
     /* The method is over when its main process ends; what it left running is ended with it. */
-    if (child_done && !no_children_left()) kill_remaining_children();
+    if ((child_done || parent_gone) && !no_children_left()) kill_remaining_children();
   }
 
   write_usage(argv[1], maxrss_kib, user, sys, reaped);

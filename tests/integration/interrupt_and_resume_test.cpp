@@ -40,11 +40,15 @@ methods:
   // The interrupted trial has no report, so --resume runs it again.
   EXPECT_FALSE(std::filesystem::exists(sleep_dir / "perfzero_summary.json"));
 
-  // Resume with a short sleep: what was done is kept, the rest runs.
+  // Resume without the long sleep (a different plan, so --force_resume): what was done is kept,
+  // the rest runs, and the dropped case stays in the record.
   const auto again = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop,sanity.Sanity.benchmark_spin",
-                                   "--output_dir=" + out.string(), "--resume"},
+                                   "--output_dir=" + out.string(), "--resume", "--force_resume"},
                                   dir.path() / "second");
   EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("the plan differs from the run's: removed sanity.Sanity.benchmark_sleep[ms=30000]"),
+            std::string::npos)
+      << again.err;
   EXPECT_NE(again.out.find("sanity.Sanity.benchmark_noop trial 1/1  succeeded  (already reported"), std::string::npos)
       << again.out;
   EXPECT_TRUE(std::filesystem::exists(out / "sanity.Sanity.benchmark_spin" / "trial_1" / "perfzero_summary.json"));

@@ -43,8 +43,9 @@ methods:
   ASSERT_TRUE(wait_for([&] { return !processes_started_under(sleep_dir).empty(); }, std::chrono::seconds(30)));
   running.signal(SIGKILL);
   running.wait();
-  // The harness cannot clean up after a SIGKILL (hardening issue); end what it left here.
-  for (pid_t pid : processes_started_under(out)) ::kill(pid, SIGKILL);
+  // perfzero-launch ends the method's tree when its harness dies (PR_SET_PDEATHSIG).
+  EXPECT_TRUE(wait_for([&] { return processes_started_under(out).empty(); }, std::chrono::seconds(5)))
+      << "a process of the killed run outlived its harness";
 
   const auto trials = journal_trials(out);
   ASSERT_EQ(trials.size(), 3U) << "every finished trial is in the journal";
@@ -52,7 +53,7 @@ methods:
   EXPECT_EQ(read_json(out / "run.json")["status"], "running");
 
   const auto again = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=3",
-                                   "--output_dir=" + out.string(), "--resume"},
+                                   "--output_dir=" + out.string(), "--resume", "--force_resume"},
                                   dir.path() / "second");
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("trial 3/3  succeeded  (already reported"), std::string::npos) << again.out;

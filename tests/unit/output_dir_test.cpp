@@ -93,9 +93,13 @@ TEST(OutputDir, AnUnreadableManifestStillCountsAsARun) {
 TEST(OutputDir, ACreatableParentIsRequired) {
   testing::TempDir dir;
   dir.write("file", "not a directory");
-  const auto message =
-      usage_error_of([&] { return claim_output_dir((dir.path() / "file" / "run").string(), "", false); });
-  EXPECT_NE(message.find("--output_dir: cannot create"), std::string::npos) << message;
+  // The file system's refusal, not a usage error: exit 4 (ExitCode::output_unwritable).
+  try {
+    claim_output_dir((dir.path() / "file" / "run").string(), "", false);
+    FAIL() << "expected an OutputError";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--output_dir: cannot create"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -45,6 +45,10 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
   // The run's output directory (trial dirs are <run>/<case>/trial_N): once-per-run figures go there.
   env["PERFZERO_RUN_DIR"] = trial_dir.parent_path().parent_path().string();
   env["PERFZERO_TRIAL"] = std::to_string(trial);
+  // A TMPDIR of its own, so what a trial leaves there is seen (samplers/leftover_files_sampler).
+  env["TMPDIR"] = (trial_dir / "tmp").string();
+  // perfzero-launch checks it is still this process's child after arming its parent-death signal.
+  env["PERFZERO_HARNESS_PID"] = std::to_string(::getpid());
   env["PERFZERO_METHOD"] = planned.name;
   if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;
 

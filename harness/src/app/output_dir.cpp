@@ -4,8 +4,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <random>
 
@@ -37,12 +39,14 @@ ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::stri
   out.dir = requested_dir.empty() ? default_root / out.execution_id : std::filesystem::path(requested_dir);
   std::error_code ec;
   std::filesystem::create_directories(out.dir, ec);
-  if (ec) throw UsageError(fmt::format("--output_dir: cannot create {}: {}", out.dir.string(), ec.message()));
+  if (ec) throw OutputError(fmt::format("--output_dir: cannot create {}: {}", out.dir.string(), ec.message()));
   out.dir = std::filesystem::canonical(out.dir);
 
   const auto lock_path = out.dir / ".perfzero.lock";
   out.lock_fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (out.lock_fd < 0) throw UsageError(fmt::format("--output_dir: cannot write in {}", out.dir.string()));
+  if (out.lock_fd < 0) {
+    throw OutputError(fmt::format("--output_dir: cannot write in {}: {}", out.dir.string(), std::strerror(errno)));
+  }
   if (::flock(out.lock_fd, LOCK_EX | LOCK_NB) != 0) {
     throw UsageError(fmt::format("--output_dir: another perfzero run is writing to {} right now", out.dir.string()));
   }

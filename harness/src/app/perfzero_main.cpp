@@ -1,3 +1,6 @@
+#include <csignal>
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
@@ -61,6 +64,9 @@ int perfzero_main(int argc, const char* const* argv) {
   // Before any thread exists, so every thread inherits the mask (runner/signals.hpp).
   runner::block_harness_signals();
   runner::become_subreaper();
+  // A closed stdout (`perfzero ... | head -1`) must not kill the run: writes then fail with EPIPE
+  // and are dropped. Children get the default back (runner::unblock_all_signals_in_child).
+  std::signal(SIGPIPE, SIG_IGN);
   try {
     const auto parsed = cli::parse_invocation(argc, argv);
     if (!parsed.invocation) {
@@ -74,6 +80,13 @@ int perfzero_main(int argc, const char* const* argv) {
   } catch (const ConfigError& e) {
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
     return to_int(ExitCode::usage_or_config);
+  } catch (const OutputError& e) {
+    fmt::print(stderr, "perfzero: error: {}\n", e.what());
+    return to_int(ExitCode::output_unwritable);
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The file system refused something we did not expect to fail: the outside world, not a bug.
+    fmt::print(stderr, "perfzero: error: {}\n", e.what());
+    return to_int(ExitCode::output_unwritable);
   } catch (const std::exception& e) {
     fmt::print(stderr, "perfzero: internal error: {}\n", e.what());
     return to_int(ExitCode::internal_error);

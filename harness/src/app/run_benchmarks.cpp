@@ -2,6 +2,8 @@
 // results on disk, whatever happens to the children.
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
@@ -9,14 +11,19 @@
 #include "app/run_loop.hpp"
 #include "app/run_setup.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "reporters/reporter.hpp"
 #include "results/reader.hpp"
 #include "results/recorder.hpp"
+#include "results/run_manifest.hpp"
+#include "runner/leftovers.hpp"
 #include "runner/outcome_classifier.hpp"
 
 namespace perfzero::app {
 
 namespace {
+
+constexpr long kFinalWritesReserve = 256L * 1024L;
 
 // The run being resumed, as its files say (this version's journal, or an earlier version's reports).
 std::optional<results::Run> previous_run(const ClaimedOutput& output) {
@@ -27,6 +34,30 @@ std::optional<results::Run> previous_run(const ClaimedOutput& output) {
     return std::move(loaded.run);
   } catch (const results::ReadError& e) {
     throw UsageError(fmt::format("--resume: cannot read the run in {}: {}", output.dir.string(), e.what()));
+  }
+}
+
+// Progress for a person: when stdout is gone (a closed pipe) the line is dropped, the run goes on.
+void say(const std::string& line) {
+  std::fputs(line.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+// --resume continues the same plan only: a different one would adopt other cases' trials and drop
+// methods from the summary. With --force_resume, the cases the plan no longer has stay in the
+// record (after the plan's), and a changed case runs again (RunLoop::previous_trial).
+void check_resumed_plan(const cli::Options& options, results::Run& run, const results::Run& previous) {
+  run.plan_fingerprint = results::plan_fingerprint(run.cases);
+  if (previous.plan_fingerprint.empty() || previous.plan_fingerprint == run.plan_fingerprint) return;
+  const auto difference = results::plan_difference(previous.cases, run.cases);
+  const std::string what = difference.empty() ? "its cases are in another order" : difference.describe();
+  if (!options.force_resume) {
+    throw UsageError(fmt::format("--resume: the plan differs from run {}'s: {}; pass --force_resume to resume anyway",
+                                 previous.info.execution_id, what));
+  }
+  fmt::print(stderr, "perfzero: warning: --force_resume: the plan differs from the run's: {}\n", what);
+  for (const auto& old : previous.cases) {
+    if (run.find_case(old.name) == nullptr) run.cases.push_back(old);
   }
 }
 
@@ -46,27 +77,56 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
   const HarnessPaths paths = find_harness_paths();
   const ClaimedOutput output = claim_output_dir(options.output_dir, options.execution_id, options.resume);
+  if (output.resuming) {
+    if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
+      fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
+    }
+  }
   std::optional<results::Run> previous = previous_run(output);
-  results::Recorder recorder(make_run(options, output, plan, comparisons), output.resuming, std::move(observers));
-  fmt::print("perfzero: run {} -> {}\n", recorder.run().info.execution_id, output.dir.string());
-  std::fflush(stdout);
+  results::Run run = make_run(options, output, plan, comparisons);
+  if (previous) check_resumed_plan(options, run, *previous);
+  results::Recorder recorder(std::move(run), output.resuming, std::move(observers));
+  say(fmt::format("perfzero: run {} -> {}\n", recorder.run().info.execution_id, output.dir.string()));
 
   const bool with_trial_reports = std::find(report_names.begin(), report_names.end(), "perfzero") != report_names.end();
   RunLoop loop(options, paths, plan, recorder, std::move(previous), with_trial_reports);
-  const auto stop = loop.run_all(interleave);
-  const std::string status = stop ? "interrupted" : "completed";
-  recorder.finish(status);
+  // Room for the final run.json, journal line and summaries when a method fills the disk.
+  const auto reserve = output.dir / ".perfzero.reserve";
+  files::reserve_space(reserve, kFinalWritesReserve);
+  std::optional<int> stop;
+  std::string status = "completed";
+  try {
+    stop = loop.run_all(interleave);
+    if (stop) status = "interrupted";
+  } catch (const OutputError& e) {
+    status = fmt::format("aborted: {}", e.what());
+  }
+  std::error_code ignored;
+  std::filesystem::remove(reserve, ignored);
+  std::optional<std::string> unwritten = recorder.finish(status);
   ::close(output.lock_fd);
+  if (status.rfind("aborted: ", 0) == 0 || unwritten) {
+    const std::string why = unwritten && status.rfind("aborted: ", 0) != 0 ? *unwritten : status.substr(9);
+    fmt::print(stderr, "perfzero: error: run stopped: {}; results so far in {} (--resume continues it)\n", why,
+               output.dir.string());
+    return to_int(ExitCode::output_unwritable);
+  }
 
   int ran = 0;
   int not_succeeded = 0;
-  for (const auto& c : recorder.run().cases) {
+  // The plan's cases only: those a --force_resume keeps from the earlier plan are not this run's.
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const results::Case& c = recorder.run().cases[i];
     if (c.trials.empty() && c.warmups.empty()) continue;
     ++ran;
     if (!counts_as_success(results::case_outcome(c))) ++not_succeeded;
   }
-  fmt::print("perfzero: {}: {} method(s), {} not succeeded; results in {}\n", status, ran, not_succeeded,
-             output.dir.string());
+  say(fmt::format("perfzero: {}: {} method(s), {} not succeeded; results in {}\n", status, ran, not_succeeded,
+                  output.dir.string()));
+  if (std::ferror(stdout) != 0) {
+    // Losing the terminal loses lines, never results: say once, where it may still be seen.
+    fmt::print(stderr, "perfzero: warning: standard output was closed; results are in {}\n", output.dir.string());
+  }
   if (stop) {
     fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
     return exit_code_for_signal(*stop);

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include "api/param_json.hpp"
+#include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "redact/redact.hpp"
+#include "results/run_manifest.hpp"
 #include "runner/google_benchmark_result.hpp"
 #include "runner/result_source.hpp"
 #include "runner/signals.hpp"
@@ -26,7 +28,8 @@ namespace {
 std::string debug_line(const config::PlannedCase& planned, const runner::ChildCommand& command) {
   std::vector<std::string> shown = redact::redact_argv(command.argv);
   if (!planned.external && shown.size() > 2) {
-    shown[2] = redact::redacted_params(detail::params_to_json(planned.params)).dump();
+    shown[2] = redact::redacted_params(detail::params_to_json(planned.params))
+                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   return fmt::format("debug: {} in {}", text::join(shown, " "), redact::redact_urls(command.working_dir.string()));
 }
@@ -55,8 +58,12 @@ std::optional<int> RunLoop::run_all(bool interleave) {
 
 const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number) const {
   if (!previous_) return nullptr;
+  // Only this run's own trials of this very case: a report of another run, or of a case that kept
+  // its name but changed its method, parameters or command, is not a trial of this one.
+  if (previous_->info.execution_id != recorder_.run().info.execution_id) return nullptr;
   const results::Case* c = previous_->find_case(case_name);
-  if (c == nullptr) return nullptr;
+  const results::Case* now = recorder_.run().find_case(case_name);
+  if (c == nullptr || now == nullptr || results::case_identity(*c) != results::case_identity(*now)) return nullptr;
   for (const auto& t : c->trials) {
     if (t.number == number && t.outcome != Outcome::interrupted) return &t;
   }
@@ -113,7 +120,9 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.dir =
       run_dir / recorder_.case_at(case_index).dir / fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
   record.started_offset = std::chrono::duration<double>(started - run_start_).count();
-  std::filesystem::create_directories(record.dir);
+  std::error_code made;
+  std::filesystem::create_directories(record.dir / "tmp", made);  // the trial's TMPDIR (child_command)
+  if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
   std::error_code ignored;
   std::filesystem::remove(record.dir / files::kResultFile, ignored);
   std::filesystem::remove(record.dir / runner::kGoogleBenchmarkFile, ignored);

@@ -112,6 +112,9 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
       ->type_name("LIST");
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
+  app.add_flag("--force_resume", o.force_resume,
+               "With --resume: continue even when the plan differs from the run's (changed cases run again)")
+      ->group(run);
   app.add_flag("--interleave", o.interleave,
                "Run trial 1 of every method, then trial 2 of every method, ...; fairer comparisons on a "
                "drifting machine")
@@ -212,6 +215,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   if (!o.list && o.benchmark_methods.empty() && o.configs.empty()) {
     throw UsageError("nothing to run: give --benchmark_methods=..., --config=FILE or --list (perfzero --help)");
   }
+  if (o.force_resume && !o.resume) throw UsageError("--force_resume: only with --resume");
   if (o.resume && o.output_dir.empty()) {
     throw UsageError("--resume: needs --output_dir=DIR naming the run to continue");
   }

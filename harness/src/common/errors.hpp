@@ -10,7 +10,8 @@ enum class ExitCode : int {
   all_succeeded = 0,        // every method succeeded or was skipped; list, validate, --help
   some_not_succeeded = 1,   // any failed, crashed, timed_out or invalid method
   usage_or_config = 2,      // bad flag, bad value, bad suite, unknown or unbuilt command: nothing ran
-  internal_error = 3,       // a harness bug or an unusable output directory
+  internal_error = 3,       // a harness bug (perfzero-launch missing, an unexpected exception)
+  output_unwritable = 4,    // the output directory refused a write (full, read-only, missing, name too long)
   stopped_by_signal = 128,  // base: a run stopped by signal N exits 128 + N, as shells report it
 };
 
@@ -25,6 +26,13 @@ class UsageError : public std::runtime_error {
 
 // A bad suite file or method list; the message names file:line:column, the key and what was expected.
 class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The outside world refused a write (disk full, permission, read-only, name too long): not a harness
+// bug. The run stops cleanly with status "aborted: <message>"; the message names the file and errno.
+class OutputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

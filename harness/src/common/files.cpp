@@ -1,6 +1,7 @@
 #include "common/files.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,33 +9,77 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include "common/text.hpp"
 
 namespace perfzero::files {
 
-void write_atomically(const std::filesystem::path& path, std::string_view content) {
-  const std::filesystem::path tmp = path.string() + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot create " + tmp.string());
+namespace {
+
+[[noreturn]] void fail(int error, const std::string& what, const std::filesystem::path& tmp) {
+  if (!tmp.empty()) ::unlink(tmp.c_str());
+  throw std::system_error(error, std::generic_category(), what);
+}
+
+void write_all(int fd, std::string_view content, const std::filesystem::path& tmp, const std::filesystem::path& path) {
   std::size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int saved = errno;
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int saved = n < 0 ? errno : ENOSPC;
       ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::system_error(saved, std::generic_category(), "cannot write " + tmp.string());
+      fail(saved, "cannot write " + path.string(), tmp);
     }
     written += static_cast<std::size_t>(n);
   }
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+}
+
+}  // namespace
+
+void write_atomically(const std::filesystem::path& path, std::string_view content, Durability durability) {
+  // mkstemp in the target's directory: an unpredictable name created with O_EXCL, so a symlink
+  // planted beside the file cannot redirect the write (a fixed "<file>.tmp.<pid>" could be).
+  std::string pattern = path.string() + ".tmp.XXXXXX";
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) fail(errno, "cannot create a temporary file beside " + path.string(), {});
+  const std::filesystem::path tmp(name.data());
+  // mkstemp makes the file 0600; reports are meant to be read by others, as before.
+  if (::fchmod(fd, 0644) != 0) {
     const int saved = errno;
-    ::unlink(tmp.c_str());
-    throw std::system_error(saved, std::generic_category(), "cannot rename into " + path.string());
+    ::close(fd);
+    fail(saved, "cannot set the mode of " + tmp.string(), tmp);
   }
+  write_all(fd, content, tmp, path);
+  if (durability == Durability::synced && ::fsync(fd) != 0) {
+    const int saved = errno;
+    ::close(fd);
+    fail(saved, "cannot write " + path.string() + " to disk (fsync)", tmp);
+  }
+  // close() is where some file systems (NFS) report a full disk.
+  if (::close(fd) != 0) fail(errno, "cannot write " + path.string(), tmp);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail(errno, "cannot rename into " + path.string(), tmp);
+  if (durability == Durability::synced) sync_directory(path.parent_path());
+}
+
+void sync_directory(const std::filesystem::path& dir) {
+  // The rename is durable once the directory is; failing here loses nothing already visible.
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+bool reserve_space(const std::filesystem::path& path, long bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return false;
+  const bool ok = ::posix_fallocate(fd, 0, bytes) == 0;
+  ::close(fd);
+  if (!ok) ::unlink(path.c_str());
+  return ok;
 }
 
 std::optional<std::string> read_text(const std::filesystem::path& path) {

@@ -6,10 +6,22 @@
 
 namespace perfzero::files {
 
-// Writes via a temporary file in the same directory and a rename: readers see the old file or the
-// new one, never half of one, and a harness crash loses nothing already written. No fsync: it cost
-// milliseconds per method (docs/performance.md) and guards only against the kernel crashing.
-void write_atomically(const std::filesystem::path& path, std::string_view content);
+// How much a write survives. `visible`: a harness crash loses nothing written (rename), a kernel
+// crash or power loss may. `synced`: fsync of the file and its directory, for what a finished trial
+// must keep (its report; the journal syncs its own lines). Summaries are `visible`: they are rebuilt
+// from the journal, and an fsync costs milliseconds per method (docs/reliability.md).
+enum class Durability { visible, synced };
+
+// Writes via a temporary file made with mkstemp in the same directory, then a rename: readers see
+// the old file or the new one, never half of one. Throws std::system_error naming the file.
+void write_atomically(const std::filesystem::path& path, std::string_view content,
+                      Durability durability = Durability::visible);
+// fsync of a directory, so that a rename in it survives a kernel crash; best effort.
+void sync_directory(const std::filesystem::path& dir);
+// Sets `bytes` of disk aside in `path` (posix_fallocate), so that a run that meets a full disk can
+// free them and still write its final status; false when even that is refused (best effort).
+bool reserve_space(const std::filesystem::path& path, long bytes);
+
 std::optional<std::string> read_text(const std::filesystem::path& path);
 // First line of a small file (sysfs, procfs), trimmed; nullopt when unreadable.
 std::optional<std::string> read_line(const std::filesystem::path& path);

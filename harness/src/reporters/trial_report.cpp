@@ -90,7 +90,8 @@ class TrialReportReporter : public Reporter {
     // Warm-ups are not measurements, and an interrupted trial is run again by --resume.
     if (t.warmup || t.outcome == Outcome::interrupted) return;
     files::write_atomically(artifacts.dir / files::kReportFile,
-                            dump_json(build_trial_report(run.info, c, t, artifacts.dir), 2) + "\n");
+                            dump_json(build_trial_report(run.info, c, t, artifacts.dir), 2) + "\n",
+                            files::Durability::synced);
   }
 };
 

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "common/errors.hpp"
 #include "results/model_json.hpp"
 
 namespace perfzero::results {
@@ -27,7 +28,7 @@ double now_epoch() {
 
 JournalWriter::JournalWriter(const std::filesystem::path& run_dir) : path_(run_dir / kJournalFile) {
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw std::runtime_error(fmt::format("cannot open {}: {}", path_.string(), std::strerror(errno)));
+  if (fd_ < 0) throw OutputError(fmt::format("cannot open {}: {}", path_.string(), std::strerror(errno)));
 }
 
 JournalWriter::~JournalWriter() {
@@ -37,11 +38,19 @@ JournalWriter::~JournalWriter() {
 void JournalWriter::append(const nlohmann::json& event) {
   // One write per line: O_APPEND puts it whole at the end, so a reader never sees two interleaved.
   const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const off_t start = ::lseek(fd_, 0, SEEK_END);
   std::size_t done = 0;
   while (done < line.size()) {
     const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw std::runtime_error(fmt::format("cannot append to {}: {}", path_.string(), std::strerror(errno)));
+    if (n <= 0) {
+      const int saved = n < 0 ? errno : ENOSPC;
+      // A torn line followed by later events would read as corruption: cut it off again.
+      if (done > 0 && start >= 0 && ::ftruncate(fd_, start) != 0) {
+        // Nothing more to do: the reader reports the torn line with its line number.
+      }
+      throw OutputError(fmt::format("cannot append to {}: {}", path_.string(), std::strerror(saved)));
+    }
     done += static_cast<std::size_t>(n);
   }
 }
@@ -53,6 +62,10 @@ void JournalWriter::run_started(bool resuming) {
 void JournalWriter::trial_finished(const Case& c, const Trial& trial) {
   if (cases_written_.insert(c.name).second) append({{"event", "case"}, {"case", case_header_to_json(c)}});
   append({{"event", "trial"}, {"case", c.name}, {"trial", trial_to_json(trial)}});
+  // A finished trial is the one thing a run must not lose, even to a kernel crash (docs/reliability.md).
+  if (::fdatasync(fd_) != 0) {
+    throw OutputError(fmt::format("cannot write {} to disk: {}", path_.string(), std::strerror(errno)));
+  }
 }
 
 void JournalWriter::run_finished(const std::string& status) {

@@ -111,6 +111,7 @@ struct Run {
   std::string status = "running";  // running, completed, interrupted
   std::vector<ComparisonSpec> comparisons;
   std::vector<Case> cases;
+  std::string plan_fingerprint;  // as run.json stored it; empty for runs written before it existed
 
   Case* find_case(const std::string& name);
   const Case* find_case(const std::string& name) const;

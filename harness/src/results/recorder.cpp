@@ -1,7 +1,10 @@
 #include "results/recorder.hpp"
 
+#include <system_error>
+
 #include <fmt/format.h>
 
+#include "common/errors.hpp"
 #include "results/run_manifest.hpp"
 
 namespace perfzero::results {
@@ -20,18 +23,26 @@ Recorder::Recorder(Run run, bool resuming, std::vector<NamedObserver> observers)
 }
 
 template <typename Fn>
-void Recorder::each_observer(const char* event, Fn&& fn) {
+std::optional<std::string> Recorder::each_observer(const char* event, Fn&& fn) {
   // One output failing (a full disk for one file, a bug) must not cost the others theirs.
+  std::optional<std::string> refused;  // the first write the file system refused
   for (auto& [name, observer] : observers_) {
     try {
       fn(*observer);
+    } catch (const std::system_error& e) {
+      if (!refused) refused = e.what();
+      warn_once(fmt::format("report '{}' failed at {}: {}", name, event, e.what()));
     } catch (const std::exception& e) {
-      const std::string message = fmt::format("report '{}' failed at {}: {}", name, event, e.what());
-      if (std::find(reporter_errors_.begin(), reporter_errors_.end(), message) == reporter_errors_.end()) {
-        reporter_errors_.push_back(message);
-        fmt::print(stderr, "perfzero: warning: {}\n", message);
-      }
+      warn_once(fmt::format("report '{}' failed at {}: {}", name, event, e.what()));
     }
+  }
+  return refused;
+}
+
+void Recorder::warn_once(const std::string& message) {
+  if (std::find(reporter_errors_.begin(), reporter_errors_.end(), message) == reporter_errors_.end()) {
+    reporter_errors_.push_back(message);
+    fmt::print(stderr, "perfzero: warning: {}\n", message);
   }
 }
 
@@ -45,9 +56,23 @@ void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialAr
   Case& c = case_at(case_index);
   auto& list = trial.warmup ? c.warmups : c.trials;
   list.push_back(std::move(trial));
-  const Trial& stored = list.back();
-  journal_.trial_finished(c, stored);
-  each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+  Trial& stored = list.back();
+  try {
+    journal_.trial_finished(c, stored);
+  } catch (const OutputError& e) {
+    // The trial ran; say in the model (and so in the summaries, where they fit) why it is not kept.
+    stored.flags.emplace_back("not_recorded");
+    stored.detail += (stored.detail.empty() ? "" : "; ") + std::string("not recorded: ") + e.what();
+    each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+    throw;
+  }
+  const auto refused =
+      each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+  if (refused) {
+    // The trial is in the journal, its report is not: stop before the next trial meets the same.
+    stored.flags.emplace_back("report_not_written");
+    throw OutputError(*refused);
+  }
   if (checkpoint_due()) checkpoint();
 }
 
@@ -69,11 +94,22 @@ void Recorder::add_system_entry(const std::string& key, nlohmann::json value) {
   run_.info.system[key] = std::move(value);
 }
 
-void Recorder::finish(const std::string& status) {
+std::optional<std::string> Recorder::finish(const std::string& status) {
+  // Every output is tried, each on its own: a full disk may still take the small ones.
   run_.status = status;
-  journal_.run_finished(status);
-  write_manifest(run_.info.output_dir, run_);
+  std::optional<std::string> failure;
+  try {
+    journal_.run_finished(status);
+  } catch (const OutputError& e) {
+    failure = e.what();
+  }
+  try {
+    write_manifest(run_.info.output_dir, run_);
+  } catch (const OutputError& e) {
+    if (!failure) failure = e.what();
+  }
   each_observer("run end", [&](RunObserver& o) { o.run_finished(run_); });
+  return failure;
 }
 
 }  // namespace perfzero::results

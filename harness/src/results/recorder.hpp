@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,12 +32,14 @@ class Recorder {
 
   // A trial taken over from the run being resumed: in the model, already in the journal.
   void adopt(std::size_t case_index, Trial trial);
+  // Throws OutputError when the journal refuses the trial; the trial is then flagged not_recorded.
   void trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts);
   // Adds what became known about the machine during the run (e.g. the CPU peak a method measured),
   // for run.json, the summaries and every later trial report.
   void add_system_entry(const std::string& key, nlohmann::json value);
-  // Ends the run: journal, run.json and every reporter see the final status.
-  void finish(const std::string& status);
+  // Ends the run: journal, run.json and every reporter see the final status. Never throws for a
+  // refused write: each output is tried, and the first refusal is returned (file and reason).
+  std::optional<std::string> finish(const std::string& status);
 
   // Problems met by reporters (each reported once on stderr as it happened).
   const std::vector<std::string>& reporter_errors() const { return reporter_errors_; }
@@ -44,8 +47,10 @@ class Recorder {
   static constexpr std::chrono::seconds kMinCheckpointInterval{5};
 
  private:
+  // Returns the first write the file system refused (a std::system_error), if any; warns for each.
   template <typename Fn>
-  void each_observer(const char* event, Fn&& fn);
+  std::optional<std::string> each_observer(const char* event, Fn&& fn);
+  void warn_once(const std::string& message);
   bool checkpoint_due() const;
   void checkpoint();
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/errors.hpp"
 #include "runner/signals.hpp"
 
 namespace perfzero::runner {
@@ -54,7 +55,7 @@ struct ChildSetup {
 pid_t launch_child(const std::filesystem::path& launcher, const ChildCommand& command,
                    const std::filesystem::path& rusage_file, const std::filesystem::path& log_path) {
   const FdGuard log_fd{::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)};
-  if (log_fd.fd < 0) throw std::runtime_error("cannot open log " + log_path.string() + ": " + std::strerror(errno));
+  if (log_fd.fd < 0) throw OutputError("cannot create " + log_path.string() + ": " + std::strerror(errno));
   const FdGuard null_fd{::open("/dev/null", O_RDONLY | O_CLOEXEC)};
 
   std::vector<std::string> args{rusage_file.string()};

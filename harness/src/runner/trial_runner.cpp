@@ -1,5 +1,7 @@
 #include "runner/trial_runner.hpp"
 
+#include "common/errors.hpp"
+
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -80,10 +82,14 @@ TrialExecution run_trial(const TrialRequest& request) {
   std::error_code ignored;
   std::filesystem::remove(request.rusage_path, ignored);
 
+  // Made before launch: a sampler may need the machine's state from before the method ran.
+  std::vector<std::unique_ptr<samplers::Sampler>> others = samplers::make_builtin_samplers();
   const auto started = Clock::now();
   pid_t pid = -1;
   try {
     pid = launch_child(request.launcher, request.command, request.rusage_path, request.log_path);
+  } catch (const OutputError&) {
+    throw;  // the trial directory refused the log: the run stops (app/run_benchmarks.cpp)
   } catch (const std::exception& e) {
     execution.end = ProcessEnd::launch_failed;
     execution.launch_error = e.what();
@@ -91,7 +97,6 @@ TrialExecution run_trial(const TrialRequest& request) {
   }
 
   samplers::ProcessTreeSampler tree;
-  std::vector<std::unique_ptr<samplers::Sampler>> others = samplers::make_builtin_samplers();
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
   for (auto* s : all) s->start(pid);
@@ -140,6 +145,7 @@ TrialExecution run_trial(const TrialRequest& request) {
   std::filesystem::remove(request.rusage_path, ignored);
   samplers::TrialFacts facts;
   facts.wall_seconds = execution.wall_seconds;
+  facts.trial_dir = request.log_path.parent_path();
   facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
                                             : tree.result().tree_cpu_seconds;
   for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));

@@ -1,5 +1,6 @@
 // The optional samplers this build has: one line each. The process tree is always on (runner).
 #include "samplers/host_load_sampler.hpp"
+#include "samplers/leftover_files_sampler.hpp"
 
 namespace perfzero::samplers {
 
@@ -7,6 +8,8 @@ const std::vector<SamplerInfo>& builtin_samplers() {
   static const std::vector<SamplerInfo> all{
       {"host_load", "whole-machine CPU use besides the trial; flags host_busy",
        [] { return std::make_unique<HostLoadSampler>(); }},
+      {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
+       [] { return std::make_unique<LeftoverFilesSampler>(); }},
   };
   return all;
 }

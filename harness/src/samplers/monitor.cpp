@@ -4,6 +4,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 
@@ -42,7 +43,7 @@ double Monitor::stop() {
 void Monitor::tick(double time) {
   for (std::size_t i = 0; i < samplers_.size(); ++i) {
     const double period = std::chrono::duration<double>(samplers_[i]->min_period()).count();
-    if (last_sampled_[i] >= 0 && time - last_sampled_[i] < period) continue;
+    if (last_sampled_[i] >= 0 && time - last_sampled_[i] < period && !samplers_[i]->wants_quick_resample()) continue;
     last_sampled_[i] = time;
     samplers_[i]->sample(time);
   }
@@ -55,8 +56,12 @@ void Monitor::run() {
   pollfd wake{wake_fd_, POLLIN, 0};
   const auto timeout = static_cast<int>(interval_.count());
   while (true) {
-    tick(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
-    const int ready = ::poll(&wake, 1, timeout);
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    tick(now);
+    const bool early =
+        now < std::chrono::duration<double>(interval_).count() &&
+        std::any_of(samplers_.begin(), samplers_.end(), [](const Sampler* s) { return s->wants_quick_resample(); });
+    const int ready = ::poll(&wake, 1, early ? 1 : timeout);
     if (ready > 0) break;  // stop(): the samples describe the method, not the harness reaping it
     if (ready < 0 && errno != EINTR) break;
   }

@@ -96,6 +96,11 @@ void ProcessTreeSampler::sample(double time) {
   std::vector<ProcStat>& tree = tree_;
   tree.clear();
   if (slow_tick || !read_known(tree)) walk_tree(tree);
+  if (tree.empty() && !seen_a_process_) {
+    last_hwm_read_ = -1.0;  // walk again on the next (quick) sample
+    return;
+  }
+  seen_a_process_ = true;
   // CPU of processes the launcher reaped is in its cutime/cstime.
   double cpu_ticks = launcher_reaped_ticks_;
   for (const ProcStat& stat : tree) {
@@ -135,12 +140,9 @@ void ProcessTreeSampler::sample(double time) {
 
 SamplerOutput ProcessTreeSampler::finish(const TrialFacts& /*facts*/) {
   SamplerOutput out;
-  out.summary = {{"samples", result_.samples.size()},
-                 {"max_rss_tree", result_.max_rss_tree},
-                 {"max_vms_tree", result_.max_vms_tree},
-                 {"max_hwm_process", result_.max_hwm_process},
-                 {"max_cpu_percent", result_.max_cpu_percent},
-                 {"max_threads", result_.max_threads},
+  out.summary = {{"samples", result_.samples.size()},          {"max_rss_tree", result_.max_rss_tree},
+                 {"max_vms_tree", result_.max_vms_tree},       {"max_hwm_process", result_.max_hwm_process},
+                 {"max_cpu_percent", result_.max_cpu_percent}, {"max_threads", result_.max_threads},
                  {"max_processes", result_.max_processes}};
   out.series.sampler = name();
   out.series.columns = {"time", "rss", "vms", "cpu_percent", "threads", "processes"};

@@ -40,6 +40,7 @@ class ProcessTreeSampler : public Sampler {
   std::string name() const override { return "process_tree"; }
   void start(pid_t root) override { root_ = root; }
   void sample(double time) override;
+  bool wants_quick_resample() const override { return !seen_a_process_; }
   SamplerOutput finish(const TrialFacts& facts) override;
   const TreeResult& result() const { return result_; }
   // After finish(): hands the result over without copying its samples.
@@ -70,6 +71,7 @@ class ProcessTreeSampler : public Sampler {
   double launcher_reaped_ticks_ = 0;
   double last_cpu_ticks_ = 0;
   std::vector<monitor::ProcStat> tree_;  // reused between samples
+  bool seen_a_process_ = false;          // samples before the method was forked are not kept
 };
 
 }  // namespace perfzero::samplers

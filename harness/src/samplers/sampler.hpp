@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@ namespace perfzero::samplers {
 struct TrialFacts {
   double wall_seconds = 0;
   std::optional<double> tree_cpu_seconds;  // user + system of the whole tree (kernel accounting)
+  std::filesystem::path trial_dir;         // where the trial writes; its TMPDIR is trial_dir/tmp
 };
 
 struct SamplerOutput {
@@ -37,10 +39,15 @@ class Sampler {
   // The monitor's clock ticks at the run's --monitor_interval_ms; a sampler that needs less is
   // called no more often than this.
   virtual std::chrono::milliseconds min_period() const { return std::chrono::milliseconds(0); }
+  // Samplers are made (constructed) just before the launch, on the harness thread.
   // On the harness thread, right after launch; `root` is perfzero-launch, the method runs below it.
   virtual void start(pid_t root) = 0;
   // On the monitor thread; `time` is seconds since the monitor started.
   virtual void sample(double time) = 0;
+  // True while the sampler has not yet seen what it samples (a method not yet forked by the
+  // launcher): the monitor then samples again within a millisecond, so a method far shorter than
+  // one interval still gets a sample.
+  virtual bool wants_quick_resample() const { return false; }
   // On the harness thread, after the monitor stopped and the tree was reaped.
   virtual SamplerOutput finish(const TrialFacts& facts) = 0;
 };

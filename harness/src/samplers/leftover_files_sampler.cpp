@@ -1,0 +1,52 @@
+#include "samplers/leftover_files_sampler.hpp"
+
+namespace perfzero::samplers {
+
+namespace {
+
+std::map<std::string, std::uintmax_t> files_in(const std::filesystem::path& dir) {
+  std::map<std::string, std::uintmax_t> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::error_code size_ec;
+    const auto size = entry.is_regular_file(size_ec) ? entry.file_size(size_ec) : 0;
+    out[entry.path().filename().string()] = size_ec ? 0 : size;
+  }
+  return out;
+}
+
+}  // namespace
+
+LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir)
+    : shm_dir_(std::move(shm_dir)), shm_before_(files_in(shm_dir_)) {}
+
+SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
+  // The harness gives every trial TMPDIR=<trial>/tmp (app/child_command.cpp).
+  const std::filesystem::path tmp_dir = facts.trial_dir.empty() ? std::filesystem::path{} : facts.trial_dir / "tmp";
+  SamplerOutput out;
+  std::uintmax_t shm_files = 0;
+  std::uintmax_t shm_bytes = 0;
+  for (const auto& [name, size] : files_in(shm_dir_)) {
+    if (shm_before_.count(name) != 0) continue;  // there before the trial: not its doing
+    ++shm_files;
+    shm_bytes += size;
+  }
+  std::uintmax_t tmp_files = 0;
+  std::uintmax_t tmp_bytes = 0;
+  std::error_code ec;
+  if (!tmp_dir.empty()) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp_dir, ec)) {
+      std::error_code size_ec;
+      if (!entry.is_regular_file(size_ec)) continue;
+      ++tmp_files;
+      tmp_bytes += entry.file_size(size_ec);
+    }
+    std::filesystem::remove(tmp_dir, ec);  // only when empty: what is left stays to be looked at
+  }
+  out.summary = {
+      {"shm_files", shm_files}, {"shm_bytes", shm_bytes}, {"tmp_files", tmp_files}, {"tmp_bytes", tmp_bytes}};
+  if (shm_files + tmp_files > 0) out.flags.emplace_back("left_files");
+  return out;
+}
+
+}  // namespace perfzero::samplers

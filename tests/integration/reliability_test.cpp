@@ -1,0 +1,186 @@
+// The harness's promises (docs/reliability.md) on the real binary: a closed stdout, a full, read-only
+// or missing output directory, and a changed plan on --resume each end in one clear line, and
+// nothing finished is lost.
+#include <sys/mount.h>
+
+#include <gtest/gtest.h>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+const std::filesystem::path kPerfzero = kBinDir / "harness" / "perfzero";
+
+// A tmpfs of `size` at `dir`, unmounted at the end; false where this machine does not allow it.
+class SmallFilesystem {
+ public:
+  SmallFilesystem(const std::filesystem::path& dir, const std::string& size) : dir_(dir) {
+    std::filesystem::create_directories(dir);
+    mounted_ = ::mount("tmpfs", dir.c_str(), "tmpfs", 0, ("size=" + size + ",mode=0777").c_str()) == 0;
+  }
+  ~SmallFilesystem() {
+    if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
+  }
+  SmallFilesystem(const SmallFilesystem&) = delete;
+  SmallFilesystem& operator=(const SmallFilesystem&) = delete;
+  bool mounted() const { return mounted_; }
+  void fill() const {
+    std::ofstream out(dir_ / "filler", std::ios::binary);
+    const std::string block(64 * 1024, 'x');
+    while (out.write(block.data(), static_cast<std::streamsize>(block.size()))) {
+    }
+  }
+
+ private:
+  std::filesystem::path dir_;
+  bool mounted_ = false;
+};
+
+int count_lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(Reliability, AClosedStdoutNeitherKillsTheRunNorLosesAResult) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // `perfzero ... | head -0`: the reader is gone before the first line.
+    ::close(pipe_fds[0]);
+    ::dup2(pipe_fds[1], 1);
+    const int err = ::open((dir.path() / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(err, 2);
+    const std::string methods = "--benchmark_methods=sanity.Sanity.benchmark_noop";
+    const std::string output = "--output_dir=" + out.string();
+    ::execl(kPerfzero.c_str(), kPerfzero.c_str(), methods.c_str(), "--benchmark_num_trials=2", output.c_str(), nullptr);
+    ::_exit(127);
+  }
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const std::string err = slurp(dir.path() / "stderr");
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status) << "\n" << err;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << err;
+  EXPECT_NE(err.find("standard output was closed; results are in"), std::string::npos) << err;
+  EXPECT_EQ(count_lines(err), 1) << err;
+  EXPECT_TRUE(std::filesystem::exists(out / "sanity.Sanity.benchmark_noop" / "trial_2" / "perfzero_summary.json"));
+  EXPECT_EQ(read_json(out / "run.json")["status"], "completed");
+}
+
+TEST(Reliability, AMethodThatFillsTheDiskStopsTheRunWithTheReason) {
+  TempDir dir;
+  SmallFilesystem disk(dir.path() / "disk", "2m");
+  if (!disk.mounted()) GTEST_SKIP() << "mounting a tmpfs is not allowed here";
+  const auto out = dir.path() / "disk" / "run";
+  const auto suite = dir.write("fill.yaml", R"(
+methods:
+  - name: fill
+    command: [/bin/sh, -c, 'head -c 4000000 /dev/zero > "$PERFZERO_TRIAL_DIR/fill"; true']
+    output: none
+    trials: 3
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "first");
+  EXPECT_EQ(f.exit_code, 4) << f.err;
+  EXPECT_EQ(f.err.find("internal error"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("perfzero: error: run stopped: cannot"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("No space left on device"), std::string::npos) << f.err;
+  // The reserve the harness set aside takes the final status, which says why.
+  const std::string status = read_json(out / "run.json")["status"];
+  EXPECT_EQ(status.rfind("aborted: cannot", 0), 0U) << status;
+  EXPECT_FALSE(std::filesystem::exists(out / "fill" / "trial_3")) << "the run went on after the failed write";
+}
+
+TEST(Reliability, AnUnprivilegedUserGetsOneLineForAReadOnlyFullOrMissingOutputDir) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch to nobody";
+  TempDir dir;
+  const auto read_only = dir.path() / "read_only";  // root's, 0755: nobody cannot write in it
+  std::filesystem::create_directories(read_only);
+  SmallFilesystem full(dir.path() / "full", "1m");
+  if (full.mounted()) full.fill();
+  struct Case {
+    std::string name;
+    std::filesystem::path output;
+    std::string expected;
+  };
+  std::vector<Case> cases{{"read-only", read_only, "cannot write in " + read_only.string() + ": Permission denied"},
+                          {"missing", dir.path() / "missing" / "run", "cannot create " + dir.path().string()}};
+  if (full.mounted()) cases.push_back({"full", dir.path() / "full", "No space left on device"});
+  for (const auto& c : cases) {
+    const auto f =
+        run_perfzero({"--reuid=nobody", "--regid=nogroup", "--clear-groups", kPerfzero.string(),
+                      "--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=" + c.output.string()},
+                     dir.path() / ("scratch_" + c.name), "/usr/bin/setpriv");
+    EXPECT_EQ(f.exit_code, 4) << c.name << "\n" << f.err;
+    EXPECT_EQ(count_lines(f.err), 1) << c.name << "\n" << f.err;
+    EXPECT_EQ(f.err.rfind("perfzero: error: ", 0), 0U) << c.name << "\n" << f.err;
+    EXPECT_NE(f.err.find(c.expected), std::string::npos) << c.name << "\n" << f.err;
+  }
+}
+
+TEST(Resume, RefusesADifferentPlanSayingWhatChangedAndAdoptsNoForeignTrial) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const auto first = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop,sanity.Sanity.benchmark_spin", "--output_dir=" + out.string()},
+      dir.path() / "first");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_FALSE(read_json(out / "run.json")["plan_fingerprint"].get<std::string>().empty());
+
+  const std::vector<std::string> other{"--benchmark_methods=sanity.Sanity.benchmark_noop,sanity.Sanity.benchmark_sleep",
+                                       "--output_dir=" + out.string(), "--resume"};
+  const auto refused = run_perfzero(other, dir.path() / "second");
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("the plan differs from run"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("added sanity.Sanity.benchmark_sleep; removed sanity.Sanity.benchmark_spin"),
+            std::string::npos)
+      << refused.err;
+
+  auto forced_args = other;
+  forced_args.push_back("--force_resume");
+  const auto forced = run_perfzero(forced_args, dir.path() / "third");
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  // The dropped case keeps its trial in the summary; the kept one is adopted, the new one runs.
+  std::vector<std::string> names;
+  const auto summary = read_json(out / "summary.json");
+  for (const auto& m : summary["methods"]) names.push_back(m["name"]);
+  EXPECT_NE(std::find(names.begin(), names.end(), "sanity.Sanity.benchmark_spin"), names.end());
+  EXPECT_NE(forced.out.find("sanity.Sanity.benchmark_noop trial 1/1  succeeded  (already reported"), std::string::npos);
+  EXPECT_EQ(forced.out.find("sanity.Sanity.benchmark_sleep trial 1/1  succeeded  (already reported"),
+            std::string::npos);
+}
+
+TEST(Reliability, FilesATrialLeavesInDevShmAndItsTmpdirAreReported) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const std::string shm_name = "perfzero-test-" + std::to_string(::getpid());
+  const auto suite = dir.write("leave.yaml", R"(
+methods:
+  - name: leave
+    command: [/bin/sh, -c, 'head -c 1048576 /dev/zero > /dev/shm/)" +
+                                                 shm_name +
+                                                 R"(; head -c 1000 /dev/zero > "$TMPDIR/x"']
+    output: none
+  - {name: clean, command: [/bin/sleep, "0.03"], output: none}
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "s");
+  std::filesystem::remove("/dev/shm/" + shm_name);
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto left = read_json(out / "leave" / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["samplers"];
+  EXPECT_EQ(left["leftover_files"]["shm_files"], 1) << left.dump();
+  EXPECT_EQ(left["leftover_files"]["shm_bytes"], 1048576) << left.dump();
+  EXPECT_EQ(left["leftover_files"]["tmp_bytes"], 1000) << left.dump();
+  const auto clean_report = read_json(out / "clean" / "trial_1" / "perfzero_summary.json");
+  const auto& clean = clean_report["perfzero_cpp"]["samplers"];
+  EXPECT_EQ(clean["leftover_files"]["shm_files"], 0) << clean.dump();
+  // A method far shorter than one sampling interval (30 ms against 100) still gets a sample: the
+  // monitor samples again within a millisecond until it has seen the method.
+  EXPECT_GT(clean_report["process_info"]["max_vms"].get<double>(), 0) << clean_report["process_info"].dump();
+  EXPECT_GE(clean["process_tree"]["samples"].get<int>(), 1) << clean.dump();
+  EXPECT_FALSE(std::filesystem::exists(out / "clean" / "trial_1" / "tmp")) << "an empty TMPDIR is removed";
+}
+
+}  // namespace
+}  // namespace perfzero::testing
