@@ -16,6 +16,7 @@ packages=(
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   hyperfine                                     # the external-command overhead benchmark
   clang-format clang-tidy                       # style checks in the test command
+  clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   procps
 )
 

@@ -24,4 +24,7 @@ if [ "${PERFZERO_SKIP_SANITIZERS:-0}" != "1" ]; then
   cmake --build --preset asan
   ctest --preset asan
 fi
+echo "== fuzzing: each reader ${PERFZERO_FUZZ_SECONDS:-30} s under ASan+UBSan (a crash input is kept as a regression case)"
+tests/fuzz/run_fuzzers.sh "${PERFZERO_FUZZ_SECONDS:-30}"
+
 echo "== all tests passed"

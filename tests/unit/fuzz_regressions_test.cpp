@@ -5,6 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include "common/errors.hpp"
+#include "config/suite.hpp"
 #include "runner/child_result.hpp"
 #include "runner/google_benchmark_result.hpp"
 
@@ -39,6 +41,23 @@ TEST(FuzzRegressions, ChildResultReaderSurvivesEveryKeptInput) {
 
 TEST(FuzzRegressions, GoogleBenchmarkReaderSurvivesEveryKeptInput) {
   EXPECT_GT(replay("google_benchmark", [](const std::string& t) { return parse_google_benchmark(t); }), 0);
+}
+
+// Suites the suite fuzzer broke: loading one gives a suite or a ConfigError, nothing else. The folder
+// exists once the fuzzer has found something; until then there is nothing to replay.
+TEST(FuzzRegressions, SuiteLoaderSurvivesEveryKeptInput) {
+  const auto dir = kRegressions / "suite";
+  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no suite input has broken the loader yet";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with(".")) continue;
+    try {
+      (void)config::load_suite(entry.path());
+    } catch (const ConfigError&) {
+      // the expected answer to a broken suite
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << entry.path() << ": " << e.what();
+    }
+  }
 }
 
 }  // namespace
