@@ -101,6 +101,59 @@ static void write_usage(const char* path, long maxrss_kib, double user, double s
   close(fd);
 }
 
+/* What the reaping loop learned: the kernel's usage summed over every process it reaped. */
+struct tree_usage {
+  long maxrss_kib;
+  double user;
+  double sys;
+  int reaped;
+  int child_status;
+};
+
+/* Reaps every process of the tree until none is left; ends what the method leaves behind. */
+static struct tree_usage reap_tree(pid_t child) {
+  struct tree_usage usage = {0, 0.0, 0.0, 0, 0};
+  int child_done = 0;
+  for (;;) {
+    int status = 0;
+    struct rusage ru;
+    const pid_t pid = wait4(-1, &status, 0, &ru);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break; /* ECHILD: the whole tree is gone */
+    }
+    ++usage.reaped;
+    if (ru.ru_maxrss > usage.maxrss_kib) usage.maxrss_kib = ru.ru_maxrss;
+    usage.user += seconds(ru.ru_utime);
+    usage.sys += seconds(ru.ru_stime);
+    if (pid == child) {
+      usage.child_status = status;
+      child_done = 1;
+    }
+    /* The method is over when its main process ends; what it left running is ended with it. */
+    if ((child_done || parent_gone) && !no_children_left()) kill_remaining_children();
+  }
+  return usage;
+}
+
+/* Ends the launcher the way the child ended. */
+static int exit_like(int child_status) {
+  if (WIFSIGNALED(child_status)) {
+    const int sig = WTERMSIG(child_status);
+    /* Die of the same signal so the harness sees what the child saw, without a core file of ours. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(sig, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(sig);
+    return 128 + sig;
+  }
+  return WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 127;
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: perfzero-launch RUSAGE_FILE PROGRAM [ARGS...]\n");
@@ -125,45 +178,7 @@ int main(int argc, char** argv) {
   }
   if (parent_gone) kill_remaining_children(); /* the harness died while we forked */
 
-  long maxrss_kib = 0;
-  double user = 0.0;
-  double sys = 0.0;
-  int reaped = 0;
-  int child_status = 0;
-  int child_done = 0;
-  for (;;) {
-    int status = 0;
-    struct rusage ru;
-    const pid_t pid = wait4(-1, &status, 0, &ru);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break; /* ECHILD: the whole tree is gone */
-    }
-    ++reaped;
-    if (ru.ru_maxrss > maxrss_kib) maxrss_kib = ru.ru_maxrss;
-    user += seconds(ru.ru_utime);
-    sys += seconds(ru.ru_stime);
-    if (pid == child) {
-      child_status = status;
-      child_done = 1;
-    }
-    /* The method is over when its main process ends; what it left running is ended with it. */
-    if ((child_done || parent_gone) && !no_children_left()) kill_remaining_children();
-  }
-
-  write_usage(argv[1], maxrss_kib, user, sys, reaped);
-  if (WIFSIGNALED(child_status)) {
-    const int sig = WTERMSIG(child_status);
-    /* Die of the same signal so the harness sees what the child saw, without a core file of ours. */
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
-    signal(sig, SIG_DFL);
-    sigset_t unblock;
-    sigemptyset(&unblock);
-    sigaddset(&unblock, sig);
-    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
-    raise(sig);
-    return 128 + sig;
-  }
-  return WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 127;
+  const struct tree_usage usage = reap_tree(child);
+  write_usage(argv[1], usage.maxrss_kib, usage.user, usage.sys, usage.reaped);
+  return exit_like(usage.child_status);
 }

@@ -68,6 +68,30 @@ std::vector<results::NamedObserver> observers_for(const std::vector<std::string>
   return out;
 }
 
+void end_leftovers_of_earlier_run(const ClaimedOutput& output) {
+  if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
+    fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
+  }
+}
+
+struct Tally {
+  int ran = 0;
+  int not_succeeded = 0;
+};
+
+// The plan's cases only (the first `plan_size`): those a --force_resume keeps from the earlier plan
+// are not this run's.
+Tally tally_cases(std::size_t plan_size, const results::Run& run) {
+  Tally tally;
+  for (std::size_t i = 0; i < plan_size; ++i) {
+    const results::Case& c = run.cases[i];
+    if (c.trials.empty() && c.warmups.empty()) continue;
+    ++tally.ran;
+    if (!counts_as_success(results::case_outcome(c))) ++tally.not_succeeded;
+  }
+  return tally;
+}
+
 }  // namespace
 
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
@@ -77,11 +101,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
   const HarnessPaths paths = find_harness_paths();
   const ClaimedOutput output = claim_output_dir(options.output_dir, options.execution_id, options.resume);
-  if (output.resuming) {
-    if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
-      fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
-    }
-  }
+  if (output.resuming) end_leftovers_of_earlier_run(output);
   std::optional<results::Run> previous = previous_run(output);
   results::Run run = make_run(options, output, plan, comparisons);
   if (previous) check_resumed_plan(options, run, *previous);
@@ -112,17 +132,9 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     return to_int(ExitCode::output_unwritable);
   }
 
-  int ran = 0;
-  int not_succeeded = 0;
-  // The plan's cases only: those a --force_resume keeps from the earlier plan are not this run's.
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const results::Case& c = recorder.run().cases[i];
-    if (c.trials.empty() && c.warmups.empty()) continue;
-    ++ran;
-    if (!counts_as_success(results::case_outcome(c))) ++not_succeeded;
-  }
-  say(fmt::format("perfzero: {}: {} method(s), {} not succeeded; results in {}\n", status, ran, not_succeeded,
-                  output.dir.string()));
+  const Tally tally = tally_cases(plan.size(), recorder.run());
+  say(fmt::format("perfzero: {}: {} method(s), {} not succeeded; results in {}\n", status, tally.ran,
+                  tally.not_succeeded, output.dir.string()));
   if (std::ferror(stdout) != 0) {
     // Losing the terminal loses lines, never results: say once, where it may still be seen.
     fmt::print(stderr, "perfzero: warning: standard output was closed; results are in {}\n", output.dir.string());
@@ -131,7 +143,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
     return exit_code_for_signal(*stop);
   }
-  return static_cast<int>(not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+  return static_cast<int>(tally.not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }
 
 }  // namespace perfzero::app

@@ -39,20 +39,9 @@ std::string first_flag_name(const std::string& arg) {
   return name;
 }
 
-}  // namespace
-
-ParseResult parse_command_line(int argc, const char* const* argv, bool top_level) {
-  // `perfzero --help` is the first help people read: it names the other commands first.
-  const std::string about =
-      "perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.";
-  CLI::App app{top_level ? about + "\n\n" + commands_help() : about, top_level ? "perfzero" : "perfzero run"};
-  app.footer(kFooter);
-  app.get_formatter()->column_width(34);
-  app.set_version_flag("--version",
-                       std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
-  app.allow_windows_style_options(false);
-
-  Options o;
+// The numeric and duration flags arrive as text and are checked after parsing, so their
+// error messages name the flag and the accepted range.
+struct RawValues {
   std::string trials;
   std::string warmup;
   std::string timeout;
@@ -60,9 +49,19 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   std::string max_cases;
   std::string max_result_bytes;
   std::string max_log_bytes;
+};
+
+// CLI::App can be neither copied nor moved, so parse_command_line constructs it and this sets it up.
+void set_up_app(CLI::App& app) {
+  app.footer(kFooter);
+  app.get_formatter()->column_width(34);
+  app.set_version_flag("--version",
+                       std::string("perfzero ") + build_info::kVersion + " (" + build_info::kGitHash + ")");
+  app.allow_windows_style_options(false);
+}
+
+void add_selecting_options(CLI::App& app, Options& o) {
   const char* sel = "Selecting methods";
-  const char* run = "Running";
-  const char* rec = "Recording (PerfZero)";
   app.add_option("--benchmark_methods", o.benchmark_methods,
                  "Methods to run, comma-separated; repeatable. family.Class.method, family.Class:method or "
                  "family.Class.filter:REGEX")
@@ -75,31 +74,38 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   app.add_flag("--list", o.list, "Alias of `perfzero list`: every method with its worker, description and parameters")
       ->group(sel);
   app.add_flag("--dry_run", o.dry_run, "Print what would run (methods, trials, settings) and exit")->group(sel);
+}
 
-  app.add_option("--benchmark_num_trials", trials, "Trials per method (default 1); overrides suites")
+void add_running_limits(CLI::App& app, RawValues& raw) {
+  const char* run = "Running";
+  app.add_option("--benchmark_num_trials", raw.trials, "Trials per method (default 1); overrides suites")
       ->group(run)
       ->type_name("N");
-  app.add_option("--warmup_trials", warmup, "Discarded runs before the trials (default 0); overrides suites")
+  app.add_option("--warmup_trials", raw.warmup, "Discarded runs before the trials (default 0); overrides suites")
       ->group(run)
       ->type_name("N");
-  app.add_option("--timeout", timeout, "Per-run time limit: 90, 90s, 5m, 2h; 0 for none (default 1h)")
+  app.add_option("--timeout", raw.timeout, "Per-run time limit: 90, 90s, 5m, 2h; 0 for none (default 1h)")
       ->group(run)
       ->type_name("DURATION");
-  app.add_option("--monitor_interval_ms", interval, "Process-tree sampling interval (default 100)")
+  app.add_option("--monitor_interval_ms", raw.interval, "Process-tree sampling interval (default 100)")
       ->group(run)
       ->type_name("MS");
-  app.add_option("--max_cases", max_cases,
+  app.add_option("--max_cases", raw.max_cases,
                  "Most cases (method x sweep point) the run may plan (default 100000); overrides suites")
       ->group(run)
       ->type_name("N");
-  app.add_option("--max_result_bytes", max_result_bytes,
+  app.add_option("--max_result_bytes", raw.max_result_bytes,
                  "Largest result file (or Google Benchmark output) read, in bytes (default 64 MiB); overrides suites")
       ->group(run)
       ->type_name("BYTES");
-  app.add_option("--max_log_bytes", max_log_bytes,
+  app.add_option("--max_log_bytes", raw.max_log_bytes,
                  "perfzero.log past this many bytes keeps its head and tail (default 64 MiB); overrides suites")
       ->group(run)
       ->type_name("BYTES");
+}
+
+void add_running_outputs(CLI::App& app, Options& o) {
+  const char* run = "Running";
   app.add_option("--output_dir", o.output_dir,
                  "Directory for this run's reports (default results/runs/EXECUTION_ID); must not hold another run")
       ->group(run)
@@ -123,7 +129,10 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
       ->group(run)
       ->type_name("DIR");
   app.add_flag("--debug", o.debug, "Print each child's command line and environment changes")->group(run);
+}
 
+void add_recording_options(CLI::App& app, Options& o) {
+  const char* rec = "Recording (PerfZero)";
   app.add_option("--execution_id", o.execution_id, "Identifier of this run (default: UTC time plus a random suffix)")
       ->group(rec)
       ->type_name("ID");
@@ -136,9 +145,11 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   app.add_option("--dmi_root", o.dmi_root, "Directory of DMI files (default /sys/class/dmi/id; tests use fixtures)")
       ->group(rec)
       ->type_name("DIR");
+}
 
-  // CLI11 reads "--flag=" as "--flag" and then takes the next argument as its value, so
-  // "--benchmark_methods= --dry_run" would run a method called "--dry_run": refuse it here.
+// CLI11 reads "--flag=" as "--flag" and then takes the next argument as its value, so
+// "--benchmark_methods= --dry_run" would run a method called "--dry_run": refuse it here.
+void refuse_empty_values(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;
@@ -147,41 +158,56 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
       throw UsageError(fmt::format("{}: the value is empty; give {}=VALUE or leave the flag out", flag, flag));
     }
   }
+}
+
+[[noreturn]] void throw_extras_error(const CLI::App& app) {
+  std::vector<std::string> known;
+  for (const CLI::Option* opt : app.get_options()) {
+    for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
+  }
+  for (auto& extra : app.remaining()) {
+    const std::string name = first_flag_name(extra);
+    if (name.rfind("--", 0) == 0 || name.rfind('-', 0) == 0) {
+      throw UsageError(
+          fmt::format("unknown flag {}{} (perfzero --help lists the flags)", name, text::did_you_mean(name, known)));
+    }
+    throw UsageError(
+        fmt::format("unexpected argument '{}': methods go in --benchmark_methods=..., suites in --config=FILE", extra));
+  }
+  throw UsageError("unexpected arguments (perfzero --help lists the flags)");
+}
+
+[[noreturn]] void throw_conversion_error(const CLI::ConversionError& e) {
+  // Only the on/off flags take converted values; CLI11 says "Could not convert: --flag = value".
+  const std::string message = e.what();
+  const auto colon = message.find(": ");
+  const auto eq = message.find(" = ");
+  if (colon != std::string::npos && eq != std::string::npos && eq > colon) {
+    throw UsageError(fmt::format("{}: expected true or false, got '{}'", message.substr(colon + 2, eq - colon - 2),
+                                 message.substr(eq + 3)));
+  }
+  throw UsageError(message);
+}
+
+// Returns the text to print for --help and --version; turns every other CLI11 error into a UsageError.
+std::optional<ParseResult> parse_or_translate(CLI::App& app, int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    return {std::nullopt, app.help(), 0};
+    return ParseResult{std::nullopt, app.help(), 0};
   } catch (const CLI::CallForVersion&) {
-    return {std::nullopt, app.version() + "\n", 0};
+    return ParseResult{std::nullopt, app.version() + "\n", 0};
   } catch (const CLI::ExtrasError&) {
-    std::vector<std::string> known;
-    for (const CLI::Option* opt : app.get_options()) {
-      for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
-    }
-    for (auto& extra : app.remaining()) {
-      const std::string name = first_flag_name(extra);
-      if (name.rfind("--", 0) == 0 || name.rfind('-', 0) == 0) {
-        throw UsageError(
-            fmt::format("unknown flag {}{} (perfzero --help lists the flags)", name, text::did_you_mean(name, known)));
-      }
-      throw UsageError(fmt::format(
-          "unexpected argument '{}': methods go in --benchmark_methods=..., suites in --config=FILE", extra));
-    }
-    throw UsageError("unexpected arguments (perfzero --help lists the flags)");
+    throw_extras_error(app);
   } catch (const CLI::ConversionError& e) {
-    // Only the on/off flags take converted values; CLI11 says "Could not convert: --flag = value".
-    const std::string message = e.what();
-    const auto colon = message.find(": ");
-    const auto eq = message.find(" = ");
-    if (colon != std::string::npos && eq != std::string::npos && eq > colon) {
-      throw UsageError(fmt::format("{}: expected true or false, got '{}'", message.substr(colon + 2, eq - colon - 2),
-                                   message.substr(eq + 3)));
-    }
-    throw UsageError(message);
+    throw_conversion_error(e);
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
+  return std::nullopt;
+}
 
+void record_given_flags(const CLI::App& app, Options& o) {
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->count() == 0 || opt->get_lnames().empty()) continue;
     const std::string name = opt->get_lnames().front();
@@ -189,26 +215,33 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
     const auto results = opt->results();
     o.given.emplace_back(name, opt->get_expected_min() == 0 ? "true" : text::join(results, ","));
   }
-  if (!trials.empty()) o.settings.trials = int_value("benchmark_num_trials", trials, 1, 100000);
-  if (!warmup.empty()) o.settings.warmup_trials = int_value("warmup_trials", warmup, 0, 100000);
-  if (!interval.empty()) {
-    o.settings.monitor_interval = std::chrono::milliseconds(int_value("monitor_interval_ms", interval, 1, 3'600'000));
+}
+
+void convert_raw_values(const RawValues& raw, Options& o) {
+  if (!raw.trials.empty()) o.settings.trials = int_value("benchmark_num_trials", raw.trials, 1, 100000);
+  if (!raw.warmup.empty()) o.settings.warmup_trials = int_value("warmup_trials", raw.warmup, 0, 100000);
+  if (!raw.interval.empty()) {
+    o.settings.monitor_interval =
+        std::chrono::milliseconds(int_value("monitor_interval_ms", raw.interval, 1, 3'600'000));
   }
-  if (!max_cases.empty()) o.max_cases = int_value("max_cases", max_cases, 1, config::kMaxCasesCeiling);
-  if (!max_result_bytes.empty()) {
+  if (!raw.max_cases.empty()) o.max_cases = int_value("max_cases", raw.max_cases, 1, config::kMaxCasesCeiling);
+  if (!raw.max_result_bytes.empty()) {
     o.settings.max_result_bytes =
-        int_value("max_result_bytes", max_result_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
+        int_value("max_result_bytes", raw.max_result_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
   }
-  if (!max_log_bytes.empty()) {
+  if (!raw.max_log_bytes.empty()) {
     o.settings.max_log_bytes =
-        int_value("max_log_bytes", max_log_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
+        int_value("max_log_bytes", raw.max_log_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
   }
-  if (!timeout.empty()) {
+  if (!raw.timeout.empty()) {
     std::string problem;
-    const auto d = text::parse_duration(timeout, problem);
-    if (!d) throw UsageError(fmt::format("--timeout: {}, got '{}'", problem, timeout));
+    const auto d = text::parse_duration(raw.timeout, problem);
+    if (!d) throw UsageError(fmt::format("--timeout: {}, got '{}'", problem, raw.timeout));
     o.settings.timeout = *d;
   }
+}
+
+void validate_combinations(const Options& o) {
   if (o.execution_id.find('/') != std::string::npos || o.execution_id == "." || o.execution_id == "..") {
     throw UsageError(fmt::format("--execution_id: expected a name without '/', got '{}'", o.execution_id));
   }
@@ -219,6 +252,29 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   if (o.resume && o.output_dir.empty()) {
     throw UsageError("--resume: needs --output_dir=DIR naming the run to continue");
   }
+}
+
+}  // namespace
+
+ParseResult parse_command_line(int argc, const char* const* argv, bool top_level) {
+  // `perfzero --help` is the first help people read: it names the other commands first.
+  const std::string about =
+      "perfzero: runs benchmark methods in isolated child processes and writes PerfZero-schema reports.";
+  CLI::App app{top_level ? about + "\n\n" + commands_help() : about, top_level ? "perfzero" : "perfzero run"};
+  set_up_app(app);
+  Options o;
+  RawValues raw;
+  add_selecting_options(app, o);
+  add_running_limits(app, raw);
+  add_running_outputs(app, o);
+  add_recording_options(app, o);
+
+  refuse_empty_values(argc, argv);
+  if (auto early = parse_or_translate(app, argc, argv)) return std::move(*early);
+
+  record_given_flags(app, o);
+  convert_raw_values(raw, o);
+  validate_combinations(o);
   return {std::move(o), "", 0};
 }
 

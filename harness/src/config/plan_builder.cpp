@@ -157,22 +157,28 @@ std::filesystem::path worker_for(const catalog::Catalog& catalog, const std::str
   return worker->executable;
 }
 
-}  // namespace
-
-std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
-  if (inputs.catalog == nullptr) throw std::logic_error("build_plan: PlanInputs::catalog is not set");
-  std::vector<PlannedCase> plan;
-  std::map<std::string, std::size_t> names;  // name -> index in plan
-  const RunSettings none;
-  auto add = [&](PlannedCase c) {
-    const auto [at, inserted] = names.emplace(c.name, plan.size());
+// The plan in order of first appearance; a name seen again must come with the same settings.
+class PlanCollector {
+ public:
+  void add(PlannedCase c) {
+    const auto [at, inserted] = names_.emplace(c.name, plan_.size());
     if (inserted) {
-      plan.push_back(std::move(c));
+      plan_.push_back(std::move(c));
     } else {
-      check_same_settings(plan[at->second], c);
+      check_same_settings(plan_[at->second], c);
     }
-  };
+  }
+  bool contains(const std::string& name) const { return names_.count(name) != 0; }
+  std::size_t size() const { return plan_.size(); }
+  std::vector<PlannedCase> take() { return std::move(plan_); }
 
+ private:
+  std::vector<PlannedCase> plan_;
+  std::map<std::string, std::size_t> names_;  // name -> index in plan_
+};
+
+void add_flag_methods(const PlanInputs& inputs, PlanCollector& plan) {
+  const RunSettings none;
   for (const auto& spec_list : inputs.method_specs) {
     for (const auto& spec : text::split(spec_list, ',')) {
       if (text::trim(spec).empty()) continue;
@@ -183,54 +189,71 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
         c.description = method->description;
         c.origin = "--benchmark_methods";
         c.worker = worker_for(*inputs.catalog, c.method, c.origin);
-        add(std::move(c));
+        plan.add(std::move(c));
       }
     }
   }
+}
+
+void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, PlanCollector& plan) {
+  ParamMap bindir;
+  bindir["bindir"] = inputs.bin_dir;
+  check_command_exists(entry, substitute(entry.argv[0], bindir), inputs.path_env);
+  for (const ParamMap& point : expand(entry.external_axes)) {
+    PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
+    c.external = true;
+    c.method = entry.name;
+    c.name = case_name(entry.name, point);
+    c.description = entry.description;
+    c.params = point;
+    for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(substitute(arg, point), bindir));
+    c.command.working_dir = entry.working_dir;
+    c.command.output = entry.output;
+    c.origin = entry.origin;
+    if (plan.contains(c.name)) {
+      throw ConfigError(
+          fmt::format("{}: name: '{}' is already used by another method of this run", entry.origin, c.name));
+    }
+    plan.add(std::move(c));
+  }
+}
+
+void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, PlanCollector& plan) {
+  for (std::size_t i = 0; i < entry.methods.size(); ++i) {
+    for (const ParamMap& point : expand(entry.axes[i])) {
+      PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
+      c.method = entry.methods[i]->full_name();
+      c.name = case_name(c.method, point);
+      c.description = entry.methods[i]->description;
+      c.params = point;
+      c.origin = entry.origin;
+      c.worker = worker_for(*inputs.catalog, c.method, c.origin);
+      plan.add(std::move(c));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
+  if (inputs.catalog == nullptr) throw std::logic_error("build_plan: PlanInputs::catalog is not set");
+  PlanCollector plan;
+  add_flag_methods(inputs, plan);
 
   long double total = static_cast<long double>(plan.size());
   for (const Suite& suite : inputs.suites) {
     for (const SuiteEntry& entry : suite.entries) {
       check_case_count(suite, entry, inputs, total);
       if (entry.external) {
-        ParamMap bindir;
-        bindir["bindir"] = inputs.bin_dir;
-        check_command_exists(entry, substitute(entry.argv[0], bindir), inputs.path_env);
-        for (const ParamMap& point : expand(entry.external_axes)) {
-          PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
-          c.external = true;
-          c.method = entry.name;
-          c.name = case_name(entry.name, point);
-          c.description = entry.description;
-          c.params = point;
-          for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(substitute(arg, point), bindir));
-          c.command.working_dir = entry.working_dir;
-          c.command.output = entry.output;
-          c.origin = entry.origin;
-          if (names.count(c.name) != 0) {
-            throw ConfigError(
-                fmt::format("{}: name: '{}' is already used by another method of this run", entry.origin, c.name));
-          }
-          add(std::move(c));
-        }
-        continue;
-      }
-      for (std::size_t i = 0; i < entry.methods.size(); ++i) {
-        for (const ParamMap& point : expand(entry.axes[i])) {
-          PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
-          c.method = entry.methods[i]->full_name();
-          c.name = case_name(c.method, point);
-          c.description = entry.methods[i]->description;
-          c.params = point;
-          c.origin = entry.origin;
-          c.worker = worker_for(*inputs.catalog, c.method, c.origin);
-          add(std::move(c));
-        }
+        add_external_entry(suite, entry, inputs, plan);
+      } else {
+        add_builtin_entry(suite, entry, inputs, plan);
       }
     }
   }
-  assign_case_dirs(plan);
-  return plan;
+  std::vector<PlannedCase> cases = plan.take();
+  assign_case_dirs(cases);
+  return cases;
 }
 
 std::vector<Comparison> collect_comparisons(const std::vector<Suite>& suites, const std::vector<PlannedCase>& plan) {

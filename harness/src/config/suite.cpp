@@ -247,6 +247,58 @@ YAML::Node parse_one_document(const std::string& file, const std::string& text) 
   return documents.empty() ? YAML::Node() : documents.front();
 }
 
+// One item of the 'methods' list; its key is set here so error messages can name it later.
+SuiteEntry read_entry(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
+                      const Registry& registry, const std::filesystem::path& suite_dir) {
+  if (entry.IsScalar()) {
+    // A bare name is shorthand for {method: NAME}.
+    SuiteEntry out;
+    out.origin = check.where(entry);
+    out.methods = select_methods(entry.Scalar(), out.origin, registry);
+    out.axes.resize(out.methods.size());
+    out.key = key;
+    return out;
+  }
+  check.expect_map(entry, key);
+  if (entry["method"] && entry["command"]) {
+    check.fail(entry, key, "give either 'method' (a built-in) or 'command' (an external program), not both");
+  }
+  SuiteEntry out;
+  if (entry["method"]) {
+    out = read_builtin(check, entry, key, registry);
+  } else if (entry["command"]) {
+    out = read_command(check, entry, key, suite_dir);
+  } else {
+    check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
+  }
+  out.key = key;
+  return out;
+}
+
+void read_entries(const yaml::Checker& check, const YAML::Node& root, const std::filesystem::path& path,
+                  const Registry& registry, Suite& suite) {
+  const auto methods = root["methods"];
+  if (!methods) throw ConfigError(fmt::format("{}: methods: missing; a suite needs a list of methods", path.string()));
+  check.expect_sequence(methods, "methods");
+  if (methods.size() == 0) check.fail(methods, "methods", "the list is empty: a suite must name at least one method");
+  const std::filesystem::path suite_dir = std::filesystem::absolute(path).parent_path();
+  std::size_t index = 0;
+  for (const auto& entry : methods) {
+    const std::string key = fmt::format("methods[{}]", index++);
+    suite.entries.push_back(read_entry(check, entry, key, registry, suite_dir));
+  }
+}
+
+void read_comparisons(const yaml::Checker& check, const YAML::Node& root, Suite& suite) {
+  if (const auto comparisons = root["comparisons"]) {
+    check.expect_sequence(comparisons, "comparisons");
+    std::size_t i = 0;
+    for (const auto& node : comparisons) {
+      suite.comparisons.push_back(read_comparison(check, node, fmt::format("comparisons[{}]", i++)));
+    }
+  }
+}
+
 }  // namespace
 
 Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
@@ -267,49 +319,13 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
     check.check_keys(defaults, "defaults", kSettingKeys);
     suite.defaults = read_settings(check, defaults, "defaults");
   }
-  const auto methods = root["methods"];
-  if (!methods) throw ConfigError(fmt::format("{}: methods: missing; a suite needs a list of methods", file));
-  check.expect_sequence(methods, "methods");
-  if (methods.size() == 0) check.fail(methods, "methods", "the list is empty: a suite must name at least one method");
-  const std::filesystem::path suite_dir = std::filesystem::absolute(path).parent_path();
-  std::size_t index = 0;
-  for (const auto& entry : methods) {
-    const std::string key = fmt::format("methods[{}]", index++);
-    if (entry.IsScalar()) {
-      // A bare name is shorthand for {method: NAME}.
-      SuiteEntry out;
-      out.origin = check.where(entry);
-      out.methods = select_methods(entry.Scalar(), out.origin, registry);
-      out.axes.resize(out.methods.size());
-      out.key = key;
-      suite.entries.push_back(std::move(out));
-      continue;
-    }
-    check.expect_map(entry, key);
-    if (entry["method"] && entry["command"]) {
-      check.fail(entry, key, "give either 'method' (a built-in) or 'command' (an external program), not both");
-    }
-    if (entry["method"]) {
-      suite.entries.push_back(read_builtin(check, entry, key, registry));
-    } else if (entry["command"]) {
-      suite.entries.push_back(read_command(check, entry, key, suite_dir));
-    } else {
-      check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
-    }
-    suite.entries.back().key = key;
-  }
+  read_entries(check, root, path, registry, suite);
   if (const auto n = root["interleave"]) {
     const auto value = check.param_of(n, "interleave", ParamType::boolean);
     suite.interleave = std::get<bool>(value);
   }
   if (const auto n = root["max_cases"]) suite.max_cases = check.int_of(n, "max_cases", 1, kMaxCasesCeiling);
-  if (const auto comparisons = root["comparisons"]) {
-    check.expect_sequence(comparisons, "comparisons");
-    std::size_t i = 0;
-    for (const auto& node : comparisons) {
-      suite.comparisons.push_back(read_comparison(check, node, fmt::format("comparisons[{}]", i++)));
-    }
-  }
+  read_comparisons(check, root, suite);
   return suite;
 }
 

@@ -16,6 +16,53 @@ std::variant<ChildResult, std::string> read_child_result(const std::filesystem::
   return parse_child_result(*file.text);
 }
 
+namespace {
+
+// One entry of the 'metrics' list; `earlier` are the metrics before it, whose names it must not reuse.
+std::variant<Metric, std::string> parse_metric(const nlohmann::json& m, const std::string& where,
+                                               const std::vector<Metric>& earlier) {
+  if (!m.is_object()) return where + " must be an object";
+  if (!m.contains("name") || !m["name"].is_string() || m["name"].get<std::string>().empty()) {
+    return where + " needs a non-empty string 'name'";
+  }
+  Metric metric;
+  metric.name = m["name"].get<std::string>();
+  // Two values under one name would be merged into one series and read as repetitions.
+  for (std::size_t k = 0; k < earlier.size(); ++k) {
+    if (earlier[k].name == metric.name) {
+      return fmt::format("{} ('{}'): the name is already used by metrics[{}]; each metric once", where, metric.name, k);
+    }
+  }
+  if (!m.contains("value") || !m["value"].is_number() || !std::isfinite(m["value"].get<double>())) {
+    return fmt::format("{} ('{}') needs a finite number 'value'", where, metric.name);
+  }
+  metric.value = m["value"].get<double>();
+  if (m.contains("unit")) {
+    if (!m["unit"].is_string()) return fmt::format("{} ('{}'): 'unit' must be a string", where, metric.name);
+    metric.unit = m["unit"].get<std::string>();
+  }
+  for (const char* bound : {"min_value", "max_value"}) {
+    if (!m.contains(bound)) continue;
+    if (!m[bound].is_number()) return fmt::format("{} ('{}'): '{}' must be a number", where, metric.name, bound);
+    (std::string_view(bound) == "min_value" ? metric.min_value : metric.max_value) = m[bound].get<double>();
+  }
+  return metric;
+}
+
+// Fills result.metrics from the 'metrics' list; returns the problem, or an empty string.
+std::string parse_metrics(const nlohmann::json& metrics, ChildResult& result) {
+  if (!metrics.is_array()) return "'metrics' must be a list";
+  std::size_t index = 0;
+  for (const auto& m : metrics) {
+    auto metric = parse_metric(m, fmt::format("metrics[{}]", index++), result.metrics);
+    if (auto* error = std::get_if<std::string>(&metric)) return std::move(*error);
+    result.metrics.push_back(std::move(std::get<Metric>(metric)));
+  }
+  return {};
+}
+
+}  // namespace
+
 std::variant<ChildResult, std::string> parse_child_result(std::string_view text) {
   std::string problem;
   const auto parsed = parse_bounded_json(text, problem);
@@ -34,39 +81,8 @@ std::variant<ChildResult, std::string> parse_child_result(std::string_view text)
   const auto metrics = doc.find("metrics");
   if (metrics == doc.end()) {
     if (!result.skipped && !result.error) return std::string("the result has no 'metrics' list");
-  } else {
-    if (!metrics->is_array()) return std::string("'metrics' must be a list");
-    std::size_t index = 0;
-    for (const auto& m : *metrics) {
-      const std::string where = fmt::format("metrics[{}]", index++);
-      if (!m.is_object()) return where + " must be an object";
-      if (!m.contains("name") || !m["name"].is_string() || m["name"].get<std::string>().empty()) {
-        return where + " needs a non-empty string 'name'";
-      }
-      Metric metric;
-      metric.name = m["name"].get<std::string>();
-      // Two values under one name would be merged into one series and read as repetitions.
-      for (std::size_t k = 0; k < result.metrics.size(); ++k) {
-        if (result.metrics[k].name == metric.name) {
-          return fmt::format("{} ('{}'): the name is already used by metrics[{}]; each metric once", where, metric.name,
-                             k);
-        }
-      }
-      if (!m.contains("value") || !m["value"].is_number() || !std::isfinite(m["value"].get<double>())) {
-        return fmt::format("{} ('{}') needs a finite number 'value'", where, metric.name);
-      }
-      metric.value = m["value"].get<double>();
-      if (m.contains("unit")) {
-        if (!m["unit"].is_string()) return fmt::format("{} ('{}'): 'unit' must be a string", where, metric.name);
-        metric.unit = m["unit"].get<std::string>();
-      }
-      for (const char* bound : {"min_value", "max_value"}) {
-        if (!m.contains(bound)) continue;
-        if (!m[bound].is_number()) return fmt::format("{} ('{}'): '{}' must be a number", where, metric.name, bound);
-        (std::string_view(bound) == "min_value" ? metric.min_value : metric.max_value) = m[bound].get<double>();
-      }
-      result.metrics.push_back(std::move(metric));
-    }
+  } else if (std::string error = parse_metrics(*metrics, result); !error.empty()) {
+    return error;
   }
   if (doc.contains("extras")) {
     if (!doc["extras"].is_object()) return std::string("'extras' must be an object");

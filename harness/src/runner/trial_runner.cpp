@@ -77,6 +77,71 @@ std::optional<KernelUsage> read_kernel_usage(const std::filesystem::path& path) 
   return usage;
 }
 
+namespace {
+
+struct WaitOutcome {
+  bool done = false;  // the child ended by itself; `status` is its wait status
+  int status = 0;
+  Clock::time_point ended;
+};
+
+// Waits for the child to end, the deadline to pass or a stop signal; the latter two set execution.end.
+WaitOutcome wait_for_child(const TrialRequest& request, pid_t pid, Clock::time_point started,
+                           TrialExecution& execution) {
+  const auto deadline = request.timeout.count() > 0 ? started + request.timeout : Clock::time_point::max();
+  WaitOutcome outcome;
+  outcome.ended = Clock::now();
+  while (!outcome.done) {
+    if (reap_ready(pid, outcome.status)) {
+      outcome.ended = Clock::now();
+      outcome.done = true;
+      break;
+    }
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      execution.end = ProcessEnd::timed_out;
+      break;
+    }
+    const auto wait = std::min<Clock::duration>(deadline - now, std::chrono::milliseconds(200));
+    const auto sig = wait_for_signal(std::chrono::ceil<std::chrono::milliseconds>(wait));
+    if (sig && is_stop_signal(*sig)) {
+      execution.end = ProcessEnd::interrupted;
+      execution.signal = *sig;
+      break;
+    }
+    if (request.on_tick) request.on_tick(std::chrono::duration<double>(Clock::now() - started).count());
+  }
+  return outcome;
+}
+
+void record_exit(int status, TrialExecution& execution) {
+  if (WIFSIGNALED(status)) {
+    execution.end = ProcessEnd::signaled;
+    execution.signal = WTERMSIG(status);
+  } else {
+    execution.end = ProcessEnd::exited;
+    execution.exit_code = WEXITSTATUS(status);
+  }
+}
+
+// Reads the kernel's usage figures, then lets every sampler finish with the trial's facts.
+void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& tree,
+                     const std::vector<samplers::Sampler*>& all, TrialExecution& execution) {
+  std::error_code ignored;
+  execution.kernel = read_kernel_usage(request.rusage_path);
+  std::filesystem::remove(request.rusage_path, ignored);
+  samplers::TrialFacts facts;
+  facts.wall_seconds = execution.wall_seconds;
+  facts.trial_dir = request.log_path.parent_path();
+  facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
+                                            : tree.result().tree_cpu_seconds;
+  for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));
+  execution.tree = tree.release();
+  execution.tree.samples.clear();  // they went out as the sampler's series
+}
+
+}  // namespace
+
 TrialExecution run_trial(const TrialRequest& request) {
   TrialExecution execution;
   std::error_code ignored;
@@ -101,56 +166,16 @@ TrialExecution run_trial(const TrialRequest& request) {
   for (auto& s : others) all.push_back(s.get());
   for (auto* s : all) s->start(pid);
   samplers::Monitor monitor(request.monitor_interval, all);
-  const auto deadline = request.timeout.count() > 0 ? started + request.timeout : Clock::time_point::max();
-  int status = 0;
-  bool done = false;
-  auto ended = Clock::now();
-  while (!done) {
-    if (reap_ready(pid, status)) {
-      ended = Clock::now();
-      done = true;
-      break;
-    }
-    const auto now = Clock::now();
-    if (now >= deadline) {
-      execution.end = ProcessEnd::timed_out;
-      break;
-    }
-    const auto wait = std::min<Clock::duration>(deadline - now, std::chrono::milliseconds(200));
-    const auto sig = wait_for_signal(std::chrono::ceil<std::chrono::milliseconds>(wait));
-    if (sig && is_stop_signal(*sig)) {
-      execution.end = ProcessEnd::interrupted;
-      execution.signal = *sig;
-      break;
-    }
-    if (request.on_tick) request.on_tick(std::chrono::duration<double>(Clock::now() - started).count());
-  }
+  WaitOutcome outcome = wait_for_child(request, pid, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
-  if (!done) ended = Clock::now();
+  if (!outcome.done) outcome.ended = Clock::now();
   execution.monitor_cpu_seconds = monitor.stop();
   execution.leftover_processes_killed = kill_and_reap_all_descendants();
   // Nothing of the tree is left to write to the log now.
   execution.log_bytes_dropped = cap_log(request.log_path, request.max_log_bytes);
-  execution.wall_seconds = std::chrono::duration<double>(ended - started).count();
-  if (done) {
-    if (WIFSIGNALED(status)) {
-      execution.end = ProcessEnd::signaled;
-      execution.signal = WTERMSIG(status);
-    } else {
-      execution.end = ProcessEnd::exited;
-      execution.exit_code = WEXITSTATUS(status);
-    }
-  }
-  execution.kernel = read_kernel_usage(request.rusage_path);
-  std::filesystem::remove(request.rusage_path, ignored);
-  samplers::TrialFacts facts;
-  facts.wall_seconds = execution.wall_seconds;
-  facts.trial_dir = request.log_path.parent_path();
-  facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
-                                            : tree.result().tree_cpu_seconds;
-  for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));
-  execution.tree = tree.release();
-  execution.tree.samples.clear();  // they went out as the sampler's series
+  execution.wall_seconds = std::chrono::duration<double>(outcome.ended - started).count();
+  if (outcome.done) record_exit(outcome.status, execution);
+  finish_samplers(request, tree, all, execution);
   return execution;
 }
 
