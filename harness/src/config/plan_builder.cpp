@@ -130,7 +130,10 @@ bool is_executable(const std::filesystem::path& path) {
   return std::filesystem::is_regular_file(path) && ::access(path.c_str(), X_OK) == 0;
 }
 
-void check_command_exists(const SuiteEntry& entry, const std::string& program, const std::string& path_env) {
+// The program is looked up as the launcher will: relative to the working directory when it holds a
+// '/', else on the PATH the child gets (the suite's env may set one).
+void check_command_exists(const SuiteEntry& entry, const std::string& program,
+                          const std::map<std::string, std::string>& env, const std::string& path_env) {
   if (program.find('/') != std::string::npos) {
     const std::filesystem::path p =
         std::filesystem::path(program).is_absolute() ? std::filesystem::path(program) : entry.working_dir / program;
@@ -140,8 +143,8 @@ void check_command_exists(const SuiteEntry& entry, const std::string& program, c
     }
     return;
   }
-  const auto env_path = entry.settings.env.find("PATH");
-  const std::string search = env_path != entry.settings.env.end() ? env_path->second : path_env;
+  const auto env_path = env.find("PATH");
+  const std::string search = env_path != env.end() ? env_path->second : path_env;
   for (const auto& dir : text::split(search, ':')) {
     if (!dir.empty() && is_executable(std::filesystem::path(dir) / program)) return;
   }
@@ -198,7 +201,7 @@ void add_flag_methods(const PlanInputs& inputs, PlanCollector& plan) {
 void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, PlanCollector& plan) {
   ParamMap bindir;
   bindir["bindir"] = inputs.bin_dir;
-  check_command_exists(entry, substitute(entry.argv[0], bindir), inputs.path_env);
+  std::set<std::pair<std::string, std::string>> checked;  // (program, PATH): a sweep checks each once
   for (const ParamMap& point : expand(entry.external_axes)) {
     PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
     c.external = true;
@@ -207,6 +210,10 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
     c.description = entry.description;
     c.params = point;
     for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(substitute(arg, point), bindir));
+    const auto path = c.env.find("PATH");
+    if (checked.emplace(c.command.argv[0], path != c.env.end() ? path->second : inputs.path_env).second) {
+      check_command_exists(entry, c.command.argv[0], c.env, inputs.path_env);
+    }
     c.command.working_dir = entry.working_dir;
     c.command.output = entry.output;
     c.origin = entry.origin;
