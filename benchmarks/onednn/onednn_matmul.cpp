@@ -62,7 +62,6 @@ dnnl::memory input(const dnnl::engine& engine, dnnl::stream& stream, const dnnl:
 const params::MeasureDefaults kMeasure{
     .repetitions_description = "minimum timed runs after the warm-ups; the median counts", .repetitions = 5};
 
-
 // percent_of_peak against the run's measured peak (cpu_peak.json, measured once per run) for the same
 // type and thread count; percent_of_vendor_peak beside it where the core is known. A CPU without
 // bf16 dot products has no bf16 peak: bf16 is then set against the fp32 peak, and the extras say so.
