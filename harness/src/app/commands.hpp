@@ -19,7 +19,11 @@ config::PlanInputs plan_inputs(const catalog::Catalog& catalog);
 void list_methods(std::FILE* out, const catalog::Catalog& catalog);
 void list_methods_json(std::FILE* out, const catalog::Catalog& catalog);
 int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog& catalog);
-// report, compare, history: say what they will do, exit 2.
+// The commands that read finished runs; each in its own file (report_command.cpp, ...).
+int report_command(const cli::ReportOptions& options);
+int compare_command(const cli::CompareOptions& options);
+int history_command(const cli::HistoryOptions& options);
+// A command whose implementation is still to come: says what it will do, exit 2.
 int not_built(cli::Command command);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,

@@ -35,9 +35,11 @@ int run(const cli::Options& options, const catalog::Catalog& catalog) {
 int dispatch(const cli::Invocation& invocation) {
   switch (invocation.command) {
     case cli::Command::report:
+      return report_command(invocation.report);
     case cli::Command::compare:
+      return compare_command(invocation.compare);
     case cli::Command::history:
-      return not_built(invocation.command);
+      return history_command(invocation.history);
     default:
       break;
   }

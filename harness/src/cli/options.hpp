@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "cli/compare_options.hpp"
+#include "cli/history_options.hpp"
+#include "cli/report_options.hpp"
 #include "config/run_plan.hpp"
 
 namespace perfzero::cli {
@@ -66,6 +69,9 @@ struct Invocation {
   Options run;  // Command::run
   ListOptions list;
   ValidateOptions validate;
+  ReportOptions report;
+  CompareOptions compare;
+  HistoryOptions history;
 };
 
 struct InvocationResult {

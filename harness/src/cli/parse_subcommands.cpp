@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/cli_app.hpp"
 #include "cli/options.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
@@ -41,18 +42,6 @@ const CommandInfo* find_command(std::string_view name) {
   return nullptr;
 }
 
-// Runs CLI11 on a subcommand's own flags; --help becomes a message, errors a UsageError.
-std::optional<std::string> parse_or_help(CLI::App& app, int argc, const char* const* argv) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    return app.help();
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(fmt::format("{}: {} ({} --help lists the flags)", app.get_name(), e.what(), app.get_name()));
-  }
-  return std::nullopt;
-}
-
 InvocationResult parse_list(int argc, const char* const* argv) {
   CLI::App app{"Lists every method the installed workers offer, with its parameters.", "perfzero list"};
   std::string format = "text";
@@ -77,16 +66,29 @@ InvocationResult parse_validate(int argc, const char* const* argv) {
   return {std::move(inv), "", 0};
 }
 
-InvocationResult parse_not_built(const CommandInfo& info, int argc, const char* const* argv) {
-  CLI::App app{std::string(info.summary), fmt::format("perfzero {}", info.name)};
-  app.allow_extras();
-  if (auto help = parse_or_help(app, argc, argv)) return {std::nullopt, *help, to_int(ExitCode::all_succeeded)};
+// The commands that own their flags (report, compare, history): each parser fills its part.
+template <typename Options>
+InvocationResult parse_own_flags(Command command, Options Invocation::*part,
+                                 std::optional<std::string> (*parse)(int, const char* const*, Options&), int argc,
+                                 const char* const* argv) {
   Invocation inv;
-  inv.command = info.command;
+  inv.command = command;
+  if (auto help = parse(argc, argv, inv.*part)) return {std::nullopt, *help, to_int(ExitCode::all_succeeded)};
   return {std::move(inv), "", 0};
 }
 
 }  // namespace
+
+std::optional<std::string> parse_or_help(CLI::App& app, int argc, const char* const* argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return app.help();
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(fmt::format("{}: {} ({} --help lists the flags)", app.get_name(), e.what(), app.get_name()));
+  }
+  return std::nullopt;
+}
 
 std::string commands_help() {
   std::string out = "Commands (perfzero COMMAND --help for each):\n";
@@ -127,9 +129,14 @@ InvocationResult parse_invocation(int argc, const char* const* argv) {
       return parse_list(argc - 1, argv + 1);
     case Command::validate:
       return parse_validate(argc - 1, argv + 1);
-    default:
-      return parse_not_built(*info, argc - 1, argv + 1);
+    case Command::report:
+      return parse_own_flags(Command::report, &Invocation::report, parse_report_flags, argc - 1, argv + 1);
+    case Command::compare:
+      return parse_own_flags(Command::compare, &Invocation::compare, parse_compare_flags, argc - 1, argv + 1);
+    case Command::history:
+      return parse_own_flags(Command::history, &Invocation::history, parse_history_flags, argc - 1, argv + 1);
   }
+  return {std::nullopt, "", to_int(ExitCode::internal_error)};
 }
 
 }  // namespace perfzero::cli
