@@ -41,10 +41,12 @@ std::string configuration_rows(const Report& report) {
                                                 escape(p.how), escape(p.date), escape(p.source))
                                   : "unpriced: " + escape(p.unpriced_reason);
     out += fmt::format(
-        R"(<tr id="config-{}"><td class="name">{}</td><td class="name">{}</td><td>{}</td><td>{}</td><td class="name">{}</td>)"
+        R"(<tr id="config-{}"><td class="name">{}</td><td class="name">{}</td><td class="name">{}</td><td>{}</td><td>{}</td>)"
+        R"(<td class="name">{}</td>)"
         R"(<td>{}</td><td class="name"><details><summary>system info</summary><pre>{}</pre></details></td></tr>)",
-        escape(c.key), escape(c.key), escape(c.provider), escape(number(c.vcpus)), escape(number(c.ocpus)), price,
-        c.runs.size(), escape(c.system.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
+        escape(c.key), escape(c.key), escape(c.provider), escape(c.label), escape(number(c.vcpus)),
+        escape(number(c.ocpus)), price, c.runs.size(),
+        escape(c.system.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
   }
   return out;
 }
@@ -110,7 +112,8 @@ void write_html(const Report& report, std::ostream& out) {
          "faster relative to the method's fastest configuration; red: not every trial succeeded.</p>\n"
       << svg::heatmap(report) << "\n";
   out << "<h2>Configurations</h2><table id=configurations><tr><th class=name>configuration</th><th "
-         "class=name>provider</th><th>vCPUs</th><th>OCPUs</th><th class=name>price per hour</th><th>runs</th><th "
+         "class=name>provider</th><th class=name>label</th><th>vCPUs</th><th>OCPUs</th><th class=name>price per "
+         "hour</th><th>runs</th><th "
          "class=name>machine</th></tr>"
       << configuration_rows(report) << "</table>\n<h2>Methods</h2>\n";
   for (const auto& row : report.methods) {

@@ -95,8 +95,8 @@ void write_markdown(const Report& report, std::ostream& out) {
                      report.runs_read, report.trials_read, report.configurations.size(), report.methods.size(),
                      report.catalog_file.empty() ? "no catalog" : md(report.catalog_file), report.generated_on);
   if (!report.baseline.empty()) out << fmt::format("Speedups are against {}.\n", md(report.baseline));
-  out << "\n## Configurations\n\n| configuration | provider | vCPUs | OCPUs | $ per hour | price | runs |\n"
-         "|---|---|---|---|---|---|---|\n";
+  out << "\n## Configurations\n\n| configuration | provider | label | vCPUs | OCPUs | $ per hour | price | runs |\n"
+         "|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : report.configurations) {
     const auto& p = c.pricing;
     out << fmt::format(

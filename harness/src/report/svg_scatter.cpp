@@ -62,16 +62,16 @@ std::string cost_time_scatter(const MethodRow& row, const std::vector<Configurat
   const auto px = [&](double t) { return left + static_cast<int>(std::lround(t / max_t * (w - left - 140))); };
   const auto py = [&](double c) { return h - bottom - static_cast<int>(std::lround(c / max_c * (h - bottom - 20))); };
   const std::string what = row.metric ? row.metric->per : "one run";
-  std::string out = fmt::format(
-      R"(<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img" )"
-      R"(aria-label="cost against time"><line x1="{}" y1="{}" x2="{}" y2="{}" class="axis"/>)"
-      R"(<line x1="{}" y1="20" x2="{}" y2="{}" class="axis"/>)"
-      R"svg(<text x="{}" y="{}" text-anchor="middle" class="axis-label">time for {} (s; max {})</text>)svg"
-      R"svg(<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle" class="axis-label">)svg"
-      R"svg(USD for {} (max {})</text>)svg",
-      w, h, left, h - bottom, w - 130, h - bottom, left, left, h - bottom, (left + w - 130) / 2, h - 8,
-      html::escape(what), html::escape(number(max_t / 1.1)), (h - bottom) / 2, (h - bottom) / 2, html::escape(what),
-      html::escape(money(max_c / 1.1)));
+  std::string out =
+      fmt::format(R"(<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img" )"
+                  R"(aria-label="cost against time"><line x1="{}" y1="{}" x2="{}" y2="{}" class="axis"/>)"
+                  R"(<line x1="{}" y1="20" x2="{}" y2="{}" class="axis"/>)"
+                  R"svg(<text x="{}" y="{}" text-anchor="middle" class="axis-label">time for {} (s; max {})</text>)svg"
+                  R"svg(<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle" class="axis-label">)svg"
+                  R"svg(USD for {} (max {})</text>)svg",
+                  w, h, left, h - bottom, w - 130, h - bottom, left, left, h - bottom, (left + w - 130) / 2, h - 8,
+                  html::escape(what), html::escape(number(max_t / 1.1)), (h - bottom) / 2, (h - bottom) / 2,
+                  html::escape(what), html::escape(money(max_c / 1.1)));
   std::string front_path;
   for (const auto& p : points) {
     if (p.front) front_path += fmt::format("{}{},{}", front_path.empty() ? "M" : " L", px(p.time), py(p.cost));
