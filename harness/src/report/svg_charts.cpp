@@ -14,7 +14,7 @@ namespace {
 
 using html::escape;
 
-constexpr int kLabelWidth = 240;
+constexpr int kLabelWidth = 330;
 constexpr int kRowHeight = 26;
 
 std::optional<double> speed(const MethodRow& row, const Cell& cell) {
@@ -62,7 +62,7 @@ std::string heatmap(const Report& report) {
     const MethodRow& row = report.methods[i];
     const int y = 50 + kRowHeight * static_cast<int>(i);
     out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="row"><title>{}</title>{}</text>)",
-                       kLabelWidth - 8, y + 17, escape(row.name), escape(shorten(row.name, 34)));
+                       kLabelWidth - 8, y + 17, escape(row.name), escape(shorten(row.name, 46)));
     for (std::size_t j = 0; j < report.configurations.size(); ++j) {
       const Cell& cell = row.cells[j];
       const int x = kLabelWidth + cell_w * static_cast<int>(j);
@@ -104,7 +104,7 @@ std::string bars(const MethodRow& row, const std::vector<Configuration>& configs
     const Cell& cell = row.cells[j];
     const int y = 10 + kRowHeight * static_cast<int>(j);
     out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="row">{}</text>)", kLabelWidth - 8, y + 16,
-                       escape(shorten(configs[j].key, 32)));
+                       escape(shorten(configs[j].key, 44)));
     const auto& values = row.metric ? cell.metric_values : cell.wall_times;
     const auto& stats = row.metric ? cell.metric : cell.wall;
     if (cell.trials == 0 || values.empty() || !stats.median) {
