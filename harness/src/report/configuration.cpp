@@ -67,8 +67,11 @@ Configuration identify(const results::RunInfo& info) {
   }
   c.label = info.execution_label;
   c.arch = info.system.value("architecture", "");
-  c.system = {{"system_info", info.system_info}, {"system", info.system}, {"setup_info", info.setup_info}};
   return c;
+}
+
+nlohmann::json machine_of(const results::RunInfo& info) {
+  return {{"system_info", info.system_info}, {"system", info.system}, {"setup_info", info.setup_info}};
 }
 
 void price(Configuration& c, const pricing::Catalog* catalog, const std::string& today) {

@@ -11,7 +11,10 @@ std::size_t ReportBuilder::config_index(const std::string& path, const results::
   Configuration identified = identify(run.info);
   const ConfigId id{identified.provider, identified.shape, identified.label};
   auto [it, inserted] = config_ids_.emplace(id, configs_.size());
-  if (inserted) configs_.push_back(std::move(identified));
+  if (inserted) {
+    identified.system = machine_of(run.info);
+    configs_.push_back(std::move(identified));
+  }
   configs_[it->second].runs.push_back(path);
   return it->second;
 }

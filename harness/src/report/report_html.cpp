@@ -26,7 +26,7 @@ th{background:#f6f8fa}td.name,th.name{text-align:left}tr.bad td{background:#fdec
 .fast{background:#1a7f37}.cheap{background:#8250df}
 svg text{font:12px system-ui,sans-serif;fill:#1b1f24}svg .col{font-weight:600}
 .cell.dark text{fill:#fff}.cell.bad text{fill:#a40e26}.cell.na text{fill:#777}
-.bar{fill:#4a7dbf}.bar.partial{fill:#d89a9a}.whisker{stroke:#1b1f24;stroke-width:1.5}.trial{fill:#1b1f24;opacity:.6}
+.bar{fill:#4a7dbf}.bar.partial{fill:#d89a9a}.whisker{stroke:#1b1f24;stroke-width:1.5}.trial{fill:#1b1f24;opacity:.6}.iqr{fill:#1b1f24;opacity:.35}
 svg .bad{fill:#a40e26}svg .na{fill:#777}.axis{stroke:#555}.front{fill:none;stroke:#1a7f37;stroke-width:2;stroke-dasharray:5 3}
 .point circle{fill:#4a7dbf}.point.on-front circle{fill:#1a7f37}.charts{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 details pre{max-height:360px;overflow:auto;background:#f6f8fa;padding:8px;text-align:left;font-size:12px}

@@ -1,6 +1,9 @@
 #include "report/run_discovery.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -32,25 +35,24 @@ bool is_run_dir(const fs::path& dir) {
   return fs::exists(dir / "run.json", ec) || fs::exists(dir / "summary.json", ec);
 }
 
+// Finds what to read; reading happens afterwards, in parallel (read_all).
 class Walker {
  public:
-  explicit Walker(const std::function<void(const std::string&, results::Run&&)>& on_run) : on_run_(on_run) {}
-
   void visit(const fs::path& path, int depth) {
     std::error_code ec;
     const auto status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      stats_.problems.push_back(fmt::format("{}: no such file or directory", path.string()));
+      problems_.push_back(fmt::format("{}: no such file or directory", path.string()));
     } else if (fs::is_regular_file(status)) {
       read(path);
     } else if (!fs::is_directory(status)) {
-      stats_.problems.push_back(fmt::format("{}: neither a folder nor a report file", path.string()));
+      problems_.push_back(fmt::format("{}: neither a folder nor a report file", path.string()));
     } else if (is_run_dir(path)) {
       const std::string problem = unreadable_run_file(path);
       if (problem.empty()) {
         read(path);
       } else {
-        stats_.problems.push_back(fmt::format("{}: {}", path.string(), problem));
+        problems_.push_back(fmt::format("{}: {}", path.string(), problem));
       }
     } else if (fs::exists(path / "perfzero_summary.json", ec)) {
       read(path / "perfzero_summary.json");
@@ -59,26 +61,15 @@ class Walker {
     }
   }
 
-  DiscoveryStats take() { return std::move(stats_); }
-  std::size_t runs() const { return stats_.runs; }
-  std::size_t problems() const { return stats_.problems.size(); }
-  void note(std::string problem) { stats_.problems.push_back(std::move(problem)); }
+  std::vector<fs::path>& found() { return found_; }
+  std::vector<std::string>& problems() { return problems_; }
 
  private:
-  void read(const fs::path& path) {
-    try {
-      auto loaded = results::read_run(path);
-      ++stats_.runs;
-      on_run_(path.string(), std::move(loaded.run));
-    } catch (const std::exception& e) {
-      stats_.problems.push_back(e.what());
-    }
-  }
+  void read(const fs::path& path) { found_.push_back(path); }
 
   void descend(const fs::path& dir, int depth) {
     if (depth >= kMaxDepth) {
-      stats_.problems.push_back(
-          fmt::format("{}: deeper than {} folders; not searched further", dir.string(), kMaxDepth));
+      problems_.push_back(fmt::format("{}: deeper than {} folders; not searched further", dir.string(), kMaxDepth));
       return;
     }
     std::vector<fs::path> children;
@@ -87,30 +78,67 @@ class Walker {
       // Only real folders are searched: a symbolic link could lead back up and loop for ever.
       if (entry.is_directory(ec) && !entry.is_symlink(ec)) children.push_back(entry.path());
     }
-    if (ec) stats_.problems.push_back(fmt::format("{}: cannot list: {}", dir.string(), ec.message()));
+    if (ec) problems_.push_back(fmt::format("{}: cannot list: {}", dir.string(), ec.message()));
     std::sort(children.begin(), children.end());
     for (const auto& child : children) visit(child, depth + 1);
   }
 
-  const std::function<void(const std::string&, results::Run&&)>& on_run_;
-  DiscoveryStats stats_;
+  std::vector<fs::path> found_;
+  std::vector<std::string> problems_;
 };
+
+// Parsing JSON is nearly all of a report's time: the files are read by every core, a batch at a
+// time (so memory holds one batch of runs, not all of them), and handed on in the order found.
+void read_all(const std::vector<fs::path>& paths, DiscoveryStats& stats,
+              const std::function<void(const std::string&, results::Run&&)>& on_run) {
+  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+  constexpr std::size_t kBatch = 512;
+  for (std::size_t start = 0; start < paths.size(); start += kBatch) {
+    const std::size_t n = std::min(kBatch, paths.size() - start);
+    std::vector<std::optional<results::Run>> runs(n);
+    std::vector<std::string> errors(n);
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t i = next++; i < n; i = next++) {
+        try {
+          runs[i] = results::read_run(paths[start + i]).run;
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < std::min(threads, n); ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (runs[i]) {
+        ++stats.runs;
+        on_run(paths[start + i].string(), std::move(*runs[i]));
+      } else {
+        stats.problems.push_back(std::move(errors[i]));
+      }
+    }
+  }
+}
 
 }  // namespace
 
 DiscoveryStats for_each_run(const std::vector<std::string>& paths,
                             const std::function<void(const std::string&, results::Run&&)>& on_run) {
-  Walker walker(on_run);
+  DiscoveryStats stats;
   for (const auto& path : paths) {
-    const std::size_t runs_before = walker.runs();
-    const std::size_t problems_before = walker.problems();
+    Walker walker;
     walker.visit(path, 0);
     // An empty folder is not an error of any file in it, but the user must hear that it held nothing.
-    if (walker.runs() == runs_before && walker.problems() == problems_before) {
-      walker.note(fmt::format("{}: holds no perfzero run (no run.json, summary.json or perfzero_summary.json)", path));
+    if (walker.found().empty() && walker.problems().empty()) {
+      walker.problems().push_back(
+          fmt::format("{}: holds no perfzero run (no run.json, summary.json or perfzero_summary.json)", path));
     }
+    for (auto& p : walker.problems()) stats.problems.push_back(std::move(p));
+    read_all(walker.found(), stats, on_run);
   }
-  return walker.take();
+  return stats;
 }
 
 }  // namespace perfzero::report

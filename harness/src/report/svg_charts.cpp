@@ -16,6 +16,7 @@ using html::escape;
 
 constexpr int kLabelWidth = 330;
 constexpr int kRowHeight = 26;
+constexpr std::size_t kMaxDots = 60;  // past this many trials a bar shows their middle half
 
 std::optional<double> speed(const MethodRow& row, const Cell& cell) {
   if (!cell.ok()) return std::nullopt;
@@ -120,9 +121,18 @@ std::string bars(const MethodRow& row, const std::vector<Configuration>& configs
       out += fmt::format(R"(<line x1="{}" x2="{}" y1="{}" y2="{}" class="whisker"/>)", px(*stats.min), px(*stats.max),
                          y + 12, y + 12);
     }
-    for (const double v : values) {
-      out += fmt::format(R"(<circle cx="{}" cy="{}" r="2.5" class="trial"><title>{}</title></circle>)", px(v), y + 12,
-                         escape(number(v)));
+    if (values.size() <= kMaxDots) {
+      for (const double v : values) {
+        out += fmt::format(R"(<circle cx="{}" cy="{}" r="2.5" class="trial"><title>{}</title></circle>)", px(v), y + 12,
+                           escape(number(v)));
+      }
+    } else if (stats.p25 && stats.p75) {
+      // Thousands of dots would say less than the middle half of the trials, and weigh megabytes.
+      out +=
+          fmt::format(R"(<rect x="{}" y="{}" width="{}" height="8" class="iqr"><title>{} trials; middle half {} to {})"
+                      R"(</title></rect>)",
+                      px(*stats.p25), y + 8, std::max(1, px(*stats.p75) - px(*stats.p25)), values.size(),
+                      escape(number(stats.p25)), escape(number(stats.p75)));
     }
     out += fmt::format(R"(<text x="{}" y="{}" class="value">{}{}</text>)", kLabelWidth + plot_w + 8, y + 16,
                        escape(number(stats.median)), cell.ok() ? "" : escape(" (" + failed_label(cell) + ")"));
