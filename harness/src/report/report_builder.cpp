@@ -27,7 +27,6 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run) {
     auto [per_config, inserted] = trials_.try_emplace(c.name);
     if (inserted) method_order_.push_back(c.name);
     auto& kept = per_config->second[config].trials;
-    kept.reserve(kept.size() + c.trials.size());
     for (const auto& t : c.trials) {
       results::Trial slim;
       slim.number = t.number;
