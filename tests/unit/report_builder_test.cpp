@@ -184,6 +184,42 @@ TEST(ReportWriters, HostileNamesStayValidInEveryFormat) {
   EXPECT_NO_THROW(to_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+// Cells of a Markdown table row: the '|' not escaped as "\\|".
+std::size_t markdown_cells(const std::string& line) {
+  std::size_t bars = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++bars;
+  }
+  return bars - 1;
+}
+
+TEST(ReportWriters, EveryMarkdownRowHasItsHeadersColumns) {
+  TempDir dir;
+  const auto catalog = test_catalog(dir);
+  auto labelled = run_on("small", {method("m|x", {trial(1, 1.0)})});
+  labelled.info.execution_label = "gcc";
+  const Report r = build(catalog, {labelled, run_on("flex", {method("m|x", {trial(2, 1.0)})}),
+                                   run_on("unknown", {method("m|x", {trial(3, std::nullopt, Outcome::crashed)})})});
+  std::ostringstream md;
+  write_markdown(r, md);
+  std::istringstream lines(md.str());
+  std::size_t header = 0;
+  int rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("|")) {
+      header = 0;
+      continue;
+    }
+    if (header == 0) {
+      header = markdown_cells(line);
+    } else {
+      EXPECT_EQ(markdown_cells(line), header) << line;
+      ++rows;
+    }
+  }
+  EXPECT_GE(rows, 8);  // 3 configurations + separator, 3 cells + separator
+}
+
 TEST(HtmlText, InvalidUtf8IsReplacedAndValidTextKept) {
   EXPECT_EQ(html::escape("caf\xc3\xa9 <&>"), "caf\xc3\xa9 &lt;&amp;&gt;");
   EXPECT_EQ(html::escape("caf\xe9"), "caf\xEF\xBF\xBD");

@@ -100,8 +100,8 @@ void write_markdown(const Report& report, std::ostream& out) {
   for (const auto& c : report.configurations) {
     const auto& p = c.pricing;
     out << fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} |\n", md(c.key), md(c.provider), number(c.vcpus), number(c.ocpus),
-        money(p.usd_per_hour),
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", md(c.key), md(c.provider), md(c.label), number(c.vcpus),
+        number(c.ocpus), money(p.usd_per_hour),
         p.usd_per_hour ? md(fmt::format("{}, {} ({})", p.how, p.date, p.source)) : md("unpriced: " + p.unpriced_reason),
         c.runs.size());
   }
