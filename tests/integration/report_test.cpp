@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 
 #include "perfzero_runner.hpp"
@@ -188,6 +189,19 @@ TEST_F(ReportTest, ABrokenCatalogStopsWithTheEntryAndField) {
   const auto usage = run_perfzero({"report"}, kScratch / "usage");
   EXPECT_EQ(usage.exit_code, 2);
   EXPECT_NE(usage.err.find("RESULT_DIR is required"), std::string::npos) << usage.err;
+}
+
+TEST_F(ReportTest, AReportThatCannotBeDeliveredIsAnOutputError) {
+  const std::string perfzero = (kBinDir / "harness" / "perfzero").string();
+  const std::string err = (kScratch / "undelivered.err").string();
+  // Markdown to a full disk (/dev/full), and to a closed stdout: neither may exit 0.
+  for (const std::string redirect : {"> /dev/full", ">&-"}) {
+    const std::string command =
+        "'" + perfzero + "' report '" + small.string() + "' --no_catalog " + redirect + " 2>'" + err + "'";
+    const int status = std::system(command.c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 4) << redirect;
+    EXPECT_NE(slurp(err).find("cannot write the report to stdout"), std::string::npos) << redirect << slurp(err);
+  }
 }
 
 TEST_F(ReportTest, OldPricesAndNonUtf8LabelsAreHandled) {

@@ -1,6 +1,7 @@
 // `perfzero report`: finished runs joined with a price catalog (docs/report.md).
 #include <malloc.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <sstream>
@@ -57,7 +58,11 @@ void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
   if (options.out.empty()) {
     std::ostringstream md;
     report::write_markdown(r, md);
-    std::fputs(md.str().c_str(), stdout);
+    const std::string text = md.str();
+    // A closed stdout or a full pipe must not look like a report that was delivered.
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+      throw OutputError("report: cannot write the report to stdout");
+    }
     return;
   }
   std::error_code ec;
