@@ -15,6 +15,7 @@ packages=(
   python3 python3-jsonschema                    # report schema validation in tests
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   hyperfine                                     # the external-command overhead benchmark
+  chromium fonts-dejavu-core                    # perfzero report's HTML page rendered headless in a test
   clang-format clang-tidy                       # style checks in the test command
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   procps

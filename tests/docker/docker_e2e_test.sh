@@ -73,6 +73,28 @@ rc=$?
 check "unknown flag exits 2" test "$rc" -eq 2
 check "unknown flag is named" grep -q "unknown flag --benchmark_method" "$work/flag.err"
 
+# perfzero report in the image, over runs whose --cpus/--memory limits stand for two smaller shapes.
+mkdir -p "$work/shapes" && chown "$uid:$uid" "$work/shapes"
+for spec in "1 c7i.large" "2 c7i.xlarge"; do
+  read -r cpus shape <<<"$spec"
+  docker run --rm --cpus="$cpus" --memory=1g --user "$uid:$uid" -v "$work/shapes:/results" "$image" \
+    --benchmark_methods=sanity.Sanity.benchmark_noop --benchmark_num_trials=2 --instance_type="$shape" \
+    --output_dir="/results/$shape" > "$work/shape-$shape.log" 2>&1
+  check "run labelled $shape under --cpus=$cpus exits 0" test $? -eq 0
+done
+docker run --rm --user "$uid:$uid" -v "$work/shapes:/results" "$image" report /results --out /results/report \
+  > "$work/report.log" 2>&1
+check "perfzero report in the image prices the runs with its installed catalog" test $? -eq 0
+shape_report="$work/shapes/report/report.json"
+configs() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$shape_report" "$1"; }
+if [ -f "$shape_report" ]; then
+  check "two configurations, both priced" test "$(configs "[c['price']['usd_per_hour'] for c in r['configurations']]")" = "[0.08925, 0.1785]"
+  check "each run's vCPU limit is recorded" test "$(configs "[c['system']['system']['effective_vcpus'] for c in r['configurations']]")" = "[1.0, 2.0]"
+  check "a cost per run for every cell" test "$(configs "all(c['cost_per_run_usd'] > 0 for m in r['methods'] for c in m['cells'])")" = True
+else
+  check "report.json written" false
+fi
+
 size=$(docker image inspect --format '{{.Size}}' "$image")
 echo "image size: $((size / 1000000)) MB"
 check "image within the 250 MB budget" test "$size" -le 250000000

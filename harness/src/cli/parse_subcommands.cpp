@@ -25,7 +25,7 @@ constexpr std::array kCommands{
     CommandInfo{Command::run, "run", "Run benchmark methods and write reports (the default command)"},
     CommandInfo{Command::list, "list", "List the methods the installed workers offer (--format=text|json)"},
     CommandInfo{Command::validate, "validate", "Check suite files against the methods and print the plan's size"},
-    CommandInfo{Command::report, "report", "Not built yet: will rebuild a run directory's reports"},
+    CommandInfo{Command::report, "report", "Price finished runs across instance types (Markdown, CSV, JSON, HTML)"},
     CommandInfo{Command::compare, "compare", "Not built yet: will compare two runs with a significance test"},
     CommandInfo{Command::history, "history", "Not built yet: will show a method's results across runs"},
 };
