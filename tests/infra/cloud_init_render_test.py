@@ -78,7 +78,8 @@ def check_case(cloud, shape, extra, arch, gpu, work):
     doc = yaml.safe_load(doc_text)
     check(f"{name}: architecture {arch}", out["architecture"] == arch, out["architecture"])
     check(f"{name}: gpu {gpu}", out["gpu"] == gpu, out["gpu"])
-    system_name = inputs.get("system_name", shape)
+    system_name = rci.SYSTEM_NAMES.get(shape, shape)
+    check(f"{name}: system_name {system_name}", out["system_name"] == system_name, out["system_name"])
     check(f"{name}: results path", out["results_path"] ==
           f"bench/perfzero/{cloud}/{system_name}/fleet-test-1", out["results_path"])
     boot = " ".join(" ".join(c) if isinstance(c, list) else c for c in doc.get("bootcmd", []))

@@ -26,10 +26,14 @@ CASES = [
     ("gcp", "n2-standard-4", {}, "amd64", False),
     ("gcp", "t2a-standard-4", {}, "arm64", False),
     ("gcp", "g2-standard-4", {}, "amd64", True),
-    ("oci", "VM.Standard.E5.Flex", {"system_name": "VM.Standard.E5.Flex-2ocpu-16gb"}, "amd64", False),
-    ("oci", "VM.Standard.A1.Flex", {"system_name": "VM.Standard.A1.Flex-4ocpu-24gb"}, "arm64", False),
+    ("oci", "VM.Standard.E5.Flex", {"ocpus": 2, "memory_gb": 16}, "amd64", False),
+    ("oci", "VM.Standard.A1.Flex", {"ocpus": 4, "memory_gb": 24}, "arm64", False),
     ("oci", "VM.GPU.A10.1", {}, "amd64", True),
 ]
+
+
+# The --system_name each case must get (flexible shapes carry their size).
+SYSTEM_NAMES = {"VM.Standard.E5.Flex": "VM.Standard.E5.Flex-2ocpu-16gb", "VM.Standard.A1.Flex": "VM.Standard.A1.Flex-4ocpu-24gb"}
 
 
 def case_inputs(cloud, shape, extra):

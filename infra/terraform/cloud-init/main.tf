@@ -15,7 +15,9 @@ locals {
   }
   architecture = coalesce(var.architecture, local.arm_shape[var.cloud] ? "arm64" : "amd64")
   gpu          = coalesce(var.gpu, local.gpu_shape[var.cloud])
-  system_name  = coalesce(var.system_name, var.shape)
+  # A flexible shape's size is part of what is compared, so it is part of the name.
+  flex_size   = var.ocpus == null ? "" : "-${var.ocpus}ocpu${var.memory_gb == null ? "" : "-${var.memory_gb}gb"}"
+  system_name = coalesce(var.system_name, endswith(var.shape, ".Flex") ? "${var.shape}${local.flex_size}" : var.shape)
 
   image_reference      = replace(var.image_reference, "{arch}", local.architecture)
   image_archive_object = var.image_archive_object == null ? "" : replace(var.image_archive_object, "{arch}", local.architecture)

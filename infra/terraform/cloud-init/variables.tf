@@ -19,11 +19,23 @@ variable "shape" {
 variable "system_name" {
   type        = string
   default     = null
-  description = "The --system_name label and the results path component; defaults to the shape (the OCI module adds OCPUs and memory for flexible shapes)."
+  description = "The --system_name label and the results path component; defaults to the shape, with -<ocpus>ocpu[-<memory_gb>gb] for flexible (*.Flex) shapes."
   validation {
     condition     = var.system_name == null || can(regex("^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$", coalesce(var.system_name, "x")))
     error_message = "system_name must be letters, digits, '.', '_' or '-' (it becomes a path component and a shell word)."
   }
+}
+
+variable "ocpus" {
+  type        = number
+  default     = null
+  description = "OCPUs of an OCI flexible shape; with memory_gb it names the size in the default system_name (VM.Standard.A1.Flex-4ocpu-24gb)."
+}
+
+variable "memory_gb" {
+  type        = number
+  default     = null
+  description = "Memory in GB of an OCI flexible shape (see ocpus)."
 }
 
 variable "architecture" {

@@ -1,8 +1,7 @@
 # One OCI instance that runs the perfzero container once, uploads its results to Object Storage and
 # powers off.
 locals {
-  flexible    = endswith(var.shape, ".Flex")
-  size_suffix = local.flexible ? "-${coalesce(var.ocpus, 0)}ocpu${var.memory_in_gbs == null ? "" : "-${var.memory_in_gbs}gb"}" : ""
+  flexible = endswith(var.shape, ".Flex")
 }
 
 module "cloud_init" {
@@ -10,7 +9,9 @@ module "cloud_init" {
 
   cloud                = "oci"
   shape                = var.shape
-  system_name          = coalesce(var.system_name, "${var.shape}${local.size_suffix}")
+  system_name          = var.system_name
+  ocpus                = local.flexible ? var.ocpus : null
+  memory_gb            = local.flexible ? var.memory_in_gbs : null
   image_reference      = var.image_reference
   image_archive_object = var.image_archive_object
   image_archive_bucket = var.image_archive_bucket
