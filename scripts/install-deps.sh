@@ -19,22 +19,35 @@ packages=(
   clang-format clang-tidy                       # style checks in the test command
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   procps
+  shellcheck                                    # infra tests: the scripts cloud-init installs
+  awscli                                        # infra runner test: the S3 client the runner uses
 )
+
+# The infra runner test's local S3-compatible server; Debian packages none.
+install_s3rver() {
+  command -v s3rver > /dev/null && return 0
+  # Debian's nodejs and npm, unless a Node.js with npm is already installed (e.g. NodeSource's).
+  command -v npm > /dev/null || $sudo apt-get install -y -q --no-install-recommends nodejs npm
+  echo "install-deps: installing s3rver 3.7.1 from the npm registry (infra runner test)"
+  $sudo npm install -g --no-fund --no-audit s3rver@3.7.1
+}
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
-fi
-echo "install-deps: installing ${missing[*]}"
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
   sudo=sudo
 fi
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  install_s3rver
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_s3rver
