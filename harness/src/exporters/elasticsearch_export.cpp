@@ -86,9 +86,9 @@ ElasticsearchExport elasticsearch_export(const results::Run& run, const std::str
   const RunFields fields = run_fields(run);
   const json run_doc = run_part(fields);
   const std::vector<Sample> samples = trial_samples(run);
-  std::vector<json> documents;
-  documents.reserve(samples.size());
-  for (const auto& s : samples) documents.push_back(document(run_doc, s));
+  // Documents are built twice (to learn the mapping, then to write them) rather than all held.
+  MappingBuilder mapping;
+  for (const auto& s : samples) mapping.observe(document(run_doc, s));
 
   // Fields a later run adds (a new parameter) are keywords too, not guessed dates or full text.
   const json strings_as_keyword = {{"match_mapping_type", "string"},
@@ -96,18 +96,20 @@ ElasticsearchExport elasticsearch_export(const results::Run& run, const std::str
   json mappings = json::object();
   mappings["date_detection"] = false;
   mappings["dynamic_templates"] = json::array({json{{"strings_as_keyword", strings_as_keyword}}});
-  mappings["properties"] = generate_mapping(documents);
+  mappings["properties"] = mapping.properties();
   json index_template = json::object();
   index_template["index_patterns"] = json::array({index + "*"});
   index_template["template"] = json{{"mappings", std::move(mappings)}};
 
   ElasticsearchExport out;
   out.index_template = index_template.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  for (std::size_t i = 0; i < documents.size(); ++i) {
-    const json action = {{"index", {{"_index", index}, {"_id", document_id(samples[i], fields.execution_id)}}}};
+  for (const auto& s : samples) {
+    json doc = document(run_doc, s);
+    mapping.conform(doc);
+    const json action = {{"index", {{"_index", index}, {"_id", document_id(s, fields.execution_id)}}}};
     out.bulk += dump(action);
     out.bulk += '\n';
-    out.bulk += dump(documents[i]);
+    out.bulk += dump(doc);
     out.bulk += '\n';
   }
   return out;

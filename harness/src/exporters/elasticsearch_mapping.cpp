@@ -16,7 +16,7 @@ using nlohmann::json;
 // Past this, a keyword is kept in _source but not indexed: Lucene refuses terms over 32 KiB.
 constexpr int kIgnoreAbove = 1024;
 
-enum class Kind { none, integer, floating, date, text };
+using Kind = MappingBuilder::Kind;
 
 Kind kind_of(const json& value) {
   switch (value.type()) {
@@ -61,23 +61,25 @@ json field_mapping(Kind kind) {
 
 }  // namespace
 
-nlohmann::json generate_mapping(std::vector<nlohmann::json>& documents) {
-  std::map<std::string, Kind> kinds;
-  for (const auto& doc : documents) {
-    for (const auto& [field, value] : doc.items()) {
-      auto [it, added] = kinds.try_emplace(field, Kind::none);
-      it->second = merge(it->second, kind_of(value));
-    }
+void MappingBuilder::observe(const nlohmann::json& document) {
+  for (const auto& [field, value] : document.items()) {
+    auto [it, added] = kinds_.try_emplace(field, Kind::none);
+    it->second = merge(it->second, kind_of(value));
   }
-  for (auto& doc : documents) {
-    for (auto& [field, value] : doc.items()) {
-      if (kinds[field] == Kind::text && value.is_number()) value = value.dump();
-    }
-  }
+}
+
+nlohmann::json MappingBuilder::properties() const {
   json properties = json::object();
   // A field that was null everywhere still gets a mapping: keyword, as any other unknown.
-  for (const auto& [field, kind] : kinds) properties[field] = field_mapping(kind);
+  for (const auto& [field, kind] : kinds_) properties[field] = field_mapping(kind);
   return properties;
+}
+
+void MappingBuilder::conform(nlohmann::json& document) const {
+  for (auto& [field, value] : document.items()) {
+    const auto it = kinds_.find(field);
+    if (it != kinds_.end() && it->second == Kind::text && value.is_number()) value = value.dump();
+  }
 }
 
 }  // namespace perfzero::exporters
