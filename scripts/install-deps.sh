@@ -16,6 +16,8 @@ packages=(
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   hyperfine                                     # the external-command overhead benchmark
   chromium fonts-dejavu-core                    # perfzero report's HTML page rendered headless in a test
+  influxdb curl                                 # export tests: a real influxd 1.x, written and queried over HTTP
+  prometheus python3-prometheus-client          # export tests: promtool check metrics, the OpenMetrics parser
   clang-format clang-tidy                       # style checks in the test command
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   procps

@@ -111,8 +111,9 @@ void add_running_outputs(CLI::App& app, Options& o) {
       ->group(run)
       ->type_name("DIR");
   app.add_option("--report", o.reports,
-                 "Outputs to write, comma-separated (default all): perfzero (per-trial reports), process_info, "
-                 "json, csv, md (run summaries); docs/reports.md")
+                 "Outputs to write, comma-separated (default all but the exports): perfzero (per-trial reports), "
+                 "process_info, json, csv, md (run summaries; docs/reports.md); elasticsearch, influx, openmetrics "
+                 "(dashboard exports; docs/exports.md)")
       ->group(run)
       ->delimiter(',')
       ->type_name("LIST");

@@ -1,0 +1,25 @@
+#pragma once
+// Elasticsearch / OpenSearch: a bulk file (NDJSON: an action line, then the document; one document
+// per trial and metric, run and machine fields flattened beside it) and the index template whose
+// mapping is generated from the documents' values (docs/exports.md).
+#include <filesystem>
+#include <string>
+
+#include "results/model.hpp"
+
+namespace perfzero::exporters {
+
+inline constexpr const char* kElasticsearchIndex = "perfzero-results";
+inline constexpr const char* kElasticsearchBulkFile = "elasticsearch_bulk.ndjson";
+inline constexpr const char* kElasticsearchTemplateFile = "elasticsearch_template.json";
+
+struct ElasticsearchExport {
+  std::string bulk;            // for POST /_bulk: every line newline-terminated; empty for no trials
+  std::string index_template;  // for PUT /_index_template/perfzero
+};
+
+ElasticsearchExport elasticsearch_export(const results::Run& run, const std::string& index = kElasticsearchIndex);
+// Writes both files into `dir` (each atomically); throws std::system_error naming the file.
+void write_elasticsearch(const results::Run& run, const std::filesystem::path& dir);
+
+}  // namespace perfzero::exporters
