@@ -13,7 +13,7 @@ namespace {
 
 const std::string kEveryMethod =
     "--benchmark_methods=opencl.VectorAdd.filter:.*,opencl.Bandwidth.filter:.*,opencl.Gemm.filter:.*,"
-    "opencl.SpeedCube.filter:.*";
+    "opencl.SpeedCube.filter:.*,opencl.Training.filter:.*";
 
 // Sets an environment variable for the perfzero started in this scope (the harness passes its own
 // environment on to every child).
@@ -45,7 +45,7 @@ TEST(OpenCl, WithoutAnyPlatformEveryMethodIsSkippedWithTheReason) {
   const auto f = run_perfzero({kEveryMethod, "--output_dir=run"}, dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.err << f.out;
   const auto summary = read_json(dir.path() / "run" / "summary.json");
-  ASSERT_GE(summary["methods"].size(), 7U) << summary.dump(2);
+  ASSERT_EQ(summary["methods"].size(), 8U) << summary.dump(2);
   for (const auto& method : summary["methods"]) {
     EXPECT_EQ(method["outcome"], "skipped") << method["name"];
     const std::string detail = method["trials"][0]["detail"];

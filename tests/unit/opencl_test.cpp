@@ -204,5 +204,14 @@ TEST(OpenClMethods, SpeedCubeAgreesWithTheCpuFamily) {
   EXPECT_GT(metric(ctx, "points_per_second"), 0.0);
 }
 
+TEST(OpenClMethods, MnistTrainingStepLearns) {
+  REQUIRE_OPENCL_DEVICE(devices);
+  const Context ctx = run("opencl.Training.benchmark_mnist_cnn_step",
+                          {{"batch", std::int64_t{16}}, {"steps", std::int64_t{10}}, {"warmups", std::int64_t{0}}});
+  ASSERT_FALSE(ctx.failure().has_value()) << *ctx.failure();
+  EXPECT_LT(metric(ctx, "last_loss"), 0.8 * metric(ctx, "first_loss"));
+  EXPECT_GT(metric(ctx, "ms_per_step"), 0.0);
+}
+
 }  // namespace
 }  // namespace perfzero::opencl
