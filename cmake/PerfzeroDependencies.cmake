@@ -23,6 +23,7 @@ find_package(dnnl QUIET)
 find_package(OpenMP QUIET COMPONENTS CXX)
 find_package(CUDAToolkit QUIET)
 find_package(OpenCL QUIET)
+find_package(CLBlast QUIET)  # the opencl family's GEMM (libclblast-dev)
 function(perfzero_optional_dependency option found description)
   if(${found})
     option(${option} "${description}" ON)
@@ -38,8 +39,13 @@ if(dnnl_FOUND AND OpenMP_CXX_FOUND)
 endif()
 perfzero_optional_dependency(PERFZERO_WITH_ONEDNN PERFZERO_FOUND_ONEDNN
                              "perfzero-worker-onednn: needs oneDNN (libdnnl-dev) and OpenMP")
-# Reserved: the CUDA and OpenCL workers come in later issues; the options already say what was found.
+# Reserved: the CUDA worker comes in a later issue; the option already says what was found.
 perfzero_optional_dependency(PERFZERO_WITH_CUDA CUDAToolkit_FOUND "perfzero-worker-cuda (reserved): needs the CUDA toolkit")
-perfzero_optional_dependency(PERFZERO_WITH_OPENCL OpenCL_FOUND "perfzero-worker-opencl (reserved): needs OpenCL")
+# The OpenCL worker links the ICD loader (devices are found at run time) and CLBlast.
+if(OpenCL_FOUND AND CLBlast_FOUND)
+  set(PERFZERO_FOUND_OPENCL TRUE)
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_OPENCL PERFZERO_FOUND_OPENCL
+                             "perfzero-worker-opencl: needs the OpenCL ICD loader and headers (ocl-icd-opencl-dev) and CLBlast (libclblast-dev)")
 message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA} (reserved); "
-               "opencl ${PERFZERO_WITH_OPENCL} (reserved)")
+               "opencl ${PERFZERO_WITH_OPENCL}")

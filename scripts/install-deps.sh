@@ -12,6 +12,9 @@ packages=(
   libcli11-dev                                  # command line
   libgtest-dev libbenchmark-dev                 # tests; Google Benchmark (micro family)
   libdnnl-dev ocl-icd-opencl-dev                # oneDNN (onednn family); its CMake config wants OpenCL
+  libclblast-dev                                # CLBlast GEMM (opencl family; the ICD loader is above)
+  pocl-opencl-icd clinfo                        # this CPU as an OpenCL device: the opencl family's tests run for real
+  python3-pyopencl                              # the PyOpenCL vector-sum peer (benchmarks/baselines)
   python3 python3-jsonschema                    # report schema validation in tests
   python3-numpy python3-dask libopenblas0-pthread  # peer baselines (benchmarks/baselines)
   hyperfine                                     # the external-command overhead benchmark

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end test of the CPU image with a real Docker: builds it (docker/build.sh), then runs it as
 # a user would. Checks: a method under --cpus=1 --memory=1g reports the container and its limits and
-# runs one thread; the results belong to the --user given; --list, --help and the ready-made suites
-# work in the image; bad input gives the same one-line error and exit code 2; the image size budget.
+# runs one thread; the results belong to the --user given; an OpenCL method runs on PoCL; --list,
+# --help and the ready-made suites work in the image; bad input gives the same one-line error and
+# exit code 2; the image size budget.
 # Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
 # that is a failure.
 set -uo pipefail
@@ -53,6 +54,19 @@ if [ -f "$report" ]; then
   check "setup_info names the image" test "$(field "d['setup_info']['docker_image']")" = "$image"
   check "setup_info has the git revision" test "$(field "d['setup_info']['docker_image_revision']")" != unknown
   check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
+fi
+
+# The OpenCL family in the image: PoCL makes the container's CPU an OpenCL device.
+docker run --rm --cpus=1 --user "$uid:$uid" -v "$work/results:/results" "$image" \
+  --benchmark_methods=opencl.VectorAdd.benchmark_vecadd --output_dir=/results/opencl > "$work/opencl.log" 2>&1
+rc=$?
+cat "$work/opencl.log"
+check "an OpenCL method exits 0" test "$rc" -eq 0
+report="$work/results/opencl/opencl.VectorAdd.benchmark_vecadd/trial_1/perfzero_summary.json"
+check "the OpenCL report is written" test -f "$report"
+if [ -f "$report" ]; then
+  check "the OpenCL method succeeded" test "$(field "d['perfzero_cpp']['outcome']")" = succeeded
+  check "it ran on PoCL" test "$(field "d['benchmark_result']['extras']['platform']")" = "Portable Computing Language"
 fi
 
 # As the image's own user (no --user): the default results directory is /results.
