@@ -204,6 +204,45 @@ TEST_F(ReportTest, AReportThatCannotBeDeliveredIsAnOutputError) {
   }
 }
 
+// `report --format elasticsearch,influx,openmetrics` exports every run it reads exactly as `run --report=...`
+// exports each one: the bulk and line-protocol files are the runs' own, concatenated in the order read;
+// OpenMetrics is the latest run's.
+TEST_F(ReportTest, DashboardExportsCoverEveryRunRead) {
+  const fs::path root = kScratch / "exported";
+  for (const std::string shape : {"a-first", "b-second"}) {
+    const auto f = run_perfzero({"--config", rate_suite("export-" + shape, 100).string(), "--benchmark_num_trials=2",
+                                 "--instance_type=" + shape, "--report=perfzero,json,elasticsearch,influx,openmetrics",
+                                 "--output_dir", (root / shape).string()},
+                                kScratch / ("export-run-" + shape));
+    ASSERT_EQ(f.exit_code, 0) << f.err;
+  }
+  const fs::path out = kScratch / "exports-report";
+  const auto f = run_perfzero({"report", root.string(), "--no_catalog", "--out", out.string(), "--format",
+                               "md,elasticsearch,influx,openmetrics"},
+                              kScratch / "exports-report-cmd");
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const fs::path a = root / "a-first";
+  const fs::path b = root / "b-second";
+  EXPECT_EQ(slurp(out / "elasticsearch_bulk.ndjson"),
+            slurp(a / "elasticsearch_bulk.ndjson") + slurp(b / "elasticsearch_bulk.ndjson"));
+  EXPECT_EQ(slurp(out / "influx.lp"), slurp(a / "influx.lp") + slurp(b / "influx.lp"));
+  EXPECT_EQ(slurp(out / "perfzero.prom"), slurp(b / "perfzero.prom"));
+  const auto mapping = read_json(out / "elasticsearch_template.json")["template"]["mappings"]["properties"];
+  EXPECT_EQ(mapping, read_json(a / "elasticsearch_template.json")["template"]["mappings"]["properties"]);
+  EXPECT_TRUE(fs::exists(out / "report.md"));
+  for (const auto& entry : fs::directory_iterator(out)) EXPECT_NE(entry.path().extension(), ".partial") << entry.path();
+  // A report that cannot read any run leaves no export behind.
+  const fs::path empty = kScratch / "nothing-to-export";
+  fs::create_directories(empty);
+  const fs::path none = kScratch / "exports-none";
+  EXPECT_EQ(run_perfzero({"report", empty.string(), "--no_catalog", "--out", none.string(), "--format", "influx"},
+                         kScratch / "exports-none-cmd")
+                .exit_code,
+            1);
+  EXPECT_FALSE(fs::exists(none / "influx.lp"));
+  EXPECT_FALSE(fs::exists(none / "influx.lp.partial"));
+}
+
 TEST_F(ReportTest, OldPricesAndNonUtf8LabelsAreHandled) {
   const fs::path odd = kScratch / "runs-odd";
   const auto run = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--instance_type=c7i.large",

@@ -14,6 +14,7 @@
 #include "common/files.hpp"
 #include "pricing/price_catalog.hpp"
 #include "report/report_builder.hpp"
+#include "report/report_exports.hpp"
 #include "report/report_writers.hpp"
 #include "report/run_discovery.hpp"
 
@@ -54,6 +55,13 @@ void write_output(const fs::path& file, const std::string& content) {
   }
 }
 
+void make_out_dir(const cli::ReportOptions& options) {
+  if (options.out.empty()) return;
+  std::error_code ec;
+  fs::create_directories(options.out, ec);
+  if (ec) throw OutputError(fmt::format("report: cannot create {}: {}", options.out, ec.message()));
+}
+
 void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
   if (options.out.empty()) {
     std::ostringstream md;
@@ -65,11 +73,9 @@ void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
     }
     return;
   }
-  std::error_code ec;
-  fs::create_directories(options.out, ec);
-  if (ec) throw OutputError(fmt::format("report: cannot create {}: {}", options.out, ec.message()));
   const std::vector<std::string> all{"md", "csv", "json", "html"};
   for (const auto& format : options.formats.empty() ? all : options.formats) {
+    if (report::is_export_format(format)) continue;  // written as the runs were read
     std::ostringstream text;
     if (format == "md") report::write_markdown(r, text);
     if (format == "csv") report::write_csv(r, text);
@@ -101,9 +107,13 @@ int report_command(const cli::ReportOptions& options) {
   // later allocation of a page-sized buffer consolidate them, a tenth of a large report's CPU time
   // (docs/performance.md). Without fast bins the frees coalesce as they happen.
   ::mallopt(M_MXFAST, 0);
+  make_out_dir(options);
+  report::ExportFiles exports(options.out, options.formats);
   report::ReportBuilder builder(build);
-  auto found = report::for_each_run(options.inputs,
-                                    [&](const std::string& path, results::Run&& run) { builder.add_run(path, run); });
+  auto found = report::for_each_run(options.inputs, [&](const std::string& path, results::Run&& run) {
+    builder.add_run(path, run);
+    if (!exports.empty()) exports.add(std::move(run));
+  });
   const bool all_read = found.problems.empty();
   if (found.runs == 0) {
     for (const auto& p : found.problems) fmt::print(stderr, "perfzero report: {}\n", p);
@@ -116,6 +126,7 @@ int report_command(const cli::ReportOptions& options) {
   report::Report r = builder.finish(std::move(found.problems));
   r.inputs = options.inputs;
   write_outputs(r, options);
+  exports.finish();
   for (const auto& w : r.warnings) fmt::print(stderr, "perfzero report: warning: {}\n", w);
   return to_int(all_read ? ExitCode::all_succeeded : ExitCode::some_not_succeeded);
 }

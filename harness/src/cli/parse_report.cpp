@@ -27,9 +27,11 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
       ->type_name("SHAPE");
   app.add_option("--out", out.out, "write report.md, report.csv, report.json and report.html into DIR")
       ->type_name("DIR");
-  app.add_option("--format", out.formats, "outputs to write: md, csv, json, html (comma-separated; default all)")
+  app.add_option("--format", out.formats,
+                 "outputs to write, comma-separated: md, csv, json, html (default: these four), and the dashboard "
+                 "exports elasticsearch, influx, openmetrics of every run read (docs/exports.md)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"md", "csv", "json", "html"}))
+      ->check(CLI::IsMember({"md", "csv", "json", "html", "elasticsearch", "influx", "openmetrics"}))
       ->type_name("LIST");
   app.add_option("--today", out.today, "the date prices' ages are counted to (YYYY-MM-DD; default: today)")
       ->type_name("DATE");

@@ -82,36 +82,46 @@ std::string dump(const json& value) { return value.dump(-1, ' ', false, json::er
 
 }  // namespace
 
-ElasticsearchExport elasticsearch_export(const results::Run& run, const std::string& index) {
+std::string ElasticsearchBulkWriter::add(const results::Run& run) {
   const RunFields fields = run_fields(run);
   const json run_doc = run_part(fields);
   const std::vector<Sample> samples = trial_samples(run);
   // Documents are built twice (to learn the mapping, then to write them) rather than all held.
   MappingBuilder mapping;
   for (const auto& s : samples) mapping.observe(document(run_doc, s));
+  std::string bulk;
+  for (const auto& s : samples) {
+    json doc = document(run_doc, s);
+    mapping.conform(doc);
+    const json action = {{"index", {{"_index", index_}, {"_id", document_id(s, fields.execution_id)}}}};
+    bulk += dump(action);
+    bulk += '\n';
+    bulk += dump(doc);
+    bulk += '\n';
+  }
+  mapping_.absorb(mapping);
+  return bulk;
+}
 
+std::string ElasticsearchBulkWriter::index_template() const {
   // Fields a later run adds (a new parameter) are keywords too, not guessed dates or full text.
   const json strings_as_keyword = {{"match_mapping_type", "string"},
                                    {"mapping", {{"type", "keyword"}, {"ignore_above", 1024}}}};
   json mappings = json::object();
   mappings["date_detection"] = false;
   mappings["dynamic_templates"] = json::array({json{{"strings_as_keyword", strings_as_keyword}}});
-  mappings["properties"] = mapping.properties();
+  mappings["properties"] = mapping_.properties();
   json index_template = json::object();
-  index_template["index_patterns"] = json::array({index + "*"});
+  index_template["index_patterns"] = json::array({index_ + "*"});
   index_template["template"] = json{{"mappings", std::move(mappings)}};
+  return index_template.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
+ElasticsearchExport elasticsearch_export(const results::Run& run, const std::string& index) {
+  ElasticsearchBulkWriter writer(index);
   ElasticsearchExport out;
-  out.index_template = index_template.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  for (const auto& s : samples) {
-    json doc = document(run_doc, s);
-    mapping.conform(doc);
-    const json action = {{"index", {{"_index", index}, {"_id", document_id(s, fields.execution_id)}}}};
-    out.bulk += dump(action);
-    out.bulk += '\n';
-    out.bulk += dump(doc);
-    out.bulk += '\n';
-  }
+  out.bulk = writer.add(run);
+  out.index_template = writer.index_template();
   return out;
 }
 

@@ -68,6 +68,13 @@ void MappingBuilder::observe(const nlohmann::json& document) {
   }
 }
 
+void MappingBuilder::absorb(const MappingBuilder& other) {
+  for (const auto& [field, kind] : other.kinds_) {
+    auto [it, added] = kinds_.try_emplace(field, Kind::none);
+    it->second = merge(it->second, kind);
+  }
+}
+
 nlohmann::json MappingBuilder::properties() const {
   json properties = json::object();
   // A field that was null everywhere still gets a mapping: keyword, as any other unknown.

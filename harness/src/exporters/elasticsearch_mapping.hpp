@@ -20,6 +20,8 @@ class MappingBuilder {
   // A field whose values disagree (a number in one document, text in another) is `keyword`: its
   // numbers become text, so that the document agrees with the mapping.
   void conform(nlohmann::json& document) const;
+  // Adds what another builder observed (one run's documents into a mapping for many runs).
+  void absorb(const MappingBuilder& other);
 
  private:
   std::map<std::string, Kind> kinds_;
