@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build git pkg-config ccache
-  libboost1.81-dev libboost-filesystem1.81-dev  # Boost.Process v2 (launching children)
+  libboost1.81-dev libboost-filesystem1.81-dev  # Boost.Process v2 (launching children); Boost.Math (compare's p-values)
   libyaml-cpp-dev                               # YAML suites
   nlohmann-json3-dev                            # reports, result protocol
   libfmt-dev                                    # formatting
