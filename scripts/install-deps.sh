@@ -10,6 +10,9 @@ packages=(
   nlohmann-json3-dev                            # reports, result protocol
   libfmt-dev                                    # formatting
   libcli11-dev                                  # command line
+  libsqlite3-dev                                # results history: the default SQLite database
+  libpqxx-dev                                   # results history on a team's PostgreSQL server
+  postgresql                                    # tests start a real PostgreSQL (initdb/pg_ctl) for the history
   libgtest-dev libbenchmark-dev                 # tests; Google Benchmark (micro family)
   libdnnl-dev ocl-icd-opencl-dev                # oneDNN (onednn family); its CMake config wants OpenCL
   python3 python3-jsonschema                    # report schema validation in tests

@@ -70,7 +70,7 @@ TEST(Subcommands, ValidateNamesEveryBrokenSuiteWithFileLineColumn) {
 }
 
 TEST(Subcommands, CommandsNotBuiltYetSaySoAndExit2) {
-  for (const std::string command : {"report", "history"}) {
+  for (const std::string command : {"report"}) {
     TempDir dir;
     const auto f = run_perfzero({command}, dir.path());
     EXPECT_EQ(f.exit_code, 2) << command;

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,8 @@
 #include "common/files.hpp"
 #include "compare/compare_runs.hpp"
 #include "compare/formats.hpp"
+#include "compare/history_compare.hpp"
+#include "history/store.hpp"
 #include "results/reader.hpp"
 
 namespace perfzero::app {
@@ -72,10 +75,34 @@ int print_comparison(const compare::Report& report, const cli::CompareOptions& o
   return to_int(report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }
 
+// The candidate against the last --last runs of --label in the results history.
+compare::Report compare_with_history(const cli::CompareOptions& options, const results::Run& candidate) {
+  const bool url = options.history_db.find("://") != std::string::npos;
+  if (!url && !std::filesystem::exists(options.history_db)) {
+    throw UsageError(fmt::format("compare --history: no results database at {}", options.history_db));
+  }
+  try {
+    history::Store store(options.history_db);
+    const auto runs = store.label_runs(options.label, options.last, candidate.info.execution_id);
+    compare::Report report = compare::compare_with_history(runs, candidate, settings_of(options), options.z_threshold);
+    report.baseline = {
+        fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label, options.last, runs.size()),
+        "", options.label};
+    return report;
+  } catch (const history::HistoryError& e) {
+    throw OutputError(fmt::format("compare --history: {}", e.what()));
+  }
+}
+
 }  // namespace
 
 int compare_command(const cli::CompareOptions& options) {
-  if (!options.history_db.empty()) throw UsageError("compare --history: not built yet");
+  if (!options.history_db.empty()) {
+    const results::Run candidate = load(options.candidate);
+    compare::Report report = compare_with_history(options, candidate);
+    report.candidate.source = options.candidate;
+    return print_comparison(report, options);
+  }
   const results::Run baseline = load(options.baseline);
   const results::Run candidate = load(options.candidate);
   compare::Report report = compare::compare_runs(baseline, candidate, settings_of(options));

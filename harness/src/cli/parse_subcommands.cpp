@@ -27,7 +27,8 @@ constexpr std::array kCommands{
     CommandInfo{Command::validate, "validate", "Check suite files against the methods and print the plan's size"},
     CommandInfo{Command::report, "report", "Not built yet: will rebuild a run directory's reports"},
     CommandInfo{Command::compare, "compare", "Not built yet: will compare two runs with a significance test"},
-    CommandInfo{Command::history, "history", "Not built yet: will show a method's results across runs"},
+    CommandInfo{Command::history, "history",
+                "Store runs in a results database (SQLite or PostgreSQL); list and show them"},
 };
 
 // A stray word that looks like a method or a file goes to `run`, whose message says where it belongs.

@@ -1,5 +1,6 @@
 #pragma once
 // Pairs two runs' cases and metrics and judges each pair (docs/compare.md).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct Report {
   RunLabel baseline;
   RunLabel candidate;
   Settings settings;
+  std::optional<double> z_threshold;   // set when the baseline is a history (compare/history_compare.hpp)
   std::vector<MetricComparison> rows;  // baseline's case order, then cases only in the candidate
 
   int count(Verdict v) const;

@@ -46,6 +46,7 @@ struct MetricComparison {
   std::optional<double> ci_low;  // its bootstrap confidence interval
   std::optional<double> ci_high;
   std::optional<double> p_value;  // Mann-Whitney U, two-sided
+  std::optional<double> z_score;  // --history: the candidate's median against the history's runs
   Verdict verdict = Verdict::same;
   std::string reason;  // why, in a few words
 };

@@ -16,6 +16,12 @@ std::string interval(const MetricComparison& m) {
 
 std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.4g}", *v) : std::string("-"); }
 
+std::string significance(const MetricComparison& m) {
+  if (m.p_value) return fmt::format("{:.3g}", *m.p_value);
+  if (m.z_score) return fmt::format("z={:.3g}", *m.z_score);
+  return "-";
+}
+
 std::string headline(const Report& report) {
   std::string out = fmt::format("{} slower, {} faster, {} same", report.count(Verdict::slower),
                                 report.count(Verdict::faster), report.count(Verdict::same));

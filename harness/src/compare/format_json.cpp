@@ -38,6 +38,7 @@ std::string to_json_text(const Report& report) {
                     {"ci_low", optional_number(r.ci_low)},
                     {"ci_high", optional_number(r.ci_high)},
                     {"p_value", optional_number(r.p_value)},
+                    {"z_score", optional_number(r.z_score)},
                     {"verdict", std::string(to_string(r.verdict))},
                     {"reason", r.reason}});
   }

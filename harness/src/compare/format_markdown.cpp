@@ -37,19 +37,25 @@ std::string mark(Verdict v) {
 
 std::string to_markdown(const Report& report) {
   std::string out = fmt::format("### perfzero compare: {}\n\n", headline(report));
+  const std::string method = report.z_threshold
+                                 ? fmt::format(
+                                       "z-score of the candidate's median against the history's run medians, "
+                                       "step change beyond |z| > {}",
+                                       *report.z_threshold)
+                                 : fmt::format("Mann-Whitney U p-value, significance level {}", report.settings.alpha);
   out += fmt::format(
-      "Baseline `{}` ({}), candidate `{}` ({}). Median change with its {}% bootstrap interval; "
-      "Mann-Whitney U p-value; minimum change {:.1f}%, significance level {}.\n\n",
+      "Baseline `{}` ({}), candidate `{}` ({}). Median change with its 95% bootstrap interval; {}; minimum "
+      "change {:.1f}%.\n\n",
       cell(report.baseline.source), cell(report.baseline.execution_id), cell(report.candidate.source),
-      cell(report.candidate.execution_id), 95, report.settings.min_change * 100, report.settings.alpha);
+      cell(report.candidate.execution_id), method, report.settings.min_change * 100);
   out += "| method | metric | baseline | candidate | change | 95% CI | p | verdict |\n";
   out += "|---|---|---:|---:|---:|---|---:|---|\n";
   for (const auto& r : report.rows) {
     const std::string unit = r.unit.empty() ? "" : fmt::format(" {}", r.unit);
     out += fmt::format("| {} | {} | {}{} | {}{} | {} | {} | {} | {} |\n", cell(r.case_name), cell(r.metric),
                        number(r.baseline.median), cell(r.baseline.median ? unit : ""), number(r.candidate.median),
-                       cell(r.candidate.median ? unit : ""), percent(r.change), interval(r),
-                       r.p_value ? fmt::format("{:.3g}", *r.p_value) : "-", mark(r.verdict));
+                       cell(r.candidate.median ? unit : ""), percent(r.change), interval(r), significance(r),
+                       mark(r.verdict));
   }
   return out;
 }

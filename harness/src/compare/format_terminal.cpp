@@ -49,7 +49,7 @@ Row row_of(const MetricComparison& r) {
           with_unit(r.baseline.median),
           with_unit(r.candidate.median),
           fmt::format("{} {}", percent(r.change), interval(r)),
-          r.p_value ? fmt::format("{:.3g}", *r.p_value) : "-",
+          significance(r),
           std::string(to_string(r.verdict))};
 }
 

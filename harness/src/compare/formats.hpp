@@ -16,5 +16,7 @@ std::string percent(const std::optional<double>& fraction);
 std::string interval(const MetricComparison& m);
 std::string number(const std::optional<double>& v);
 std::string headline(const Report& report);
+// The significance column: the p-value, or z against the history ("z=6.1"), or "-".
+std::string significance(const MetricComparison& m);
 
 }  // namespace perfzero::compare
