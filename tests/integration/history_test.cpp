@@ -94,8 +94,8 @@ TEST(History, BadInputIsOneLineAndExit2AndStoresNothing) {
 
 TEST(History, CompareAgainstTheLabelsHistoryFlagsAStepChange) {
   TempDir dir;
-  const auto base = dir.write("base.yaml", sleep_suite(20, 3));
-  const auto slow = dir.write("slow.yaml", sleep_suite(60, 3));  // a step far outside load noise
+  const auto base = dir.write("base.yaml", sleep_suite(50, 3));
+  const auto slow = dir.write("slow.yaml", sleep_suite(150, 3));  // a step far outside load noise
   const auto db = (dir.path() / "h.sqlite").string();
   for (int i = 0; i < 5; ++i) {
     const auto f = run_perfzero({"--config=" + base.string(), fmt::format("--output_dir=main{}", i),
