@@ -86,8 +86,9 @@ TEST_F(HistoryPostgres, RunHistoryIngestListShowAndCompare) {
   const auto caught =
       run_perfzero({"compare", "--history=" + server_->url(), "--label=pg-main", "slow"}, dir.path() / "w");
   EXPECT_EQ(caught.exit_code, 1) << caught.out << caught.err;
-  const auto same =
-      run_perfzero({"compare", "--history=" + server_->url(), "--label=pg-main", "main3"}, dir.path() / "w");
+  // Room for the load on a shared machine (history_test.cpp says more).
+  const auto same = run_perfzero(
+      {"compare", "--history=" + server_->url(), "--label=pg-main", "main3", "--min_change=25"}, dir.path() / "w");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
 }
 

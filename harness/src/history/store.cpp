@@ -25,11 +25,11 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::int64_t last_id(SqlConnection& db, const std::string& table) {
-  const auto rows =
-      db.dialect() == "postgresql" ? db.query("SELECT lastval()") : db.query("SELECT last_insert_rowid()");
-  if (rows.empty() || !rows[0][0])
+// The id of the row an INSERT ... RETURNING id made (both SQLite 3.35+ and PostgreSQL have it).
+std::int64_t inserted_id(const SqlConnection& db, const std::vector<SqlRow>& rows, const std::string& table) {
+  if (rows.empty() || rows[0].empty() || !rows[0][0]) {
     throw HistoryError(fmt::format("{}: no id for the new {} row", db.describe(), table));
+  }
   return std::stoll(*rows[0][0]);
 }
 
@@ -39,11 +39,12 @@ std::string image_of(const results::RunInfo& info) {
 }
 
 void insert_trial(SqlConnection& db, std::int64_t case_id, const results::Trial& t) {
-  db.exec(
-      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, trial_json) VALUES ($1, $2, $3, $4, $5, $6)",
+  const auto inserted = db.query(
+      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, trial_json) "
+      "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
       {case_id, std::int64_t{t.number}, std::int64_t{t.warmup ? 1 : 0}, std::string(to_string(t.outcome)), t.wall_time,
        dump(results::trial_to_json(t))});
-  const std::int64_t trial_id = last_id(db, "trials");
+  const std::int64_t trial_id = inserted_id(db, inserted, "trials");
   std::int64_t position = 0;
   for (const auto& m : t.metrics) {
     db.exec("INSERT INTO metrics (trial_id, position, name, value, unit, direction) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -51,22 +52,27 @@ void insert_trial(SqlConnection& db, std::int64_t case_id, const results::Trial&
   }
 }
 
-void insert_run(SqlConnection& db, const results::Run& run) {
+// False when a run with this execution id is stored already. ON CONFLICT makes that answer exact
+// under concurrent ingests too: a second writer waits for the first, then inserts nothing.
+bool insert_run(SqlConnection& db, const results::Run& run) {
   const auto& info = run.info;
-  db.exec(
+  const auto inserted = db.query(
       "INSERT INTO runs (execution_id, execution_timestamp, execution_label, system_name, image, status, info_json, "
-      "ingested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      "ingested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (execution_id) DO NOTHING RETURNING id",
       {text(info.execution_id), info.execution_timestamp, text(info.execution_label), text(info.system_name),
        text(image_of(info)), run.status, dump(results::run_info_to_json(info)), now_seconds()});
-  const std::int64_t run_id = last_id(db, "runs");
+  if (inserted.empty()) return false;
+  const std::int64_t run_id = inserted_id(db, inserted, "runs");
   std::int64_t position = 0;
   for (const auto& c : run.cases) {
-    db.exec("INSERT INTO cases (run_id, position, name, header_json) VALUES ($1, $2, $3, $4)",
-            {run_id, position++, text(c.name), dump(results::case_header_to_json(c))});
-    const std::int64_t case_id = last_id(db, "cases");
+    const auto case_row =
+        db.query("INSERT INTO cases (run_id, position, name, header_json) VALUES ($1, $2, $3, $4) RETURNING id",
+                 {run_id, position++, text(c.name), dump(results::case_header_to_json(c))});
+    const std::int64_t case_id = inserted_id(db, case_row, "cases");
     for (const auto& t : c.warmups) insert_trial(db, case_id, t);
     for (const auto& t : c.trials) insert_trial(db, case_id, t);
   }
+  return true;
 }
 
 RunRow row_of(const SqlRow& r) {
@@ -100,14 +106,13 @@ bool Store::ingest(const results::Run& run) {
   }
   db_->begin();
   try {
-    // Inside the transaction: two ingests of the same run cannot both see it missing.
-    if (!db_->query("SELECT 1 FROM runs WHERE execution_id = $1", {text(run.info.execution_id)}).empty()) {
+    const bool stored = insert_run(*db_, run);
+    if (stored) {
+      db_->commit();
+    } else {
       db_->rollback();
-      return false;
     }
-    insert_run(*db_, run);
-    db_->commit();
-    return true;
+    return stored;
   } catch (...) {
     db_->rollback();
     throw;
