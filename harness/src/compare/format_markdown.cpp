@@ -8,7 +8,7 @@ namespace perfzero::compare {
 namespace {
 
 // A cell must not end the row early or start a new one.
-std::string cell(std::string text) {
+std::string cell(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '|') {

@@ -32,9 +32,9 @@ std::vector<std::string> migration_1(const SqlConnection& db) {
           "warmup INTEGER NOT NULL, outcome TEXT NOT NULL, wall_time DOUBLE PRECISION NOT NULL, "
           "trial_json TEXT NOT NULL)",
       "CREATE INDEX trials_by_case ON trials (case_id)",
-      "CREATE TABLE metrics (trial_id BIGINT NOT NULL REFERENCES trials(id) ON DELETE CASCADE, "
-      "position INTEGER NOT NULL, name TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, unit TEXT NOT NULL, "
-      "direction TEXT NOT NULL)",
+      std::string("CREATE TABLE metrics (trial_id BIGINT NOT NULL REFERENCES trials(id) ON DELETE CASCADE, ") +
+          "position INTEGER NOT NULL, name TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, unit TEXT NOT NULL, "
+          "direction TEXT NOT NULL)",
       "CREATE INDEX metrics_by_trial ON metrics (trial_id)",
   };
 }

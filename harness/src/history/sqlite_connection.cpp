@@ -31,10 +31,11 @@ class SqliteConnection : public SqlConnection {
       throw HistoryError(fmt::format("{}: cannot open the results database: {}", path_, why));
     }
     sqlite3_busy_timeout(db_, 30000);  // another perfzero ingesting into the same file waits its turn
-    exec("PRAGMA foreign_keys = ON");
+    // run(), not query(): a constructor does not call virtual functions.
+    run("PRAGMA foreign_keys = ON", {});
     // WAL: readers (list, compare --history) never block an ingest; FULL keeps a commit durable.
-    query("PRAGMA journal_mode = WAL", {});
-    exec("PRAGMA synchronous = FULL");
+    run("PRAGMA journal_mode = WAL", {});
+    run("PRAGMA synchronous = FULL", {});
   }
   ~SqliteConnection() override {
     for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
@@ -44,6 +45,16 @@ class SqliteConnection : public SqlConnection {
   SqliteConnection& operator=(const SqliteConnection&) = delete;
 
   std::vector<SqlRow> query(const std::string& sql, const std::vector<SqlValue>& params) override {
+    return run(sql, params);
+  }
+  void begin() override { run("BEGIN IMMEDIATE", {}); }
+  void commit() override { run("COMMIT", {}); }
+  void rollback() override { run("ROLLBACK", {}); }
+  std::string dialect() const override { return "sqlite"; }
+  std::string describe() const override { return path_; }
+
+ private:
+  std::vector<SqlRow> run(const std::string& sql, const std::vector<SqlValue>& params) {
     sqlite3_stmt* stmt = prepared(sql);
     sqlite3_reset(stmt);
     sqlite3_clear_bindings(stmt);
@@ -68,13 +79,6 @@ class SqliteConnection : public SqlConnection {
     sqlite3_reset(stmt);
     return rows;
   }
-  void begin() override { exec("BEGIN IMMEDIATE"); }
-  void commit() override { exec("COMMIT"); }
-  void rollback() override { exec("ROLLBACK"); }
-  std::string dialect() const override { return "sqlite"; }
-  std::string describe() const override { return path_; }
-
- private:
   sqlite3_stmt* prepared(const std::string& sql) {
     if (const auto it = statements_.find(sql); it != statements_.end()) return it->second;
     sqlite3_stmt* stmt = nullptr;
