@@ -3,6 +3,7 @@
 #include "history/store.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
@@ -151,14 +152,22 @@ TEST(HistoryStore, AFailureMidIngestLeavesNoHalfRun) {
   EXPECT_EQ(count(db, "trials"), 8);
 }
 
-TEST(HistoryStore, AFileThatIsNotADatabaseIsAClearError) {
+TEST(HistoryStore, WhatIsNotADatabaseFileIsAClearErrorNeverAHang) {
   TempDir dir;
-  const auto file = dir.write("junk.sqlite", std::string(4096, 'x'));
-  try {
-    Store store(file.string());
-    FAIL() << "opened junk";
-  } catch (const HistoryError& e) {
-    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+  const auto junk = dir.write("junk.sqlite", std::string(4096, 'x'));
+  const auto fifo = dir.path() / "fifo.sqlite";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Store(dir.path() / "real.sqlite").ingest(make_run("r", "main", 1));
+  const auto link = dir.path() / "link.sqlite";
+  std::filesystem::create_symlink(dir.path() / "real.sqlite", link);  // refused: it could point anywhere
+  for (const auto& path : {junk, fifo, link, dir.path()}) {
+    try {
+      Store store(path.string());
+      store.list({});
+      FAIL() << "opened " << path;
+    } catch (const HistoryError& e) {
+      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+    }
   }
 }
 
