@@ -6,6 +6,9 @@ find_package(yaml-cpp REQUIRED)        # YAML suites, with line/column marks for
 find_package(nlohmann_json 3.10 REQUIRED) # reports and the child result protocol
 find_package(fmt 9 REQUIRED)           # formatting (g++ 12 has no <format>)
 find_package(CLI11 2 REQUIRED)         # the command line
+find_package(SQLite3 REQUIRED)         # the results history's default database (docs/history.md)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx)  # the results history on a team's PostgreSQL
 
 # Writes the git revision into a header at every build, so a report never carries a stale hash.
 # Builds without .git (the Docker image) pass it in: -DPERFZERO_GIT_REVISION=...

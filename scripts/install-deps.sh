@@ -5,11 +5,14 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build git pkg-config ccache
-  libboost1.81-dev libboost-filesystem1.81-dev  # Boost.Process v2 (launching children)
+  libboost1.81-dev libboost-filesystem1.81-dev  # Boost.Process v2 (launching children); Boost.Math (compare's p-values)
   libyaml-cpp-dev                               # YAML suites
   nlohmann-json3-dev                            # reports, result protocol
   libfmt-dev                                    # formatting
   libcli11-dev                                  # command line
+  libsqlite3-dev                                # results history: the default SQLite database
+  libpqxx-dev                                   # results history on a team's PostgreSQL server
+  postgresql                                    # tests start a real PostgreSQL (initdb/pg_ctl) for the history
   libgtest-dev libbenchmark-dev                 # tests; Google Benchmark (micro family)
   libdnnl-dev ocl-icd-opencl-dev                # oneDNN (onednn family); its CMake config wants OpenCL
   libclblast-dev                                # CLBlast GEMM (opencl family; the ICD loader is above)

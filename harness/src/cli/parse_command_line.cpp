@@ -117,6 +117,11 @@ void add_running_outputs(CLI::App& app, Options& o) {
       ->group(run)
       ->delimiter(',')
       ->type_name("LIST");
+  app.add_option("--history", o.history_db,
+                 "Store the run in this results database when it completes: a SQLite file or a postgresql:// URL "
+                 "(docs/history.md)")
+      ->group(run)
+      ->type_name("DB");
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
   app.add_flag("--force_resume", o.force_resume,

@@ -63,6 +63,7 @@ void fill_trial_from_report(const json& r, Trial& t) {
   const auto& result = r.at("benchmark_result");
   const auto& ours = r.at("perfzero_cpp");
   const auto& units = ours.value("metric_units", json::object());
+  const auto& directions = ours.value("metric_directions", json::object());
   t.metrics.clear();
   for (const auto& m : result.value("metrics", json::array())) {
     MetricValue v;
@@ -71,6 +72,9 @@ void fill_trial_from_report(const json& r, Trial& t) {
     v.unit = units.value(v.name, "");
     if (m.contains("min_value")) v.min_value = m["min_value"].get<double>();
     if (m.contains("max_value")) v.max_value = m["max_value"].get<double>();
+    if (const auto d = directions.find(v.name); d != directions.end() && d->is_string()) {
+      v.direction = direction_from_string(d->get<std::string>()).value_or(Direction::unspecified);
+    }
     t.metrics.push_back(std::move(v));
   }
   t.extras = result.value("extras", json::object());
