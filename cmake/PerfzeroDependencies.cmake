@@ -6,6 +6,9 @@ find_package(yaml-cpp REQUIRED)        # YAML suites, with line/column marks for
 find_package(nlohmann_json 3.10 REQUIRED) # reports and the child result protocol
 find_package(fmt 9 REQUIRED)           # formatting (g++ 12 has no <format>)
 find_package(CLI11 2 REQUIRED)         # the command line
+find_package(SQLite3 REQUIRED)         # the results history's default database (docs/history.md)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx)  # the results history on a team's PostgreSQL
 
 # Writes the git revision into a header at every build, so a report never carries a stale hash.
 # Builds without .git (the Docker image) pass it in: -DPERFZERO_GIT_REVISION=...
@@ -23,6 +26,7 @@ find_package(dnnl QUIET)
 find_package(OpenMP QUIET COMPONENTS CXX)
 find_package(CUDAToolkit QUIET)
 find_package(OpenCL QUIET)
+find_package(CLBlast QUIET)  # the opencl family's GEMM (libclblast-dev)
 function(perfzero_optional_dependency option found description)
   if(${found})
     option(${option} "${description}" ON)
@@ -38,8 +42,13 @@ if(dnnl_FOUND AND OpenMP_CXX_FOUND)
 endif()
 perfzero_optional_dependency(PERFZERO_WITH_ONEDNN PERFZERO_FOUND_ONEDNN
                              "perfzero-worker-onednn: needs oneDNN (libdnnl-dev) and OpenMP")
-# Reserved: the CUDA and OpenCL workers come in later issues; the options already say what was found.
+# Reserved: the CUDA worker comes in a later issue; the option already says what was found.
 perfzero_optional_dependency(PERFZERO_WITH_CUDA CUDAToolkit_FOUND "perfzero-worker-cuda (reserved): needs the CUDA toolkit")
-perfzero_optional_dependency(PERFZERO_WITH_OPENCL OpenCL_FOUND "perfzero-worker-opencl (reserved): needs OpenCL")
+# The OpenCL worker links the ICD loader (devices are found at run time) and CLBlast.
+if(OpenCL_FOUND AND CLBlast_FOUND)
+  set(PERFZERO_FOUND_OPENCL TRUE)
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_OPENCL PERFZERO_FOUND_OPENCL
+                             "perfzero-worker-opencl: needs the OpenCL ICD loader and headers (ocl-icd-opencl-dev) and CLBlast (libclblast-dev)")
 message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA} (reserved); "
-               "opencl ${PERFZERO_WITH_OPENCL} (reserved)")
+               "opencl ${PERFZERO_WITH_OPENCL}")

@@ -13,7 +13,14 @@ clang-format --dry-run --Werror "${sources[@]}"
 echo "== build and test: ci preset (release, -Werror)"
 cmake --preset ci >/dev/null
 cmake --build --preset ci
-ctest --preset ci
+# The arm64 image (ctest label arm64) takes ~25 minutes from a cold machine (an arm64 Debian base under
+# qemu, then a cross-compile), which would take CI past its time budget: it runs when
+# PERFZERO_ARM64_TESTS=1, or on its own with `ctest --preset ci -L arm64` (docs/docker.md).
+if [ "${PERFZERO_ARM64_TESTS:-0}" = "1" ]; then
+  ctest --preset ci
+else
+  ctest --preset ci -LE arm64
+fi
 
 echo "== lint: clang-tidy"
 scripts/lint.sh build/ci

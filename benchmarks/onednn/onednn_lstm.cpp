@@ -149,8 +149,9 @@ void imdb_lstm(Context& ctx) {
   const RepetitionSeries seconds = measure(ctx, options.named("inference"), [&] { model.run(); });
   if (const std::string wrong = model.check(); !wrong.empty()) return ctx.fail(wrong);
   const double median = seconds.median();
-  ctx.report("sequences_per_second", static_cast<double>(batch) / median, "sequences/s");
-  ctx.report("ms_per_batch", median * 1e3, "ms");
+  ctx.report("sequences_per_second", static_cast<double>(batch) / median, "sequences/s",
+             perfzero::Direction::higher_is_better);
+  ctx.report("ms_per_batch", median * 1e3, "ms", perfzero::Direction::lower_is_better);
   ctx.set_extra("batch", batch);
   ctx.set_extra("sequence_length", steps);
   ctx.set_extra("threads", std::int64_t{threads});

@@ -74,12 +74,12 @@ void report_percent_of_peak(Context& ctx, const std::string& dtype, double gflop
     ctx.set_extra("peak_type", std::string("fp32: this CPU has no bf16 dot-product instruction to measure"));
   }
   if (const auto measured = peak::measured_peak_for(cpu, type, threads)) {
-    ctx.report("percent_of_peak", 100.0 * gflops / measured->gflops, "%");
+    ctx.report("percent_of_peak", 100.0 * gflops / measured->gflops, "%", perfzero::Direction::higher_is_better);
     ctx.set_extra("peak_gflops", measured->gflops);
     ctx.set_extra("peak_formula", measured->how + " (" + origin + ")");
   }
   if (const auto vendor = peak::vendor_peak_for(cpu, type, threads)) {
-    ctx.report("percent_of_vendor_peak", 100.0 * gflops / vendor->gflops, "%");
+    ctx.report("percent_of_vendor_peak", 100.0 * gflops / vendor->gflops, "%", perfzero::Direction::higher_is_better);
     ctx.set_extra("vendor_peak_gflops", vendor->gflops);
     ctx.set_extra("vendor_peak_formula", vendor->how);
   } else {
@@ -127,8 +127,8 @@ void matmul(Context& ctx, const std::string& dtype) {
   const double median = seconds.median();
   const double gflops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / median / 1e9;
   const std::string isa = dispatched_isa();
-  ctx.report("gflops", gflops, "GFLOP/s");
-  ctx.report("milliseconds", median * 1e3, "ms");
+  ctx.report("gflops", gflops, "GFLOP/s", perfzero::Direction::higher_is_better);
+  ctx.report("milliseconds", median * 1e3, "ms", perfzero::Direction::lower_is_better);
   ctx.set_extra("threads", std::int64_t{threads});
   ctx.set_extra("isa", isa);
   report_percent_of_peak(ctx, dtype, gflops, threads);

@@ -62,9 +62,10 @@ void forward(Context& ctx, const std::string& name) {
     }
   }
   const double median = seconds.median();
-  ctx.report("images_per_second", static_cast<double>(batch) / median, "images/s");
-  ctx.report("ms_per_batch", median * 1e3, "ms");
-  ctx.report("gflops", net->flops() / median / 1e9, "GFLOP/s");
+  ctx.report("images_per_second", static_cast<double>(batch) / median, "images/s",
+             perfzero::Direction::higher_is_better);
+  ctx.report("ms_per_batch", median * 1e3, "ms", perfzero::Direction::lower_is_better);
+  ctx.report("gflops", net->flops() / median / 1e9, "GFLOP/s", perfzero::Direction::higher_is_better);
   ctx.set_extra("batch", batch);
   ctx.set_extra("threads", std::int64_t{threads});
   ctx.set_extra("gflop_per_image", net->flops() / static_cast<double>(batch) / 1e9);

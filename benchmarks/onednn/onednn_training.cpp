@@ -50,10 +50,11 @@ void mnist_step(Context& ctx) {
   const double first_loss = mean(losses.begin(), losses.begin() + 5);
   const double last_loss = mean(losses.end() - 5, losses.end());
   const double median = seconds.median();
-  ctx.report("ms_per_step", median * 1e3, "ms");
-  ctx.report("examples_per_second", static_cast<double>(batch) / median, "examples/s");
-  ctx.report("first_loss", first_loss, "1");
-  ctx.report("last_loss", last_loss, "1");
+  ctx.report("ms_per_step", median * 1e3, "ms", perfzero::Direction::lower_is_better);
+  ctx.report("examples_per_second", static_cast<double>(batch) / median, "examples/s",
+             perfzero::Direction::higher_is_better);
+  ctx.report("first_loss", first_loss, "1", perfzero::Direction::unspecified);
+  ctx.report("last_loss", last_loss, "1", perfzero::Direction::unspecified);
   ctx.set_extra("batch", batch);
   ctx.set_extra("steps", static_cast<std::int64_t>(seconds.size()));
   ctx.set_extra("threads", std::int64_t{threads});

@@ -20,18 +20,18 @@ void benchmark_fma(Context& ctx) {
   for (DataType t : {DataType::fp64, DataType::fp32, DataType::bf16}) {
     const std::string name = to_string(t);
     if (const KernelFigure* k = peak.best(t)) {
-      ctx.report("gflops_" + name, k->gflops, "GFLOP/s");
+      ctx.report("gflops_" + name, k->gflops, "GFLOP/s", perfzero::Direction::higher_is_better);
       ctx.set_extra("isa_" + name, k->isa);
     }
     if (const auto vendor = vendor_peak_for(peak, t, peak.threads)) {
-      ctx.report("vendor_gflops_" + name, vendor->gflops, "GFLOP/s");
+      ctx.report("vendor_gflops_" + name, vendor->gflops, "GFLOP/s", perfzero::Direction::unspecified);
       ctx.set_extra("vendor_" + name, vendor->how);
     }
   }
   for (const auto& k : peak.kernels) {
     ctx.set_extra("gflops_" + k.isa + "_" + to_string(k.type), k.gflops);
   }
-  ctx.report("clock_ghz", peak.ghz, "GHz");
+  ctx.report("clock_ghz", peak.ghz, "GHz", perfzero::Direction::unspecified);
   ctx.set_extra("threads", std::int64_t{peak.threads});
   ctx.set_extra("cores", std::int64_t{peak.cores});
   ctx.set_extra("cpu_model", peak.cpu_model);

@@ -36,7 +36,7 @@ void sleep_for(Context& ctx) {
   const auto options = perfzero::params::measure_options(ctx, kSleepMeasure);
   const auto ms = std::chrono::milliseconds(ctx.int_param("ms"));
   const auto slept = perfzero::measure(ctx, options.named("sleep"), [&] { std::this_thread::sleep_for(ms); });
-  ctx.report("slept_ms", slept.median() * 1e3, "ms");
+  ctx.report("slept_ms", slept.median() * 1e3, "ms", perfzero::Direction::lower_is_better);
 }
 
 std::vector<perfzero::ParamSpec> sleep_params() {
@@ -59,7 +59,7 @@ std::size_t allocate_and_touch(std::int64_t mib, std::int64_t hold_ms) {
 
 void allocate(Context& ctx) {
   const auto bytes = allocate_and_touch(ctx.int_param("mib"), ctx.int_param("hold_ms"));
-  ctx.report("allocated_mib", static_cast<double>(bytes) / (1024.0 * 1024.0), "MiB");
+  ctx.report("allocated_mib", static_cast<double>(bytes) / (1024.0 * 1024.0), "MiB", perfzero::Direction::unspecified);
 }
 
 void spin(Context& ctx) {
@@ -82,7 +82,7 @@ void spin(Context& ctx) {
   }
   for (auto& w : workers) w.join();
   ctx.report("spin_kiloiterations_per_second", static_cast<double>(total.load()) / (ms_since(start) / 1000.0),
-             "kiter/s");
+             "kiter/s", perfzero::Direction::higher_is_better);
 }
 
 // Fork and exec ourselves running `allocate`: the peak lives in a grandchild of the harness.
@@ -103,7 +103,7 @@ void spawn_allocating_child(Context& ctx) {
     ctx.fail("the allocating child did not exit cleanly (status " + std::to_string(status) + ")");
     return;
   }
-  ctx.report("child_allocated_mib", static_cast<double>(ctx.int_param("mib")), "MiB");
+  ctx.report("child_allocated_mib", static_cast<double>(ctx.int_param("mib")), "MiB", perfzero::Direction::unspecified);
 }
 
 void crash(Context& ctx) {
@@ -129,7 +129,7 @@ void no_result(Context&) { ::_exit(0); }
 
 void bounded(Context& ctx) {
   ctx.report(perfzero::Metric{"value", ctx.number_param("value"), "1", ctx.number_param("min_value"),
-                              ctx.number_param("max_value")});
+                              ctx.number_param("max_value"), perfzero::Direction::unspecified});
 }
 
 void skip(Context& ctx) { ctx.skip(ctx.string_param("reason")); }

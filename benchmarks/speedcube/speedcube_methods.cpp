@@ -41,9 +41,10 @@ bool report_result(Context& ctx, const Problem& p, const Sums& sums, double seco
   const double mean = sums.selected / static_cast<double>(sums.selected_count) + 1.0;
   const double all_mean = sums.all / static_cast<double>(sums.all_count);
   const double bound = mean_error_bound(p.n);
-  ctx.report(Metric{"mean", mean, "1", kExpectedMean - bound, kExpectedMean + bound});
-  ctx.report("mean_error", std::fabs(mean - kExpectedMean), "1");
-  ctx.report("points_per_second", static_cast<double>(p.n) * static_cast<double>(p.n) / seconds, "points/s");
+  ctx.report(Metric{"mean", mean, "1", kExpectedMean - bound, kExpectedMean + bound, Direction::unspecified});
+  ctx.report("mean_error", std::fabs(mean - kExpectedMean), "1", perfzero::Direction::lower_is_better);
+  ctx.report("points_per_second", static_cast<double>(p.n) * static_cast<double>(p.n) / seconds, "points/s",
+             perfzero::Direction::higher_is_better);
   ctx.set_extra("threads", std::int64_t{p.threads});
   ctx.set_extra("n", p.n);
   ctx.set_extra("chunk", p.chunk);
@@ -142,9 +143,9 @@ void materialized(Context& ctx, bool single_thread) {
   // The reduction reads every second row whole (cache lines hold both columns of each pair).
   const std::int64_t rows_read = p.n / 2;  // n is a multiple of 16: exact
   const double bytes_read = static_cast<double>(rows_read) * static_cast<double>(p.n) * sizeof(double);
-  ctx.report("reduce_bandwidth", bytes_read / reduce.median() / 1e9, "GB/s");
-  ctx.report("generate_seconds", generate.median(), "s");
-  ctx.report("reduce_seconds", reduce.median(), "s");
+  ctx.report("reduce_bandwidth", bytes_read / reduce.median() / 1e9, "GB/s", perfzero::Direction::higher_is_better);
+  ctx.report("generate_seconds", generate.median(), "s", perfzero::Direction::lower_is_better);
+  ctx.report("reduce_seconds", reduce.median(), "s", perfzero::Direction::lower_is_better);
 }
 
 std::vector<ParamSpec> params(bool with_threads) {

@@ -32,10 +32,10 @@ void stream_method(Context& ctx) {
   }
   const Bandwidth bw = run_stream(ctx, s, options);
   if (!bw.error.empty()) return ctx.fail(bw.error);
-  ctx.report("copy_bandwidth", bw.copy, "GB/s");
-  ctx.report("scale_bandwidth", bw.scale, "GB/s");
-  ctx.report("add_bandwidth", bw.add, "GB/s");
-  ctx.report("triad_bandwidth", bw.triad, "GB/s");
+  ctx.report("copy_bandwidth", bw.copy, "GB/s", perfzero::Direction::higher_is_better);
+  ctx.report("scale_bandwidth", bw.scale, "GB/s", perfzero::Direction::higher_is_better);
+  ctx.report("add_bandwidth", bw.add, "GB/s", perfzero::Direction::higher_is_better);
+  ctx.report("triad_bandwidth", bw.triad, "GB/s", perfzero::Direction::higher_is_better);
   ctx.set_extra("threads", std::int64_t{s.threads});
   ctx.set_extra("array_bytes", static_cast<std::int64_t>(s.n * 8));
 }

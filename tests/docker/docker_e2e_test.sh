@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end test of the CPU image with a real Docker: builds it (docker/build.sh), then runs it as
 # a user would. Checks: a method under --cpus=1 --memory=1g reports the container and its limits and
-# runs one thread; the results belong to the --user given; --list, --help and the ready-made suites
-# work in the image; bad input gives the same one-line error and exit code 2; the image size budget.
+# runs one thread; the results belong to the --user given; an OpenCL method runs on PoCL; --list,
+# --help and the ready-made suites work in the image; bad input gives the same one-line error and
+# exit code 2; the image size budget.
 # Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
 # that is a failure.
 set -uo pipefail
@@ -55,6 +56,19 @@ if [ -f "$report" ]; then
   check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
 fi
 
+# The OpenCL family in the image: PoCL makes the container's CPU an OpenCL device.
+docker run --rm --cpus=1 --user "$uid:$uid" -v "$work/results:/results" "$image" \
+  --benchmark_methods=opencl.VectorAdd.benchmark_vecadd --output_dir=/results/opencl > "$work/opencl.log" 2>&1
+rc=$?
+cat "$work/opencl.log"
+check "an OpenCL method exits 0" test "$rc" -eq 0
+report="$work/results/opencl/opencl.VectorAdd.benchmark_vecadd/trial_1/perfzero_summary.json"
+check "the OpenCL report is written" test -f "$report"
+if [ -f "$report" ]; then
+  check "the OpenCL method succeeded" test "$(field "d['perfzero_cpp']['outcome']")" = succeeded
+  check "it ran on PoCL" test "$(field "d['benchmark_result']['extras']['platform']")" = "Portable Computing Language"
+fi
+
 # As the image's own user (no --user): the default results directory is /results.
 docker run --rm "$image" --list > "$work/list.log" 2>&1
 check "--list works" grep -q "speedcube.SpeedCube.benchmark_fused" "$work/list.log"
@@ -72,6 +86,28 @@ docker run --rm "$image" --benchmark_method=x > /dev/null 2> "$work/flag.err"
 rc=$?
 check "unknown flag exits 2" test "$rc" -eq 2
 check "unknown flag is named" grep -q "unknown flag --benchmark_method" "$work/flag.err"
+
+# perfzero report in the image, over runs whose --cpus/--memory limits stand for two smaller shapes.
+mkdir -p "$work/shapes" && chown "$uid:$uid" "$work/shapes"
+for spec in "1 c7i.large" "2 c7i.xlarge"; do
+  read -r cpus shape <<<"$spec"
+  docker run --rm --cpus="$cpus" --memory=1g --user "$uid:$uid" -v "$work/shapes:/results" "$image" \
+    --benchmark_methods=sanity.Sanity.benchmark_noop --benchmark_num_trials=2 --instance_type="$shape" \
+    --output_dir="/results/$shape" > "$work/shape-$shape.log" 2>&1
+  check "run labelled $shape under --cpus=$cpus exits 0" test $? -eq 0
+done
+docker run --rm --user "$uid:$uid" -v "$work/shapes:/results" "$image" report /results --out /results/report \
+  > "$work/report.log" 2>&1
+check "perfzero report in the image prices the runs with its installed catalog" test $? -eq 0
+shape_report="$work/shapes/report/report.json"
+configs() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$shape_report" "$1"; }
+if [ -f "$shape_report" ]; then
+  check "two configurations, both priced" test "$(configs "[c['price']['usd_per_hour'] for c in r['configurations']]")" = "[0.08925, 0.1785]"
+  check "each run's vCPU limit is recorded" test "$(configs "[c['system']['system']['effective_vcpus'] for c in r['configurations']]")" = "[1.0, 2.0]"
+  check "a cost per run for every cell" test "$(configs "all(c['cost_per_run_usd'] > 0 for m in r['methods'] for c in m['cells'])")" = True
+else
+  check "report.json written" false
+fi
 
 size=$(docker image inspect --format '{{.Size}}' "$image")
 echo "image size: $((size / 1000000)) MB"

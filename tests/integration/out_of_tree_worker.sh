@@ -3,13 +3,18 @@
 # docs/examples/out_of_tree_worker against it with find_package(perfzero), then let the installed
 # perfzero find the worker through $PERFZERO_WORKER_PATH and run its method.
 set -euo pipefail
-build_dir=$1 source_dir=$2 work=$3
+build_dir=$1 source_dir=$2 work=$3 sanitize=${4:-}
+# A sanitized build installs a sanitized libperfzero_api.a: the worker must be built with the same flags to link.
+flags=()
+if [ -n "$sanitize" ]; then
+  flags=(-DCMAKE_CXX_FLAGS="-fsanitize=$sanitize" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$sanitize")
+fi
 rm -rf "$work"
 mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build_dir" --prefix "$prefix" >"$work/install.log"
 cmake -S "$source_dir/docs/examples/out_of_tree_worker" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+  -DCMAKE_PREFIX_PATH="$prefix" "${flags[@]}" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
 
 PERFZERO_WORKER_PATH="$work/build" "$prefix/bin/perfzero" --benchmark_methods=team.Example.benchmark_sum \

@@ -58,13 +58,26 @@ struct Captured {
 };
 
 Captured discover_in(const std::filesystem::path& bin_dir, const std::string& worker_path) {
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  std::FILE* warnings = ::open_memstream(&buffer, &size);
-  Captured out{discover({bin_dir, worker_path, std::chrono::milliseconds(2000)}, warnings), ""};
-  std::fclose(warnings);
-  out.warnings.assign(buffer, size);
-  std::free(buffer);
+  // The stream is closed and its buffer freed on the throwing path too (LeakSanitizer checks it).
+  struct Memstream {
+    char* buffer = nullptr;
+    std::size_t size = 0;
+    std::FILE* file = ::open_memstream(&buffer, &size);
+    Memstream() = default;
+    Memstream(const Memstream&) = delete;
+    Memstream& operator=(const Memstream&) = delete;
+    ~Memstream() {
+      if (file != nullptr) std::fclose(file);
+      std::free(buffer);
+    }
+    std::string close() {
+      std::fclose(file);
+      file = nullptr;
+      return {buffer, size};
+    }
+  } warnings;
+  Captured out{discover({bin_dir, worker_path, std::chrono::milliseconds(2000)}, warnings.file), ""};
+  out.warnings = warnings.close();
   return out;
 }
 

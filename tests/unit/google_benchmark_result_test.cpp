@@ -82,6 +82,23 @@ TEST(GoogleBenchmarkResult, UnitsOfRatesAndCoefficientsOfVariation) {
   EXPECT_EQ(find(rr, "BM_a.ReadsPerSecond")->unit, "1/s");
 }
 
+TEST(GoogleBenchmarkResult, TimesAreBetterLowerAndBuiltInRatesHigher) {
+  const auto parsed = read_google_benchmark(kFixtures / "google_benchmark" / "perfzero_micro.json");
+  ASSERT_TRUE(std::holds_alternative<ChildResult>(parsed));
+  const auto& r = std::get<ChildResult>(parsed);
+  EXPECT_EQ(find(r, "BM_memcpy/4096_mean.real_time")->direction, Direction::lower_is_better);
+  EXPECT_EQ(find(r, "BM_memcpy/4096_mean.cpu_time")->direction, Direction::lower_is_better);
+  EXPECT_EQ(find(r, "BM_memcpy/4096_mean.bytes_per_second")->direction, Direction::higher_is_better);
+  // A spread says nothing about speed.
+  EXPECT_EQ(find(r, "BM_memcpy/4096_stddev.real_time")->direction, Direction::unspecified);
+  EXPECT_EQ(find(r, "BM_memcpy/4096_cv.bytes_per_second")->direction, Direction::unspecified);
+  const auto counters = parse_google_benchmark(R"({"benchmarks": [
+      {"name": "BM_a", "real_time": 1.0, "time_unit": "ms", "items_per_second": 5, "misses": 3}]})");
+  const auto& c = std::get<ChildResult>(counters);
+  EXPECT_EQ(find(c, "BM_a.items_per_second")->direction, Direction::higher_is_better);
+  EXPECT_EQ(find(c, "BM_a.misses")->direction, Direction::unspecified);
+}
+
 TEST(GoogleBenchmarkResult, BadInput) {
   EXPECT_TRUE(std::holds_alternative<std::string>(parse_google_benchmark("not json")));
   EXPECT_TRUE(std::holds_alternative<std::string>(parse_google_benchmark(R"({"context": {}})")));

@@ -101,6 +101,13 @@ TEST(ChildResultParser, ChecksEveryField) {
   EXPECT_EQ(*r.metrics.at(0).max_value, 3);
   EXPECT_EQ(*r.self_wall_time, 0.5);
   EXPECT_TRUE(std::holds_alternative<ChildResult>(parse_child_result(R"({"skipped": "no GPU"})")));
+  const auto directed = parse_child_result(
+      R"({"metrics": [{"name": "a", "value": 1, "direction": "higher"}, {"name": "b", "value": 1, "direction": "lower"},
+                      {"name": "c", "value": 1}]})");
+  ASSERT_TRUE(std::holds_alternative<ChildResult>(directed));
+  EXPECT_EQ(std::get<ChildResult>(directed).metrics.at(0).direction, Direction::higher_is_better);
+  EXPECT_EQ(std::get<ChildResult>(directed).metrics.at(1).direction, Direction::lower_is_better);
+  EXPECT_EQ(std::get<ChildResult>(directed).metrics.at(2).direction, Direction::unspecified);
 
   const std::vector<std::pair<std::string, std::string>> bad{
       {"not json", "not valid JSON"},
@@ -112,6 +119,10 @@ TEST(ChildResultParser, ChecksEveryField) {
       {R"({"metrics": [{"name": "x", "value": 1, "unit": 5}]})", "'unit' must be a string"},
       {R"({"metrics": [{"name": "x", "value": 1, "max_value": "y"}]})", "'max_value' must be a number"},
       {R"({"metrics": [], "extras": []})", "'extras' must be an object"},
+      {R"({"metrics": [{"name": "x", "value": 1, "direction": "up"}]})",
+       R"('direction' must be "higher" or "lower", got "up")"},
+      {R"({"metrics": [{"name": "x", "value": 1, "direction": 1}]})",
+       "'direction' must be \"higher\" or \"lower\", got a number"},
   };
   for (const auto& [text, expected] : bad) {
     const auto parsed = parse_child_result(text);

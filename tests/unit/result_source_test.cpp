@@ -49,6 +49,17 @@ TEST(ResultSource, NoOutputMakesTheMeasurementsTheMetrics) {
   // The kernel's exact figure wins over the monitor's sampled one when it is larger.
   EXPECT_EQ(find(*child, kMaxRssMetric)->value, static_cast<double>(64ULL << 20));
   EXPECT_EQ(find(*child, kMaxRssMetric)->unit, "bytes");
+  for (const auto& m : child->metrics) EXPECT_EQ(m.direction, Direction::lower_is_better) << m.name;
+}
+
+TEST(ResultSource, TheSuitesDirectionsOverrideWhatTheCommandSaid) {
+  auto planned = command_case(config::OutputFormat::none);
+  planned.command.metric_directions = {{kMaxRssMetric, Direction::higher_is_better}};
+  testing::TempDir dir;
+  const auto result = read_trial_result(planned, dir.path(), measured_execution(0));
+  const auto& child = std::get<ChildResult>(result);
+  EXPECT_EQ(find(child, kMaxRssMetric)->direction, Direction::higher_is_better);
+  EXPECT_EQ(find(child, kWallTimeMetric)->direction, Direction::lower_is_better);
 }
 
 TEST(ResultSource, MonitorPeakCoversWhatTheKernelMissed) {

@@ -36,7 +36,7 @@ Trial finished(int n, Outcome outcome, double value) {
   t.number = n;
   t.outcome = outcome;
   t.wall_time = 0.5 * n;
-  t.metrics.push_back({"x", value, "items/s", 1.0, std::nullopt});
+  t.metrics.push_back({"x", value, "items/s", 1.0, std::nullopt, Direction::higher_is_better});
   t.samplers = {{"host_load", {{"busy", false}}}};
   t.flags = {"host_busy"};
   t.repetitions = nlohmann::json::array({{{"name", "r"}, {"values", {1, 2}}}});
@@ -68,6 +68,7 @@ TEST(Journal, WhatIsWrittenIsReadBackWithThePlanOrder) {
   const Trial& t = back.cases[0].trials[0];
   EXPECT_EQ(t.metrics[0].unit, "items/s");
   EXPECT_EQ(*t.metrics[0].min_value, 1.0);
+  EXPECT_EQ(t.metrics[0].direction, Direction::higher_is_better);
   EXPECT_EQ(t.flags, std::vector<std::string>{"host_busy"});
   EXPECT_EQ(t.samplers["host_load"]["busy"], false);
   EXPECT_EQ(t.repetitions[0]["values"][1], 2);

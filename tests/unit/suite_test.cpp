@@ -83,6 +83,32 @@ methods:
   EXPECT_EQ(plan[0].command.working_dir, std::filesystem::absolute(dir.path() / "work"));
 }
 
+TEST(Suite, CommandsMayDeclareWhichWayIsBetterPerMetric) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", R"(
+methods:
+  - name: ext.timed
+    command: [/bin/true]
+    output: none
+    metric_directions: {wall_time: lower, throughput: higher}
+)");
+  const auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 1U);
+  EXPECT_EQ(plan[0].command.metric_directions.at("throughput"), Direction::higher_is_better);
+  EXPECT_EQ(plan[0].command.metric_directions.at("wall_time"), Direction::lower_is_better);
+  const auto bad = dir.write("bad.yaml",
+                             "methods:\n  - name: e\n    command: [/bin/true]\n"
+                             "    metric_directions: {wall_time: faster}\n");
+  try {
+    load_suite(bad);
+    FAIL() << "accepted a direction that is neither higher nor lower";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(":4:36: methods[0].metric_directions.wall_time: expected higher or lower"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Suite, DuplicatesRunOnce) {
   TempDir dir;
   const auto file = dir.write("s.yaml", R"(

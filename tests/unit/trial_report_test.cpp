@@ -36,7 +36,8 @@ struct Sample {
     t.detail = "exited with code 3";
     t.exit_code = 3;
     t.wall_time = 0.25;
-    t.metrics.push_back({"items", 42, "items/s", 0.0, std::nullopt});
+    t.metrics.push_back({"items", 42, "items/s", 0.0, std::nullopt, Direction::higher_is_better});
+    t.metrics.push_back({"loss", 0.5, "1", std::nullopt, std::nullopt, Direction::unspecified});
     t.process.max_rss = 1 << 20;
     t.samplers = {{"host_load", {{"busy", true}}}};
     t.flags = {"host_busy"};
@@ -76,6 +77,8 @@ TEST(TrialReport, CarriesTheTrialAsTheModelHasIt) {
   EXPECT_EQ(ours["exit_code"], 3);
   EXPECT_TRUE(ours["signal"].is_null());
   EXPECT_EQ(ours["metric_units"]["items"], "items/s");
+  // PerfZero's metric entries stay as they were; the direction is ours, and only where declared.
+  EXPECT_EQ(ours["metric_directions"], (nlohmann::json{{"items", "higher"}}));
   EXPECT_EQ(ours["samplers"]["host_load"]["busy"], true);
   EXPECT_EQ(ours["flags"][0], "host_busy");
   EXPECT_EQ(ours["command"][0], "/bin/true");

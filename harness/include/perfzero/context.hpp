@@ -34,8 +34,8 @@ class Context {
   const std::string& string_param(std::string_view name) const;
 
   void report(Metric metric) { metrics_.push_back(std::move(metric)); }
-  void report(std::string name, double value, std::string unit) {
-    metrics_.push_back(Metric{std::move(name), value, std::move(unit), std::nullopt, std::nullopt});
+  void report(std::string name, double value, std::string unit, Direction direction = Direction::unspecified) {
+    metrics_.push_back(Metric{std::move(name), value, std::move(unit), std::nullopt, std::nullopt, direction});
   }
   void set_extra(std::string key, ExtraValue value) { extras_[std::move(key)] = std::move(value); }
   void set_framework(FrameworkInfo info) { framework_ = std::move(info); }

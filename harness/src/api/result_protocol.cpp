@@ -26,6 +26,7 @@ nlohmann::json context_to_result(const Context& context) {
     nlohmann::json metric = {{"name", m.name}, {"value", m.value}, {"unit", m.unit}};
     if (m.min_value) metric["min_value"] = *m.min_value;
     if (m.max_value) metric["max_value"] = *m.max_value;
+    if (m.direction != Direction::unspecified) metric["direction"] = std::string(to_string(m.direction));
     metrics.push_back(std::move(metric));
   }
   result["metrics"] = std::move(metrics);

@@ -1,8 +1,114 @@
-// `perfzero compare`.
+// `perfzero compare BASELINE CANDIDATE` (docs/compare.md).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
 #include "app/commands.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "compare/compare_runs.hpp"
+#include "compare/formats.hpp"
+#include "compare/history_compare.hpp"
+#include "history/store.hpp"
+#include "results/reader.hpp"
 
 namespace perfzero::app {
 
-int compare_command(const cli::CompareOptions& /*options*/) { return not_built(cli::Command::compare); }
+namespace {
+
+compare::Settings settings_of(const cli::CompareOptions& o) {
+  compare::Settings s;
+  s.min_change = o.min_change;
+  s.alpha = o.alpha;
+  s.max_cv = o.max_cv;
+  s.resamples = o.resamples;
+  s.seed = o.seed;
+  return s;
+}
+
+// A run that cannot be read is the user's input, not a harness fault: one line, exit 2.
+results::Run load(const std::string& path) {
+  try {
+    results::LoadedRun loaded = results::read_run(path);
+    for (const auto& w : loaded.warnings) fmt::print(stderr, "perfzero compare: warning: {}\n", w);
+    return std::move(loaded.run);
+  } catch (const results::ReadError& e) {
+    throw UsageError(fmt::format("compare: cannot read {}: {}", path, e.what()));
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("compare: cannot read {}: {}", path, e.what()));
+  }
+}
+
+bool use_colour(const std::string& choice) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  return isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+}
+
+// --markdown/--json name files the user chose: a refusal is exit 4, as for any output.
+void write_extra(const std::string& path, const std::string& text) {
+  if (path.empty()) return;
+  try {
+    files::write_atomically(path, text);
+  } catch (const std::exception& e) {
+    throw OutputError(fmt::format("compare: cannot write {}: {}", path, e.what()));
+  }
+}
+
+// Prints the comparison as asked (and writes the extra files); exit 1 on a slowdown.
+int print_comparison(const compare::Report& report, const cli::CompareOptions& options) {
+  write_extra(options.markdown_file, compare::to_markdown(report));
+  write_extra(options.json_file, compare::to_json_text(report));
+  std::string text;
+  if (options.format == "markdown") {
+    text = compare::to_markdown(report);
+  } else if (options.format == "json") {
+    text = compare::to_json_text(report);
+  } else {
+    text = compare::to_terminal(report, use_colour(options.colour));
+  }
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+  return to_int(report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+}
+
+// The candidate against the last --last runs of --label in the results history.
+compare::Report compare_with_history(const cli::CompareOptions& options, const results::Run& candidate) {
+  const bool url = options.history_db.find("://") != std::string::npos;
+  if (!url && !std::filesystem::exists(options.history_db)) {
+    throw UsageError(fmt::format("compare --history: no results database at {}", options.history_db));
+  }
+  try {
+    history::Store store(options.history_db);
+    const auto runs = store.label_runs(options.label, options.last, candidate.info.execution_id);
+    compare::Report report = compare::compare_with_history(runs, candidate, settings_of(options), options.z_threshold);
+    report.baseline = {
+        fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label, options.last, runs.size()),
+        "", options.label};
+    return report;
+  } catch (const history::HistoryError& e) {
+    throw OutputError(fmt::format("compare --history: {}", e.what()));
+  }
+}
+
+}  // namespace
+
+int compare_command(const cli::CompareOptions& options) {
+  if (!options.history_db.empty()) {
+    const results::Run candidate = load(options.candidate);
+    compare::Report report = compare_with_history(options, candidate);
+    report.candidate.source = options.candidate;
+    return print_comparison(report, options);
+  }
+  const results::Run baseline = load(options.baseline);
+  const results::Run candidate = load(options.candidate);
+  compare::Report report = compare::compare_runs(baseline, candidate, settings_of(options));
+  report.baseline.source = options.baseline;
+  report.candidate.source = options.candidate;
+  return print_comparison(report, options);
+}
 
 }  // namespace perfzero::app

@@ -1,8 +1,142 @@
-// `perfzero history`.
+// `perfzero history ingest|list|show` (docs/history.md).
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "app/commands.hpp"
+#include "common/errors.hpp"
+#include "compare/compare_runs.hpp"
+#include "history/store.hpp"
+#include "results/model_json.hpp"
+#include "results/reader.hpp"
+#include "results/statistics.hpp"
 
 namespace perfzero::app {
 
-int history_command(const cli::HistoryOptions& /*options*/) { return not_built(cli::Command::history); }
+namespace {
+
+using nlohmann::json;
+
+bool is_url(const std::string& db) { return db.find("://") != std::string::npos; }
+
+// Reading never creates a database: a mistyped --db is an error, not an empty history.
+history::Store open_store(const cli::HistoryOptions& o, bool create) {
+  if (!is_url(o.db)) {
+    const std::filesystem::path file(o.db);
+    if (!create && !std::filesystem::exists(file)) {
+      throw UsageError(fmt::format("history: no results database at {} (perfzero history ingest creates it)", o.db));
+    }
+    if (create && file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  }
+  return history::Store(o.db);
+}
+
+std::string utc(double epoch) {
+  const auto t = static_cast<std::time_t>(epoch);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int ingest(const cli::HistoryOptions& o) {
+  // Every run is read before the database is touched: a bad path stores nothing.
+  std::vector<results::Run> runs;
+  for (const auto& path : o.runs) {
+    try {
+      runs.push_back(results::read_run(path).run);
+    } catch (const std::exception& e) {
+      throw UsageError(fmt::format("history: cannot read {}: {}", path, e.what()));
+    }
+  }
+  history::Store store = open_store(o, true);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const bool stored = store.ingest(runs[i]);
+    fmt::print("{} {} ({}) in {}\n", stored ? "stored" : "already stored", runs[i].info.execution_id, o.runs[i],
+               store.describe());
+  }
+  return to_int(ExitCode::all_succeeded);
+}
+
+int list(const cli::HistoryOptions& o) {
+  history::Store store = open_store(o, false);
+  const auto rows = store.list({o.label, o.limit});
+  if (o.format == "json") {
+    json out = json::array();
+    for (const auto& r : rows) {
+      out.push_back({{"execution_id", r.execution_id},
+                     {"execution_timestamp", r.execution_timestamp},
+                     {"execution_label", r.execution_label},
+                     {"system_name", r.system_name},
+                     {"image", r.image},
+                     {"status", r.status},
+                     {"cases", r.cases},
+                     {"trials", r.trials}});
+    }
+    fmt::print("{}\n", out.dump(2, ' ', false, json::error_handler_t::replace));
+    return 0;
+  }
+  fmt::print("{:<28} {:<20} {:<12} {:<16} {:<11} {:>5} {:>6}\n", "execution_id", "started (UTC)", "label", "system",
+             "status", "cases", "trials");
+  for (const auto& r : rows) {
+    fmt::print("{:<28} {:<20} {:<12} {:<16} {:<11} {:>5} {:>6}\n", r.execution_id, utc(r.execution_timestamp),
+               r.execution_label, r.system_name, r.status, r.cases, r.trials);
+  }
+  return 0;
+}
+
+json run_json(const results::Run& run) {
+  json cases = json::array();
+  for (const auto& c : run.cases) {
+    json trials = json::array();
+    for (const auto& t : c.trials) trials.push_back(results::trial_to_json(t));
+    json header = results::case_header_to_json(c);
+    header["trials"] = std::move(trials);
+    cases.push_back(std::move(header));
+  }
+  return {{"run", results::run_info_to_json(run.info)}, {"status", run.status}, {"cases", std::move(cases)}};
+}
+
+void print_run(const results::Run& run) {
+  fmt::print("{}  {}  label {}  system {}  {}\n", run.info.execution_id, utc(run.info.execution_timestamp),
+             run.info.execution_label, run.info.system_name, run.status);
+  for (const auto& c : compare::collect_values(run)) {
+    fmt::print("  {}\n", c.case_name);
+    for (const auto& s : c.series) {
+      const auto stats = results::compute_stats(s.values);
+      fmt::print("    {:<32} median {} {}  ({} trials)\n", s.metric,
+                 stats.median ? fmt::format("{:.6g}", *stats.median) : "-", s.unit, s.values.size());
+    }
+  }
+}
+
+int show(const cli::HistoryOptions& o) {
+  history::Store store = open_store(o, false);
+  const auto run = store.show(o.execution_id);
+  if (!run) throw UsageError(fmt::format("history: no run {} in {}", o.execution_id, store.describe()));
+  if (o.format == "json") {
+    fmt::print("{}\n", run_json(*run).dump(2, ' ', false, json::error_handler_t::replace));
+  } else {
+    print_run(*run);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int history_command(const cli::HistoryOptions& options) {
+  try {
+    if (options.action == "ingest") return ingest(options);
+    if (options.action == "list") return list(options);
+    return show(options);
+  } catch (const history::HistoryError& e) {
+    // The database refused (cannot open, locked past the timeout, full, a newer schema).
+    throw OutputError(fmt::format("history: {}", e.what()));
+  }
+}
 
 }  // namespace perfzero::app

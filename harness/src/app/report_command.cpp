@@ -1,8 +1,134 @@
-// `perfzero report`.
+// `perfzero report`: finished runs joined with a price catalog (docs/report.md).
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+
 #include "app/commands.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "pricing/price_catalog.hpp"
+#include "report/report_builder.hpp"
+#include "report/report_exports.hpp"
+#include "report/report_writers.hpp"
+#include "report/run_discovery.hpp"
 
 namespace perfzero::app {
 
-int report_command(const cli::ReportOptions& /*options*/) { return not_built(cli::Command::report); }
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return fmt::format("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
+// --catalog, else $PERFZERO_CATALOG, else the catalog installed beside perfzero, else the source
+// tree's (a build tree's perfzero); empty when there is none.
+std::string find_catalog(const cli::ReportOptions& options) {
+  if (!options.catalog.empty()) return options.catalog;
+  if (const char* env = std::getenv("PERFZERO_CATALOG"); env != nullptr && *env != '\0') return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share/perfzero/catalog.yaml");
+  candidates.emplace_back(PERFZERO_SOURCE_CATALOG);
+  for (const auto& c : candidates) {
+    if (fs::is_regular_file(c, ec)) return c.string();
+  }
+  return "";
+}
+
+void write_output(const fs::path& file, const std::string& content) {
+  try {
+    files::write_atomically(file, content);
+  } catch (const std::system_error& e) {
+    throw OutputError(fmt::format("report: cannot write {}: {}", file.string(), e.code().message()));
+  }
+}
+
+void make_out_dir(const cli::ReportOptions& options) {
+  if (options.out.empty()) return;
+  std::error_code ec;
+  fs::create_directories(options.out, ec);
+  if (ec) throw OutputError(fmt::format("report: cannot create {}: {}", options.out, ec.message()));
+}
+
+void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
+  if (options.out.empty()) {
+    std::ostringstream md;
+    report::write_markdown(r, md);
+    const std::string text = md.str();
+    // A closed stdout or a full pipe must not look like a report that was delivered.
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+      throw OutputError("report: cannot write the report to stdout");
+    }
+    return;
+  }
+  const std::vector<std::string> all{"md", "csv", "json", "html"};
+  for (const auto& format : options.formats.empty() ? all : options.formats) {
+    if (report::is_export_format(format)) continue;  // written as the runs were read
+    std::ostringstream text;
+    if (format == "md") report::write_markdown(r, text);
+    if (format == "csv") report::write_csv(r, text);
+    if (format == "json")
+      text << report::to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (format == "html") report::write_html(r, text);
+    write_output(fs::path(options.out) / ("report." + format), text.str());
+  }
+  fmt::print(stderr, "perfzero report: wrote {} ({})\n", options.out,
+             fmt::join(options.formats.empty() ? all : options.formats, ", "));
+}
+
+}  // namespace
+
+int report_command(const cli::ReportOptions& options) {
+  report::BuildOptions build;
+  build.today = options.today.empty() ? today_utc() : options.today;
+  if (!options.today.empty() && !pricing::days_between(options.today, options.today)) {
+    throw UsageError(fmt::format("report: --today {}: expected a date as YYYY-MM-DD", options.today));
+  }
+  build.baseline = options.baseline;
+  build.max_price_age_days = options.max_price_age_days;
+  std::optional<pricing::Catalog> catalog;
+  const std::string catalog_file = options.no_catalog ? "" : find_catalog(options);
+  if (!catalog_file.empty()) catalog = pricing::load_catalog(catalog_file);
+  build.catalog = catalog ? &*catalog : nullptr;
+
+  // Each file's JSON tree is freed right after it is read; glibc's fast bins then make every
+  // later allocation of a page-sized buffer consolidate them, a tenth of a large report's CPU time
+  // (docs/performance.md). Without fast bins the frees coalesce as they happen.
+  ::mallopt(M_MXFAST, 0);
+  make_out_dir(options);
+  report::ExportFiles exports(options.out, options.formats);
+  report::ReportBuilder builder(build);
+  auto found = report::for_each_run(options.inputs, [&](const std::string& path, results::Run&& run) {
+    builder.add_run(path, run);
+    if (!exports.empty()) exports.add(std::move(run));
+  });
+  const bool all_read = found.problems.empty();
+  if (found.runs == 0) {
+    for (const auto& p : found.problems) fmt::print(stderr, "perfzero report: {}\n", p);
+    fmt::print(stderr, "perfzero report: error: no run could be read from {}\n", fmt::join(options.inputs, ", "));
+    return to_int(ExitCode::some_not_succeeded);
+  }
+  if (!options.no_catalog && catalog_file.empty()) {
+    found.problems.push_back("no price catalog found (--catalog FILE or $PERFZERO_CATALOG): every shape is unpriced");
+  }
+  report::Report r = builder.finish(std::move(found.problems));
+  r.inputs = options.inputs;
+  write_outputs(r, options);
+  exports.finish();
+  for (const auto& w : r.warnings) fmt::print(stderr, "perfzero report: warning: {}\n", w);
+  return to_int(all_read ? ExitCode::all_succeeded : ExitCode::some_not_succeeded);
+}
 
 }  // namespace perfzero::app

@@ -12,6 +12,7 @@
 #include "app/run_setup.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "history/store.hpp"
 #include "reporters/reporter.hpp"
 #include "results/reader.hpp"
 #include "results/recorder.hpp"
@@ -92,6 +93,23 @@ Tally tally_cases(std::size_t plan_size, const results::Run& run) {
   return tally;
 }
 
+// --history: a completed run only (an interrupted one is stored when --resume completes it). The
+// run's files are written either way; a database that refuses is one line and exit 4.
+bool store_in_history(const std::string& db, const results::Run& run) {
+  try {
+    if (db.find("://") == std::string::npos && std::filesystem::path(db).has_parent_path()) {
+      std::filesystem::create_directories(std::filesystem::path(db).parent_path());
+    }
+    history::Store store(db);
+    const bool stored = store.ingest(run);
+    say(fmt::format("perfzero: {} in the history {}\n", stored ? "stored" : "already stored", store.describe()));
+    return true;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "perfzero: error: --history: {}; the run's results are in its directory\n", e.what());
+    return false;
+  }
+}
+
 }  // namespace
 
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
@@ -138,6 +156,9 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   if (std::ferror(stdout) != 0) {
     // Losing the terminal loses lines, never results: say once, where it may still be seen.
     fmt::print(stderr, "perfzero: warning: standard output was closed; results are in {}\n", output.dir.string());
+  }
+  if (!stop && !options.history_db.empty() && !store_in_history(options.history_db, recorder.run())) {
+    return to_int(ExitCode::output_unwritable);
   }
   if (stop) {
     fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));

@@ -1,5 +1,6 @@
 #pragma once
-// The flags of `perfzero compare` (docs/cli.md).
+// The flags of `perfzero compare` (docs/compare.md).
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -7,7 +8,22 @@
 namespace perfzero::cli {
 
 struct CompareOptions {
-  std::vector<std::string> args;  // every word after the command, until its own flags are defined
+  std::string baseline;         // a run directory (or report); empty with --history
+  std::string candidate;        // a run directory (or report)
+  std::string format = "text";  // text, markdown, json
+  std::string colour = "auto";  // auto (on a TTY, unless NO_COLOR), always, never
+  std::string markdown_file;    // also written there, whatever --format prints
+  std::string json_file;
+  double min_change = 0.05;  // a fraction
+  double alpha = 0.05;
+  double max_cv = 0.20;  // a fraction
+  int resamples = 2000;
+  std::uint64_t seed = 1;
+  // --history: the candidate against the last runs of a label in a results database.
+  std::string history_db;
+  std::string label;
+  int last = 30;
+  double z_threshold = 5.0;
 };
 
 // Parses `perfzero compare` flags (argv[0] is "compare"). Returns the help text for --help; throws

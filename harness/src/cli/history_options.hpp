@@ -1,13 +1,21 @@
 #pragma once
-// The flags of `perfzero history` (docs/cli.md).
+// The flags of `perfzero history` (docs/history.md).
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace perfzero::cli {
 
+inline constexpr const char* kDefaultHistoryDb = "results/history.sqlite";
+
 struct HistoryOptions {
-  std::vector<std::string> args;  // every word after the command, until its own flags are defined
+  std::string action;                  // ingest, list, show
+  std::string db = kDefaultHistoryDb;  // a SQLite file or a postgresql:// URL
+  std::vector<std::string> runs;       // ingest: run directories
+  std::string execution_id;            // show
+  std::string label;                   // list: only this execution label
+  int limit = 50;                      // list
+  std::string format = "text";         // list, show: text or json
 };
 
 // Parses `perfzero history` flags (argv[0] is "history"). Returns the help text for --help; throws

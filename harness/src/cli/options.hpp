@@ -26,6 +26,7 @@ struct Options {
   // Ours.
   std::vector<std::string> configs;
   std::string output_dir;
+  std::string history_db;  // --history: store the completed run in this results database (docs/history.md)
   bool list = false;
   bool dry_run = false;
   bool resume = false;

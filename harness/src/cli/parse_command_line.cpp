@@ -111,11 +111,17 @@ void add_running_outputs(CLI::App& app, Options& o) {
       ->group(run)
       ->type_name("DIR");
   app.add_option("--report", o.reports,
-                 "Outputs to write, comma-separated (default all): perfzero (per-trial reports), process_info, "
-                 "json, csv, md (run summaries); docs/reports.md")
+                 "Outputs to write, comma-separated (default all but the exports): perfzero (per-trial reports), "
+                 "process_info, json, csv, md (run summaries; docs/reports.md); elasticsearch, influx, openmetrics "
+                 "(dashboard exports; docs/exports.md)")
       ->group(run)
       ->delimiter(',')
       ->type_name("LIST");
+  app.add_option("--history", o.history_db,
+                 "Store the run in this results database when it completes: a SQLite file or a postgresql:// URL "
+                 "(docs/history.md)")
+      ->group(run)
+      ->type_name("DB");
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
   app.add_flag("--force_resume", o.force_resume,

@@ -1,14 +1,47 @@
 // `perfzero report` flags.
+#include <fmt/format.h>
+
 #include "cli/cli_app.hpp"
 #include "cli/report_options.hpp"
+#include "common/errors.hpp"
 
 namespace perfzero::cli {
 
 std::optional<std::string> parse_report_flags(int argc, const char* const* argv, ReportOptions& out) {
-  CLI::App app{"Not built yet.", "perfzero report"};
-  app.allow_extras();
+  CLI::App app{
+      "Reads finished runs (run directories, single reports, or folders holding them at any depth) and prices them "
+      "from a dated catalog: per method and configuration (instance type), the median wall time and main metric with "
+      "their spread, cost per run and per unit of work, performance per dollar, per vCPU and per OCPU, speedup "
+      "against --baseline, the fastest and the cheapest. Writes Markdown to stdout, or with --out the report as "
+      "Markdown, CSV, JSON and one self-contained HTML page. Exit 0 when every input was read, 1 when some could not "
+      "be (the rest is still reported), 2 for bad flags or a bad catalog, 4 when the output cannot be written.",
+      "perfzero report"};
+  app.add_option("RESULT_DIR", out.inputs, "run directory, perfzero_summary.json, or a folder holding runs")
+      ->required()
+      ->type_name("PATH");
+  app.add_option("--catalog", out.catalog,
+                 "price catalog YAML (default: $PERFZERO_CATALOG, else the installed infra/pricing/catalog.yaml)")
+      ->type_name("FILE");
+  app.add_flag("--no_catalog", out.no_catalog, "price nothing (every configuration is reported unpriced)");
+  app.add_option("--baseline", out.baseline, "configuration (shape, or shape [label]) that speedups are against")
+      ->type_name("SHAPE");
+  app.add_option("--out", out.out, "write report.md, report.csv, report.json and report.html into DIR")
+      ->type_name("DIR");
+  app.add_option("--format", out.formats,
+                 "outputs to write, comma-separated: md, csv, json, html (default: these four), and the dashboard "
+                 "exports elasticsearch, influx, openmetrics of every run read (docs/exports.md)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"md", "csv", "json", "html", "elasticsearch", "influx", "openmetrics"}))
+      ->type_name("LIST");
+  app.add_option("--today", out.today, "the date prices' ages are counted to (YYYY-MM-DD; default: today)")
+      ->type_name("DATE");
+  app.add_option("--max_price_age_days", out.max_price_age_days, "warn about prices older than this (default 365)")
+      ->check(CLI::Range(0, 36500));
   if (auto help = parse_or_help(app, argc, argv)) return help;
-  out.args = app.remaining();
+  if (out.no_catalog && !out.catalog.empty()) throw UsageError("report: --catalog and --no_catalog exclude each other");
+  if (!out.formats.empty() && out.out.empty() && out.formats != std::vector<std::string>{"md"}) {
+    throw UsageError("report: --format other than md needs --out DIR (only Markdown goes to stdout)");
+  }
   return std::nullopt;
 }
 

@@ -25,9 +25,11 @@ constexpr std::array kCommands{
     CommandInfo{Command::run, "run", "Run benchmark methods and write reports (the default command)"},
     CommandInfo{Command::list, "list", "List the methods the installed workers offer (--format=text|json)"},
     CommandInfo{Command::validate, "validate", "Check suite files against the methods and print the plan's size"},
-    CommandInfo{Command::report, "report", "Not built yet: will rebuild a run directory's reports"},
-    CommandInfo{Command::compare, "compare", "Not built yet: will compare two runs with a significance test"},
-    CommandInfo{Command::history, "history", "Not built yet: will show a method's results across runs"},
+    CommandInfo{Command::report, "report", "Price finished runs across instance types (Markdown, CSV, JSON, HTML)"},
+    CommandInfo{Command::compare, "compare",
+                "Compare two runs (or a run with the history) per method; exit 1 on a slowdown"},
+    CommandInfo{Command::history, "history",
+                "Store runs in a results database (SQLite or PostgreSQL); list and show them"},
 };
 
 // A stray word that looks like a method or a file goes to `run`, whose message says where it belongs.

@@ -1,5 +1,5 @@
 #pragma once
-// The flags of `perfzero report` (docs/cli.md).
+// The flags of `perfzero report` (docs/report.md).
 #include <optional>
 #include <string>
 #include <vector>
@@ -7,7 +7,14 @@
 namespace perfzero::cli {
 
 struct ReportOptions {
-  std::vector<std::string> args;  // every word after the command, until its own flags are defined
+  std::vector<std::string> inputs;   // run directories, reports, or folders holding them
+  std::string catalog;               // empty: the installed catalog (docs/report.md says where)
+  bool no_catalog = false;           // --no_catalog: everything unpriced
+  std::string baseline;              // configuration key or shape
+  std::string out;                   // empty: Markdown on stdout
+  std::vector<std::string> formats;  // md, csv, json, html; empty: all with --out, md without
+  std::string today;                 // YYYY-MM-DD; empty: the current date (for reproducible output)
+  int max_price_age_days = 365;
 };
 
 // Parses `perfzero report` flags (argv[0] is "report"). Returns the help text for --help; throws

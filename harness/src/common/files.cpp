@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -82,12 +83,32 @@ bool reserve_space(const std::filesystem::path& path, long bytes) {
   return ok;
 }
 
+bool read_text_into(const std::filesystem::path& path, std::string& out) {
+  out.clear();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  // The size is only a hint (procfs says 0, a file may grow): read until end of file.
+  const std::size_t hint = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  std::size_t used = 0;
+  out.resize(std::max<std::size_t>(hint + 1, 4096));
+  for (;;) {
+    if (used == out.size()) out.resize(out.size() * 2);
+    const ssize_t got = ::read(fd, out.data() + used, out.size() - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      ::close(fd);
+      out.resize(used);
+      return got == 0;
+    }
+    used += static_cast<std::size_t>(got);
+  }
+}
+
 std::optional<std::string> read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  std::string text;
+  if (!read_text_into(path, text)) return std::nullopt;
+  return text;
 }
 
 std::optional<std::string> read_line(const std::filesystem::path& path) {

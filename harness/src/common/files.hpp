@@ -23,6 +23,9 @@ void sync_directory(const std::filesystem::path& dir);
 bool reserve_space(const std::filesystem::path& path, long bytes);
 
 std::optional<std::string> read_text(const std::filesystem::path& path);
+// read_text into a buffer the caller keeps, so that reading many files reuses one allocation;
+// false (and `out` empty) when the file cannot be opened or read.
+bool read_text_into(const std::filesystem::path& path, std::string& out);
 // First line of a small file (sysfs, procfs), trimmed; nullopt when unreadable.
 std::optional<std::string> read_line(const std::filesystem::path& path);
 

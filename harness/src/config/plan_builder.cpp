@@ -216,6 +216,7 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
     }
     c.command.working_dir = entry.working_dir;
     c.command.output = entry.output;
+    c.command.metric_directions = entry.metric_directions;
     c.origin = entry.origin;
     if (plan.contains(c.name)) {
       throw ConfigError(

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "perfzero/metric.hpp"
 #include "perfzero/param.hpp"
 
 namespace perfzero::config {
@@ -21,6 +22,9 @@ struct ExternalCommand {
   std::vector<std::string> argv;  // after {param} and {bindir} substitution
   std::filesystem::path working_dir;
   OutputFormat output = OutputFormat::perfzero;
+  // What the suite declares overrides what the program said (it may say nothing: output none or
+  // google_benchmark, or a script written before directions existed).
+  std::map<std::string, Direction> metric_directions;
 };
 
 inline constexpr std::int64_t kDefaultMaxResultBytes = 64LL << 20;  // 64 MiB

@@ -29,9 +29,20 @@ const std::vector<std::string> kSettingKeys{"trials",           "warmup_trials",
 const std::vector<std::string> kBuiltinKeys{"method",           "params",        "trials",
                                             "warmup_trials",    "timeout",       "monitor_interval_ms",
                                             "max_result_bytes", "max_log_bytes", "env"};
-const std::vector<std::string> kCommandKeys{
-    "name",    "description", "command",       "working_dir",         "output",           "params",       "trials",
-    "timeout", "env",         "warmup_trials", "monitor_interval_ms", "max_result_bytes", "max_log_bytes"};
+const std::vector<std::string> kCommandKeys{"name",
+                                            "description",
+                                            "command",
+                                            "working_dir",
+                                            "output",
+                                            "params",
+                                            "trials",
+                                            "timeout",
+                                            "env",
+                                            "warmup_trials",
+                                            "monitor_interval_ms",
+                                            "max_result_bytes",
+                                            "max_log_bytes",
+                                            "metric_directions"};
 
 RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
   RunSettings settings;
@@ -130,6 +141,22 @@ void check_placeholders(const yaml::Checker& check, const YAML::Node& command, c
   }
 }
 
+// metric_directions: {throughput: higher, latency_ms: lower}
+std::map<std::string, Direction> read_directions(const yaml::Checker& check, const YAML::Node& node,
+                                                 const std::string& key) {
+  check.expect_map(node, key);
+  std::map<std::string, Direction> out;
+  for (const auto& item : node) {
+    const std::string metric = check.string_of(item.first, key);
+    const std::string path = key + "." + metric;
+    const auto direction = direction_from_string(check.string_of(item.second, path));
+    if (metric.empty()) check.fail(item.first, key, "expected a metric name, got an empty one");
+    if (!direction) check.fail(item.second, path, "expected higher or lower, got " + yaml::describe(item.second));
+    out[metric] = *direction;
+  }
+  return out;
+}
+
 SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
                         const std::filesystem::path& suite_dir) {
   check.check_keys(entry, key, kCommandKeys);
@@ -163,6 +190,8 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
       check.fail(output, key + ".output", "expected perfzero, google_benchmark or none, got '" + format + "'");
     }
   }
+  if (const auto d = entry["metric_directions"])
+    out.metric_directions = read_directions(check, d, key + ".metric_directions");
   if (const auto params = entry["params"]) {
     out.external_axes = read_axes(check, params, key + ".params",
                                   [&](const YAML::Node&, const YAML::Node& value, const std::string& path) {

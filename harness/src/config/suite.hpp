@@ -31,6 +31,7 @@ struct SuiteEntry {
   std::filesystem::path working_dir;
   std::vector<ParamAxis> external_axes;
   OutputFormat output = OutputFormat::perfzero;
+  std::map<std::string, Direction> metric_directions;  // commands: which way is better, per metric
   RunSettings settings;
 };
 

@@ -3,6 +3,7 @@
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
+#include "reporters/export_reporters.hpp"
 #include "reporters/summary_reporters.hpp"
 #include "reporters/trial_report.hpp"
 
@@ -17,18 +18,27 @@ const std::vector<ReporterInfo>& builtin_reporters() {
       {"csv", "summary.csv: one row per (method, metric) with its statistics", make_summary_csv_reporter},
       {"md", "summary.md: a table for people, comparisons, problems and flagged trials",
        make_summary_markdown_reporter},
+      // Dashboard exports (docs/exports.md): asked for by name, not written by every run.
+      {"elasticsearch", "elasticsearch_bulk.ndjson + elasticsearch_template.json: one document per trial and metric",
+       make_elasticsearch_reporter, false},
+      {"influx", "influx.lp: InfluxDB line protocol, one point per trial and metric", make_influx_reporter, false},
+      {"openmetrics", "perfzero.prom: OpenMetrics/Prometheus text of the run's statistics", make_openmetrics_reporter,
+       false},
   };
   return all;
 }
 
 std::vector<std::string> default_reporter_names() {
   std::vector<std::string> names;
-  for (const auto& r : builtin_reporters()) names.push_back(r.name);
+  for (const auto& r : builtin_reporters()) {
+    if (r.by_default) names.push_back(r.name);
+  }
   return names;
 }
 
 std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names) {
-  const auto known = default_reporter_names();
+  std::vector<std::string> known;
+  for (const auto& r : builtin_reporters()) known.push_back(r.name);
   std::vector<std::unique_ptr<Reporter>> out;
   for (const auto& name : names) {
     const auto& all = builtin_reporters();

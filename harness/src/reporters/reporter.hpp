@@ -16,11 +16,12 @@ struct ReporterInfo {
   std::string name;         // what --report= says
   std::string description;  // one line for --help and docs
   std::function<std::unique_ptr<Reporter>()> make;
+  bool by_default = true;  // chosen when --report is not given
 };
 
 // Every reporter this build has, in the order they run.
 const std::vector<ReporterInfo>& builtin_reporters();
-// The names used when --report is not given: every built-in reporter.
+// The names used when --report is not given: every built-in reporter but the dashboard exports.
 std::vector<std::string> default_reporter_names();
 // Throws UsageError naming the unknown one (with a suggestion) and listing the known ones.
 std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names);

@@ -46,7 +46,11 @@ json site_package_info() {
 
 json ours_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
   json units = json::object();
-  for (const auto& m : t.metrics) units[m.name] = m.unit;
+  json directions = json::object();
+  for (const auto& m : t.metrics) {
+    units[m.name] = m.unit;
+    if (m.direction != Direction::unspecified) directions[m.name] = std::string(to_string(m.direction));
+  }
   json ours = {
       {"outcome", to_string(t.outcome)},
       {"outcome_detail", t.detail},
@@ -61,6 +65,7 @@ json ours_json(const results::RunInfo& run, const results::Case& c, const result
       {"signal", t.signal.empty() ? json(nullptr) : json(t.signal)},
       {"timeout_seconds", c.timeout_seconds},
       {"metric_units", std::move(units)},
+      {"metric_directions", std::move(directions)},
       {"timing",
        {{"child_wall_time", t.wall_time},
         {"child_self_wall_time", t.self_wall_time ? json(*t.self_wall_time) : json(nullptr)},

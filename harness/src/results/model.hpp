@@ -10,11 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/outcome.hpp"
+#include "perfzero/metric.hpp"
 
 namespace perfzero::results {
 
 // Minor versions only add keys; a reader refuses another major version.
-inline constexpr const char* kSchemaVersion = "1.1.0";
+inline constexpr const char* kSchemaVersion = "1.2.0";
 inline constexpr int kSchemaMajor = 1;
 
 struct MetricValue {
@@ -23,6 +24,7 @@ struct MetricValue {
   std::string unit;
   std::optional<double> min_value;
   std::optional<double> max_value;
+  Direction direction = Direction::unspecified;  // from the method's metadata, never from the name
 };
 
 // PerfZero's process_info, plus how it was obtained (perfzero_cpp.process in the report).

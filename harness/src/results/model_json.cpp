@@ -20,6 +20,7 @@ json metric_to_json(const MetricValue& m) {
   json out = {{"name", m.name}, {"value", m.value}, {"unit", m.unit}};
   if (m.min_value) out["min_value"] = *m.min_value;
   if (m.max_value) out["max_value"] = *m.max_value;
+  if (m.direction != Direction::unspecified) out["direction"] = std::string(to_string(m.direction));
   return out;
 }
 
@@ -30,6 +31,9 @@ MetricValue metric_from_json(const json& j) {
   m.unit = j.value("unit", "");
   m.min_value = read_optional_number(j, "min_value");
   m.max_value = read_optional_number(j, "max_value");
+  if (const auto it = j.find("direction"); it != j.end() && it->is_string()) {
+    m.direction = direction_from_string(it->get<std::string>()).value_or(Direction::unspecified);
+  }
   return m;
 }
 

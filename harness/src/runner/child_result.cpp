@@ -46,6 +46,18 @@ std::variant<Metric, std::string> parse_metric(const nlohmann::json& m, const st
     if (!m[bound].is_number()) return fmt::format("{} ('{}'): '{}' must be a number", where, metric.name, bound);
     (std::string_view(bound) == "min_value" ? metric.min_value : metric.max_value) = m[bound].get<double>();
   }
+  if (m.contains("direction")) {
+    const auto& d = m["direction"];
+    const auto direction = d.is_string() ? direction_from_string(d.get<std::string>()) : std::nullopt;
+    if (!direction) {
+      // A string is quoted (cut short: it came from an untrusted child); anything else is named by its type.
+      const std::string got = d.is_string()
+                                  ? d.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace).substr(0, 40)
+                                  : std::string("a ") + d.type_name();
+      return fmt::format("{} ('{}'): 'direction' must be \"higher\" or \"lower\", got {}", where, metric.name, got);
+    }
+    metric.direction = *direction;
+  }
   return metric;
 }
 

@@ -50,6 +50,18 @@ std::string unit_of(const std::string& key, const json& entry) {
   return "1";
 }
 
+// Times are better lower and the built-in rates higher. A spread (stddev or cv aggregate) or a user
+// counter says nothing about which way is better (a counter's flags are not in the JSON), so it has none.
+Direction direction_of(const std::string& key, const json& entry) {
+  const std::string aggregate = string_field(entry, "aggregate_name", "");
+  if (aggregate == "stddev" || aggregate == "cv" || string_field(entry, "aggregate_unit", "") == "percentage") {
+    return Direction::unspecified;
+  }
+  if (key == "real_time" || key == "cpu_time") return Direction::lower_is_better;
+  if (key == "bytes_per_second" || key == "items_per_second") return Direction::higher_is_better;
+  return Direction::unspecified;
+}
+
 // The metric name prefix: with --benchmark_repetitions every repetition repeats the name.
 std::string entry_name(const json& entry) {
   std::string name = entry["name"].get<std::string>();
@@ -86,8 +98,8 @@ void collect_entry(const json& entry, Collected& out) {
     if (const auto token = non_finite_token(value)) {
       out.non_finite[metric] = *token;
     } else if (value.is_number() && std::isfinite(value.get<double>())) {
-      out.result.metrics.push_back(
-          Metric{metric, value.get<double>(), unit_of(key, entry), std::nullopt, std::nullopt});
+      out.result.metrics.push_back(Metric{metric, value.get<double>(), unit_of(key, entry), std::nullopt, std::nullopt,
+                                          direction_of(key, entry)});
     }
   }
 }

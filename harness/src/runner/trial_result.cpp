@@ -48,7 +48,8 @@ json process_detail(const TrialExecution& e, const config::PlannedCase& planned)
 }
 
 void fill_from_child(const ChildResult& child, results::Trial& t) {
-  for (const auto& m : child.metrics) t.metrics.push_back({m.name, m.value, m.unit, m.min_value, m.max_value});
+  for (const auto& m : child.metrics)
+    t.metrics.push_back({m.name, m.value, m.unit, m.min_value, m.max_value, m.direction});
   t.extras = child.extras;
   t.ml_framework_info = child.ml_framework_info;
   t.self_wall_time = child.self_wall_time;

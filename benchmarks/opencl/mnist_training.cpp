@@ -1,0 +1,88 @@
+// opencl.Training.benchmark_mnist_cnn_step: the product brief's MNIST CNN training step (batch 128,
+// Adadelta) on an OpenCL device, as onednn.Training.benchmark_mnist_cnn_step does it on oneDNN: the
+// same synthetic set, the same check that the loss falls, ms/step.
+#include <fmt/format.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "opencl/device_runner.hpp"
+#include "opencl/mnist_trainer.hpp"
+
+namespace perfzero::opencl {
+
+namespace {
+
+const params::MeasureDefaults kMeasure{
+    .repetitions_name = "steps",
+    .repetitions_description = "minimum timed steps over a fixed synthetic set (10 or more); the median counts",
+    .repetitions = 30};
+
+constexpr int kBatches = 8;  // a fixed labelled set of 8 batches, cycled: the loss must fall as it is learnt
+
+void mnist_step(Context& ctx, Session& s) {
+  const auto batch = ctx.int_param("batch");
+  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  if (batch < 1 || batch > 4096 || options.min_repetitions < 10) {
+    return ctx.fail("batch must be between 1 and 4096 and steps at least 10");
+  }
+  MnistTrainer trainer(s, static_cast<int>(batch), 2024);
+  std::vector<Buffer> images;
+  std::vector<Buffer> labels;
+  for (int b = 0; b < kBatches; ++b) {
+    std::vector<float> x;
+    std::vector<int> y;
+    synthetic_mnist_batch(static_cast<int>(batch), 100U + static_cast<std::uint32_t>(b), x, y);
+    images.push_back(s.buffer(x.size() * sizeof(float), CL_MEM_READ_ONLY));
+    labels.push_back(s.buffer(y.size() * sizeof(int), CL_MEM_READ_ONLY));
+    s.write(images.back(), x.data(), x.size() * sizeof(float));
+    s.write(labels.back(), y.data(), y.size() * sizeof(int));
+  }
+  // Warm-up steps train too, but only the timed steps' losses are compared.
+  std::vector<double> losses;
+  std::int64_t calls = 0;
+  const RepetitionSeries seconds = measure(ctx, options.named("training_step"), [&] {
+    const auto i = static_cast<std::size_t>(calls % kBatches);
+    const double loss = trainer.step(images[i], labels[i]);
+    if (calls++ >= options.warmups) losses.push_back(loss);
+  });
+  if (losses.size() < 10) {
+    return ctx.fail(fmt::format("only {} steps ran before max_time ({} s); the loss check needs 10", losses.size(),
+                                options.max_time));
+  }
+  const auto mean = [](auto first, auto last) {
+    return std::accumulate(first, last, 0.0) / static_cast<double>(last - first);
+  };
+  const double first_loss = mean(losses.begin(), losses.begin() + 5);
+  const double last_loss = mean(losses.end() - 5, losses.end());
+  const double median = seconds.median();
+  ctx.report("ms_per_step", median * 1e3, "ms");
+  ctx.report("examples_per_second", static_cast<double>(batch) / median, "examples/s");
+  ctx.report("first_loss", first_loss, "1");
+  ctx.report("last_loss", last_loss, "1");
+  ctx.set_extra("batch", batch);
+  ctx.set_extra("steps", static_cast<std::int64_t>(seconds.size()));
+  ctx.set_extra("parameters", trainer.parameters());
+  ctx.set_extra("optimizer", std::string("Adadelta (rho 0.95, epsilon 1e-7, learning rate 1.0)"));
+  ctx.set_extra("kernels", std::string("own OpenCL C kernels (benchmarks/opencl/mnist_kernels.cpp)"));
+  if (!(last_loss < 0.8 * first_loss)) {
+    ctx.fail(
+        fmt::format("the loss did not fall: {} over the first 5 steps, {} over the last 5", first_loss, last_loss));
+  }
+}
+
+std::vector<ParamSpec> training_params() {
+  std::vector<ParamSpec> own{{"batch", ParamType::integer, std::int64_t{128}, "examples per step (28 x 28 x 1)"}};
+  for (auto& spec : params::measure_specs(kMeasure)) own.push_back(std::move(spec));
+  return with_device_params(std::move(own));
+}
+
+const Registration kMnist{MethodInfo{
+    "opencl", "Training", "benchmark_mnist_cnn_step",
+    "MNIST CNN training step (Conv32-Conv64-MaxPool-Dropout-Dense128-Dropout-Dense10, Adadelta); the loss must fall",
+    training_params(), [](Context& ctx) { run_on_selected_devices(ctx, mnist_step); }}};
+
+}  // namespace
+
+}  // namespace perfzero::opencl

@@ -1,0 +1,101 @@
+#include "compare/compare_runs.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace perfzero::compare {
+
+namespace {
+
+CaseValues::Series& series_for(CaseValues& c, const std::string& metric) {
+  for (auto& s : c.series) {
+    if (s.metric == metric) return s;
+  }
+  c.series.push_back({metric, "", Direction::unspecified, {}});
+  return c.series.back();
+}
+
+const CaseValues* find_case(const std::vector<CaseValues>& cases, const std::string& name) {
+  const auto it = std::find_if(cases.begin(), cases.end(), [&](const CaseValues& c) { return c.case_name == name; });
+  return it == cases.end() ? nullptr : &*it;
+}
+
+const CaseValues::Series* find_series(const CaseValues* c, const std::string& metric) {
+  if (c == nullptr) return nullptr;
+  const auto it = std::find_if(c->series.begin(), c->series.end(), [&](const auto& s) { return s.metric == metric; });
+  return it == c->series.end() ? nullptr : &*it;
+}
+
+// One row per metric of `c`, and one per metric the other side has that `c` lacks.
+void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& settings, Report& out) {
+  std::vector<std::string> metrics;
+  for (const auto* c : {base, cand}) {
+    if (c == nullptr) continue;
+    for (const auto& s : c->series) {
+      if (std::find(metrics.begin(), metrics.end(), s.metric) == metrics.end()) metrics.push_back(s.metric);
+    }
+  }
+  for (const auto& metric : metrics) {
+    const auto* b = find_series(base, metric);
+    const auto* c = find_series(cand, metric);
+    MetricComparison row;
+    row.case_name = base != nullptr ? base->case_name : cand->case_name;
+    row.metric = metric;
+    const auto* known = b != nullptr ? b : c;
+    row.unit = known->unit;
+    // The candidate's declaration wins: it is the newer code's statement of what it measures.
+    row.direction = c != nullptr && c->direction != Direction::unspecified ? c->direction : known->direction;
+    if (b != nullptr) row.baseline.values = b->values;
+    if (c != nullptr) row.candidate.values = c->values;
+    judge(row, settings);
+    out.rows.push_back(std::move(row));
+  }
+}
+
+}  // namespace
+
+int Report::count(Verdict v) const {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return r.verdict == v; }));
+}
+
+std::vector<CaseValues> collect_values(const results::Run& run) {
+  std::vector<CaseValues> out;
+  out.reserve(run.cases.size());
+  for (const auto& c : run.cases) {
+    CaseValues values;
+    values.case_name = c.name;
+    values.series.push_back({kWallTimeRow, "s", Direction::lower_is_better, {}});
+    for (const auto& t : c.trials) {
+      // A failed trial's time is not a speed; a warm-up is not a measurement.
+      if (t.warmup || t.outcome != Outcome::succeeded) continue;
+      // An external command timed by perfzero already has wall_time as a metric: that one stands.
+      bool has_wall_metric = false;
+      for (const auto& m : t.metrics) {
+        auto& s = series_for(values, m.name);
+        s.unit = m.unit;
+        if (m.direction != Direction::unspecified) s.direction = m.direction;
+        s.values.push_back(m.value);
+        has_wall_metric = has_wall_metric || m.name == kWallTimeRow;
+      }
+      if (!has_wall_metric) values.series.front().values.push_back(t.wall_time);
+    }
+    out.push_back(std::move(values));
+  }
+  return out;
+}
+
+Report compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings) {
+  Report out;
+  out.settings = settings;
+  out.baseline = {"", baseline.info.execution_id, baseline.info.execution_label};
+  out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};
+  const auto base = collect_values(baseline);
+  const auto cand = collect_values(candidate);
+  for (const auto& b : base) add_rows(&b, find_case(cand, b.case_name), settings, out);
+  for (const auto& c : cand) {
+    if (find_case(base, c.case_name) == nullptr) add_rows(nullptr, &c, settings, out);
+  }
+  return out;
+}
+
+}  // namespace perfzero::compare

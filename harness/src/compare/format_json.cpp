@@ -1,0 +1,65 @@
+// The machine-readable comparison (docs/compare.md lists the keys).
+#include <nlohmann/json.hpp>
+
+#include "compare/formats.hpp"
+
+namespace perfzero::compare {
+
+namespace {
+
+using nlohmann::json;
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json side_json(const Side& s) {
+  return {{"trials", s.values.size()},
+          {"median", optional_number(s.median)},
+          {"cv", optional_number(s.cv)},
+          {"values", s.values}};
+}
+
+json label_json(const RunLabel& l) {
+  return {{"source", l.source}, {"execution_id", l.execution_id}, {"execution_label", l.execution_label}};
+}
+
+}  // namespace
+
+std::string to_json_text(const Report& report) {
+  json rows = json::array();
+  for (const auto& r : report.rows) {
+    const auto direction = perfzero::to_string(r.direction);
+    rows.push_back({{"method", r.case_name},
+                    {"metric", r.metric},
+                    {"unit", r.unit},
+                    {"direction", direction.empty() ? json(nullptr) : json(std::string(direction))},
+                    {"baseline", side_json(r.baseline)},
+                    {"candidate", side_json(r.candidate)},
+                    {"change", optional_number(r.change)},
+                    {"ci_low", optional_number(r.ci_low)},
+                    {"ci_high", optional_number(r.ci_high)},
+                    {"p_value", optional_number(r.p_value)},
+                    {"z_score", optional_number(r.z_score)},
+                    {"verdict", std::string(to_string(r.verdict))},
+                    {"reason", r.reason}});
+  }
+  json counts = json::object();
+  for (Verdict v :
+       {Verdict::slower, Verdict::faster, Verdict::same, Verdict::changed, Verdict::too_noisy, Verdict::missing}) {
+    counts[std::string(to_string(v))] = report.count(v);
+  }
+  const json doc = {{"compare_version", 1},
+                    {"baseline", label_json(report.baseline)},
+                    {"candidate", label_json(report.candidate)},
+                    {"settings",
+                     {{"min_change", report.settings.min_change},
+                      {"alpha", report.settings.alpha},
+                      {"max_cv", report.settings.max_cv},
+                      {"bootstrap_resamples", report.settings.resamples},
+                      {"seed", report.settings.seed}}},
+                    {"regression", report.regression()},
+                    {"counts", counts},
+                    {"results", rows}};
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace perfzero::compare

@@ -1,0 +1,63 @@
+// The Markdown table a pull-request comment shows.
+#include <fmt/format.h>
+
+#include "compare/formats.hpp"
+
+namespace perfzero::compare {
+
+namespace {
+
+// A cell must not end the row early or start a new one.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += ' ';  // a newline would end the row; an escape sequence has no place in a comment
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string mark(Verdict v) {
+  switch (v) {
+    case Verdict::slower:
+      return "**slower**";
+    case Verdict::faster:
+      return "**faster**";
+    default:
+      return std::string(to_string(v));
+  }
+}
+
+}  // namespace
+
+std::string to_markdown(const Report& report) {
+  std::string out = fmt::format("### perfzero compare: {}\n\n", headline(report));
+  const std::string method = report.z_threshold
+                                 ? fmt::format(
+                                       "z-score of the candidate's median against the history's run medians, "
+                                       "step change beyond |z| > {}",
+                                       *report.z_threshold)
+                                 : fmt::format("Mann-Whitney U p-value, significance level {}", report.settings.alpha);
+  out += fmt::format(
+      "Baseline `{}` ({}), candidate `{}` ({}). Median change with its 95% bootstrap interval; {}; minimum "
+      "change {:.1f}%.\n\n",
+      cell(report.baseline.source), cell(report.baseline.execution_id), cell(report.candidate.source),
+      cell(report.candidate.execution_id), method, report.settings.min_change * 100);
+  out += "| method | metric | baseline | candidate | change | 95% CI | p | verdict |\n";
+  out += "|---|---|---:|---:|---:|---|---:|---|\n";
+  for (const auto& r : report.rows) {
+    const std::string unit = r.unit.empty() ? "" : fmt::format(" {}", r.unit);
+    out += fmt::format("| {} | {} | {}{} | {}{} | {} | {} | {} | {} |\n", cell(r.case_name), cell(r.metric),
+                       number(r.baseline.median), cell(r.baseline.median ? unit : ""), number(r.candidate.median),
+                       cell(r.candidate.median ? unit : ""), percent(r.change), interval(r), significance(r),
+                       mark(r.verdict));
+  }
+  return out;
+}
+
+}  // namespace perfzero::compare

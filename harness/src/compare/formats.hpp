@@ -1,0 +1,22 @@
+#pragma once
+// The outputs of `perfzero compare`: Markdown (a pull-request comment), JSON (machines), and a
+// terminal table, coloured only when asked (on a TTY) (docs/compare.md).
+#include <string>
+
+#include "compare/compare_runs.hpp"
+
+namespace perfzero::compare {
+
+std::string to_markdown(const Report& report);
+std::string to_json_text(const Report& report);
+std::string to_terminal(const Report& report, bool colour);
+
+// Shared by the three: "+10.2%", "-", "[+8.1%, +12.0%]", a number with 4 significant digits.
+std::string percent(const std::optional<double>& fraction);
+std::string interval(const MetricComparison& m);
+std::string number(const std::optional<double>& v);
+std::string headline(const Report& report);
+// The significance column: the p-value, or z against the history ("z=6.1"), or "-".
+std::string significance(const MetricComparison& m);
+
+}  // namespace perfzero::compare

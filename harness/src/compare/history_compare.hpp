@@ -1,0 +1,20 @@
+#pragma once
+// `perfzero compare --history`: a candidate run against the last runs of a label, as Conbench
+// judges a step change: the z-score of the candidate's median against the spread of the history's
+// per-run medians (docs/history.md).
+#include <vector>
+
+#include "compare/compare_runs.hpp"
+
+namespace perfzero::compare {
+
+// The history needs this many runs with the metric before a z-score means anything.
+inline constexpr std::size_t kMinHistoryRuns = 3;
+
+// `history`: the label's runs, newest first. Each row's baseline values are the history's per-run
+// medians; the verdict is slower/faster/changed when |z| > z_threshold and the change from the
+// history's median is at least settings.min_change.
+Report compare_with_history(const std::vector<results::Run>& history, const results::Run& candidate,
+                            const Settings& settings, double z_threshold);
+
+}  // namespace perfzero::compare

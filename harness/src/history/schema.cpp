@@ -1,0 +1,72 @@
+// The history's schema and its migrations (docs/history.md). Each migration takes the database from
+// version N-1 to N inside one transaction; a database newer than this build is refused.
+#include <fmt/format.h>
+
+#include "history/store.hpp"
+
+namespace perfzero::history {
+
+namespace {
+
+// The one difference between the dialects this schema needs: an auto-increment key.
+std::string key_column(const SqlConnection& db) {
+  return db.dialect() == "postgresql" ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT";
+}
+
+// Version 1: runs, their cases, trials and metrics. Trials keep their full JSON (what `show`
+// restores); metrics are rows of their own, which is what `compare --history` reads.
+std::vector<std::string> migration_1(const SqlConnection& db) {
+  const std::string key = key_column(db);
+  return {
+      "CREATE TABLE runs (id " + key +
+          ", execution_id TEXT NOT NULL UNIQUE, execution_timestamp DOUBLE PRECISION NOT NULL, "
+          "execution_label TEXT NOT NULL, system_name TEXT NOT NULL, image TEXT NOT NULL, status TEXT NOT NULL, "
+          "info_json TEXT NOT NULL, ingested_at DOUBLE PRECISION NOT NULL)",
+      "CREATE INDEX runs_by_label ON runs (execution_label, execution_timestamp)",
+      "CREATE TABLE cases (id " + key +
+          ", run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, position INTEGER NOT NULL, "
+          "name TEXT NOT NULL, header_json TEXT NOT NULL)",
+      "CREATE INDEX cases_by_run ON cases (run_id)",
+      "CREATE TABLE trials (id " + key +
+          ", case_id BIGINT NOT NULL REFERENCES cases(id) ON DELETE CASCADE, number INTEGER NOT NULL, "
+          "warmup INTEGER NOT NULL, outcome TEXT NOT NULL, wall_time DOUBLE PRECISION NOT NULL, "
+          "trial_json TEXT NOT NULL)",
+      "CREATE INDEX trials_by_case ON trials (case_id)",
+      std::string("CREATE TABLE metrics (trial_id BIGINT NOT NULL REFERENCES trials(id) ON DELETE CASCADE, ") +
+          "position INTEGER NOT NULL, name TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, unit TEXT NOT NULL, "
+          "direction TEXT NOT NULL)",
+      "CREATE INDEX metrics_by_trial ON metrics (trial_id)",
+  };
+}
+
+int current_version(SqlConnection& db) {
+  db.exec("CREATE TABLE IF NOT EXISTS perfzero_schema (version INTEGER NOT NULL)");
+  const auto rows = db.query("SELECT MAX(version) FROM perfzero_schema");
+  if (rows.empty() || !rows[0][0]) return 0;
+  return std::stoi(*rows[0][0]);
+}
+
+}  // namespace
+
+void Store::migrate() {
+  db_->begin();
+  try {
+    const int version = current_version(*db_);
+    if (version > kSchemaVersion) {
+      throw HistoryError(fmt::format("{}: the results database has schema version {}; this perfzero knows up to {}",
+                                     db_->describe(), version, kSchemaVersion));
+    }
+    if (version < 1) {
+      for (const auto& sql : migration_1(*db_)) db_->exec(sql);
+      db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{1}});
+    }
+    db_->commit();
+  } catch (...) {
+    db_->rollback();
+    throw;
+  }
+}
+
+int Store::schema_version() { return current_version(*db_); }
+
+}  // namespace perfzero::history

@@ -1,0 +1,60 @@
+#pragma once
+// The results history (docs/history.md): runs stored in a database, SQLite by default, PostgreSQL
+// for a team. One implementation over either backend (history/sql_connection.hpp).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "history/sql_connection.hpp"
+#include "results/model.hpp"
+
+namespace perfzero::history {
+
+// The schema this build writes; a database at a later version is refused, an earlier one migrated.
+inline constexpr int kSchemaVersion = 1;
+
+struct RunRow {
+  std::string execution_id;
+  double execution_timestamp = 0;
+  std::string execution_label;
+  std::string system_name;
+  std::string image;
+  std::string status;
+  int cases = 0;
+  int trials = 0;
+};
+
+struct ListFilter {
+  std::string label;  // empty: every label
+  int limit = 50;
+};
+
+class Store {
+ public:
+  // Opens (creating and migrating as needed) the database `db`: a file, or a postgresql:// URL.
+  explicit Store(const std::string& db);
+  explicit Store(std::unique_ptr<SqlConnection> connection);
+
+  int schema_version();
+  // Stores the run, all of it or nothing, in one transaction. False when a run with its execution
+  // id is already stored (it is then left as it was).
+  bool ingest(const results::Run& run);
+  std::vector<RunRow> list(const ListFilter& filter);
+  // The stored run with its cases, succeeded and failed trials and metrics; nullopt when unknown.
+  std::optional<results::Run> show(const std::string& execution_id);
+  // The last `last` runs of `label` (newest first), leaving out `except_id`, with their cases,
+  // trials and metrics: what `compare --history` judges a candidate against.
+  std::vector<results::Run> label_runs(const std::string& label, int last, const std::string& except_id);
+
+  std::string describe() const { return db_->describe(); }
+
+ private:
+  void migrate();
+  void load_trials(std::vector<results::Run>& runs, const std::vector<std::int64_t>& ids);
+
+  std::unique_ptr<SqlConnection> db_;
+};
+
+}  // namespace perfzero::history

@@ -1,0 +1,168 @@
+// Reads and validates a price catalog (docs/report.md documents the format). Every error names
+// file:line:column, the entry and the field, so a user editing prices finds the line at once.
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include "common/errors.hpp"
+#include "config/yaml_checks.hpp"
+#include "pricing/price_catalog.hpp"
+
+namespace perfzero::pricing {
+
+namespace {
+
+using config::yaml::Checker;
+using config::yaml::describe;
+
+constexpr std::uintmax_t kMaxCatalogBytes = 16ULL << 20;
+
+const std::vector<std::string> kProviders{"oci", "aws", "gcp", "azure"};
+const std::vector<std::string> kArchs{"x86_64", "aarch64"};
+const std::vector<std::string> kShapeKeys{"provider",   "shape", "region",       "arch",     "vcpus",  "ocpus",
+                                          "memory_gib", "gpus",  "usd_per_hour", "flexible", "source", "date"};
+
+// A FIFO would block and /dev/zero never end: only a regular file of a sane size is read.
+std::string read_catalog_text(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) throw ConfigError(file + ": no such price catalog");
+  if (status.type() != std::filesystem::file_type::regular) {
+    throw ConfigError(file + ": is not a regular file; --catalog expects a price catalog (.yaml)");
+  }
+  if (std::filesystem::file_size(path, ec) > kMaxCatalogBytes) {
+    throw ConfigError(
+        fmt::format("{}: larger than {} MiB; a price catalog is expected to be small", file, kMaxCatalogBytes >> 20));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw ConfigError(file + ": cannot read");
+  return text;
+}
+
+YAML::Node parse(const std::string& file, const std::string& text) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: nested too deeply (a catalog needs three levels)", file, e.mark.line + 1,
+                                  e.mark.column + 1));
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}: cannot read: {}", file, e.what()));
+  }
+}
+
+double positive_number(const Checker& check, const YAML::Node& node, const std::string& key, bool allow_zero) {
+  const std::string s = node.IsScalar() ? node.Scalar() : std::string();
+  double value = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  const bool ok = node.IsScalar() && ec == std::errc{} && ptr == s.data() + s.size() && std::isfinite(value) &&
+                  (allow_zero ? value >= 0 : value > 0);
+  if (!ok)
+    check.fail(node, key,
+               fmt::format("expected a {} number, got {}", allow_zero ? "non-negative" : "positive", describe(node)));
+  return value;
+}
+
+std::string member_of(const Checker& check, const YAML::Node& node, const std::string& key,
+                      const std::vector<std::string>& allowed) {
+  const std::string value = check.string_of(node, key);
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    check.fail(node, key, fmt::format("expected one of {}, got '{}'", fmt::join(allowed, ", "), value));
+  }
+  return value;
+}
+
+bool is_date(const std::string& s) {
+  int y = 0;
+  int m = 0;
+  int d = 0;
+  return s.size() == 10 && std::sscanf(s.c_str(), "%4d-%2d-%2d", &y, &m, &d) == 3 && s[4] == '-' && s[7] == '-' &&
+         y >= 2000 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
+GpuSpec read_gpus(const Checker& check, const YAML::Node& node, const std::string& key) {
+  check.check_keys(node, key, {"model", "count"});
+  if (!node["model"] || !node["count"]) check.fail(node, key, "expected both 'model' and 'count'");
+  return {check.string_of(node["model"], key + ".model"), check.int_of(node["count"], key + ".count", 1, 64)};
+}
+
+FlexiblePrice read_flexible(const Checker& check, const YAML::Node& node, const std::string& key) {
+  check.check_keys(node, key, {"usd_per_ocpu_hour", "usd_per_gib_hour"});
+  if (!node["usd_per_ocpu_hour"]) check.fail(node, key, "expected 'usd_per_ocpu_hour'");
+  FlexiblePrice p;
+  p.usd_per_ocpu_hour = positive_number(check, node["usd_per_ocpu_hour"], key + ".usd_per_ocpu_hour", false);
+  if (node["usd_per_gib_hour"])
+    p.usd_per_gib_hour = positive_number(check, node["usd_per_gib_hour"], key + ".usd_per_gib_hour", true);
+  return p;
+}
+
+void require(const Checker& check, const YAML::Node& entry, const std::string& key, const char* field) {
+  if (!entry[field]) check.fail(entry, key, fmt::format("missing '{}'", field));
+}
+
+Shape read_shape(const Checker& check, const YAML::Node& entry, const std::string& key) {
+  check.check_keys(entry, key, kShapeKeys);
+  for (const char* field : {"provider", "shape", "arch", "source", "date"}) require(check, entry, key, field);
+  Shape s;
+  s.where = check.where(entry);
+  s.provider = member_of(check, entry["provider"], key + ".provider", kProviders);
+  s.name = check.string_of(entry["shape"], key + ".shape");
+  const std::string named = fmt::format("{} ({})", key, s.name);
+  s.arch = member_of(check, entry["arch"], named + ".arch", kArchs);
+  if (entry["region"]) s.region = check.string_of(entry["region"], named + ".region");
+  s.source = check.string_of(entry["source"], named + ".source");
+  if (!s.source.starts_with("https://") && !s.source.starts_with("http://")) {
+    check.fail(entry["source"], named + ".source", "expected the URL of the public price page");
+  }
+  s.date = check.string_of(entry["date"], named + ".date");
+  if (!is_date(s.date)) check.fail(entry["date"], named + ".date", "expected a date as YYYY-MM-DD");
+  if (entry["vcpus"]) s.vcpus = positive_number(check, entry["vcpus"], named + ".vcpus", false);
+  if (entry["ocpus"]) s.ocpus = positive_number(check, entry["ocpus"], named + ".ocpus", false);
+  if (entry["memory_gib"]) s.memory_gib = positive_number(check, entry["memory_gib"], named + ".memory_gib", false);
+  if (entry["gpus"]) s.gpus = read_gpus(check, entry["gpus"], named + ".gpus");
+  if (entry["usd_per_hour"])
+    s.usd_per_hour = positive_number(check, entry["usd_per_hour"], named + ".usd_per_hour", false);
+  if (entry["flexible"]) s.flexible = read_flexible(check, entry["flexible"], named + ".flexible");
+  if (s.usd_per_hour.has_value() == s.flexible.has_value()) {
+    check.fail(entry, named, "expected exactly one of 'usd_per_hour' (a fixed shape) and 'flexible' (priced per OCPU)");
+  }
+  if (s.usd_per_hour && !s.vcpus) check.fail(entry, named, "a fixed shape needs 'vcpus'");
+  return s;
+}
+
+}  // namespace
+
+Catalog load_catalog(const std::filesystem::path& path) {
+  Catalog catalog;
+  catalog.file = path.string();
+  const Checker check(catalog.file);
+  const YAML::Node root = parse(catalog.file, read_catalog_text(path));
+  check.check_keys(root, "", {"catalog_version", "currency", "shapes"});
+  if (!root["catalog_version"] || check.int_of(root["catalog_version"], "catalog_version", 1, 1000) != 1) {
+    check.fail(root, "catalog_version", "expected 'catalog_version: 1' (the format this perfzero reads)");
+  }
+  if (root["currency"]) catalog.currency = member_of(check, root["currency"], "currency", {"USD"});
+  if (!root["shapes"]) check.fail(root, "shapes", "missing: the list of priced shapes");
+  check.expect_sequence(root["shapes"], "shapes");
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < root["shapes"].size(); ++i) {
+    const YAML::Node entry = root["shapes"][i];
+    Shape shape = read_shape(check, entry, fmt::format("shapes[{}]", i));
+    const std::string id = shape.provider + "/" + shape.name + "/" + shape.region;
+    if (!seen.insert(id).second) {
+      check.fail(entry, fmt::format("shapes[{}] ({})", i, shape.name), "listed twice for this provider and region");
+    }
+    catalog.shapes.push_back(std::move(shape));
+  }
+  return catalog;
+}
+
+}  // namespace perfzero::pricing

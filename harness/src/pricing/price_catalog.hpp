@@ -1,0 +1,58 @@
+#pragma once
+// A dated price catalog of cloud instance shapes (infra/pricing/catalog.yaml, or a user's own with
+// --catalog): what one hour of each shape costs, where the figure came from and when. Prices cannot
+// be fetched from where benchmarks run, so every price carries its source and date, and the report
+// warns when one is old.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfzero::pricing {
+
+struct GpuSpec {
+  std::string model;
+  int count = 0;
+};
+
+// A flexible shape (OCI E4/E5/A1 Flex) is priced from the OCPUs and memory an instance was given.
+struct FlexiblePrice {
+  double usd_per_ocpu_hour = 0;
+  double usd_per_gib_hour = 0;
+};
+
+struct Shape {
+  std::string provider;  // oci, aws, gcp, azure
+  std::string name;      // the provider's shape or instance type name, e.g. c7i.2xlarge
+  std::string region;
+  std::string arch;                    // x86_64 or aarch64
+  std::optional<double> vcpus;         // fixed shapes
+  std::optional<double> ocpus;         // as the catalog states it; otherwise from vCPUs (ocpus_of)
+  std::optional<double> memory_gib;    // fixed shapes
+  std::optional<GpuSpec> gpus;         // GPU shapes
+  std::optional<double> usd_per_hour;  // fixed shapes
+  std::optional<FlexiblePrice> flexible;
+  std::string source;  // the public price page the figure was read from
+  std::string date;    // YYYY-MM-DD: when the figure was read
+  std::string where;   // file:line:column of the entry, for messages
+};
+
+struct Catalog {
+  std::string file;
+  std::string currency = "USD";
+  std::vector<Shape> shapes;
+
+  // The entry for `name` (and `provider` when not empty); nullptr when the catalog has none.
+  const Shape* find(const std::string& provider, const std::string& name) const;
+};
+
+// Loads and validates a catalog; throws ConfigError naming file:line:column, the entry and the field.
+Catalog load_catalog(const std::filesystem::path& file);
+
+// The brief's rule: 1 OCPU = 1 physical core = 2 vCPUs on x86 (AMD, Intel), 1 vCPU on Arm.
+double ocpus_of(double vcpus, const std::string& arch);
+
+// Days from `date` (YYYY-MM-DD) to `today` (same form); nullopt when either is not a date.
+std::optional<int> days_between(const std::string& date, const std::string& today);
+
+}  // namespace perfzero::pricing

@@ -1,0 +1,15 @@
+#pragma once
+// The dashboard exports as reporters (--report=elasticsearch,influx,openmetrics): each writes its
+// files once, when the run ends (completed or interrupted), from the model alone. The exports
+// themselves are functions of a results::Run in exporters/, for commands that load runs back.
+#include <memory>
+
+#include "reporters/reporter.hpp"
+
+namespace perfzero::reporters {
+
+std::unique_ptr<Reporter> make_elasticsearch_reporter();
+std::unique_ptr<Reporter> make_influx_reporter();
+std::unique_ptr<Reporter> make_openmetrics_reporter();
+
+}  // namespace perfzero::reporters

@@ -1,0 +1,47 @@
+# The instance's identity: it may put objects under its own results prefix and read the one image
+# archive it loads; nothing else (no listing, no deleting, no other prefix).
+data "aws_partition" "current" {}
+
+locals {
+  s3_arn = "arn:${data.aws_partition.current.partition}:s3:::"
+  policy_statements = concat(
+    [{
+      Sid      = "WriteOwnResultsOnly"
+      Effect   = "Allow"
+      Action   = ["s3:PutObject"]
+      Resource = ["${local.s3_arn}${var.results_bucket}/${module.cloud_init.results_path}/*"]
+    }],
+    module.cloud_init.image_archive_object == "" ? [] : [{
+      Sid      = "ReadImageArchive"
+      Effect   = "Allow"
+      Action   = ["s3:GetObject"]
+      Resource = ["${local.s3_arn}${module.cloud_init.image_archive_bucket}/${module.cloud_init.image_archive_object}"]
+    }],
+  )
+}
+
+resource "aws_iam_role" "this" {
+  name_prefix = "${var.name}-"
+  description = "perfzero benchmark instance ${var.name}: writes its results only"
+  assume_role_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Action    = "sts:AssumeRole"
+      Principal = { Service = "ec2.amazonaws.com" }
+    }]
+  })
+  tags = local.tags
+}
+
+resource "aws_iam_role_policy" "results" {
+  name   = "perfzero-results"
+  role   = aws_iam_role.this.id
+  policy = jsonencode({ Version = "2012-10-17", Statement = local.policy_statements })
+}
+
+resource "aws_iam_instance_profile" "this" {
+  name_prefix = "${var.name}-"
+  role        = aws_iam_role.this.name
+  tags        = local.tags
+}

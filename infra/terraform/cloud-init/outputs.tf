@@ -1,0 +1,44 @@
+output "user_data" {
+  description = "The rendered #cloud-config document (plain text; the OCI module base64-encodes it)."
+  value       = local.user_data
+}
+
+output "architecture" {
+  description = "amd64 or arm64: which image archive is loaded and which OS image the cloud module picks."
+  value       = local.architecture
+}
+
+output "gpu" {
+  description = "Whether the instance is set up for NVIDIA GPUs (driver, container toolkit, --gpus all)."
+  value       = local.gpu
+}
+
+output "system_name" {
+  description = "The --system_name label and results path component."
+  value       = local.system_name
+}
+
+output "results_path" {
+  description = "Object prefix of this instance's results (no trailing '/'): <prefix>/<platform>/<system_name>/<execution_id>."
+  value       = local.results_path
+}
+
+output "results_url" {
+  description = "Where the results land, as the cloud's CLI spells it (s3://, gs://, oci://bucket@namespace/)."
+  value       = local.results_url
+}
+
+output "image_archive_object" {
+  description = "The image archive object this instance loads (empty when it pulls image_reference)."
+  value       = local.image_archive_object
+}
+
+output "image_archive_bucket" {
+  description = "The bucket holding image_archive_object."
+  value       = local.image_archive_bucket
+}
+
+output "docker_run_command" {
+  description = "The container script the runner executes (for review; the same text is in user_data)."
+  value       = local.run_container
+}

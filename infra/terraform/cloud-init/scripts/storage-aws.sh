@@ -1,0 +1,17 @@
+# shellcheck shell=bash
+# Amazon S3 for perfzero-runner.sh, through the AWS CLI and the instance profile (IMDSv2).
+# PERFZERO_S3_ENDPOINT_URL points it at another S3-compatible store (the runner's test uses one).
+storage_setup() {
+  command -v aws > /dev/null && return 0
+  export DEBIAN_FRONTEND=noninteractive
+  { apt-get update -q && apt-get install -y -q --no-install-recommends awscli; } ||
+    snap install aws-cli --classic
+}
+aws_cli() { aws ${PERFZERO_S3_ENDPOINT_URL:+--endpoint-url "$PERFZERO_S3_ENDPOINT_URL"} "$@"; }
+storage_url() { echo "s3://$PERFZERO_RESULTS_BUCKET/$1"; }
+# storage_get BUCKET OBJECT FILE
+storage_get() { aws_cli s3 cp --only-show-errors "s3://$1/$2" "$3"; }
+# storage_put_file FILE OBJECT (in the results bucket)
+storage_put_file() { aws_cli s3 cp --only-show-errors "$1" "s3://$PERFZERO_RESULTS_BUCKET/$2"; }
+# storage_put_dir DIR PREFIX: uploads only (no listing, which the instance may not do).
+storage_put_dir() { aws_cli s3 cp --only-show-errors --recursive "$1" "s3://$PERFZERO_RESULTS_BUCKET/$2/"; }

@@ -1,0 +1,30 @@
+# The instance's identity: a service account of its own that may create objects under its results
+# prefix and read the one image archive it loads (IAM conditions; the bucket needs uniform
+# bucket-level access). No project-level roles.
+resource "google_service_account" "this" {
+  project      = var.project
+  account_id   = "pz-${substr(sha1(var.name), 0, 16)}"
+  display_name = "perfzero benchmark instance ${var.name}"
+  description  = "Writes results under ${module.cloud_init.results_path}/ only"
+}
+
+resource "google_storage_bucket_iam_member" "write_results" {
+  bucket = var.results_bucket
+  role   = "roles/storage.objectCreator"
+  member = "serviceAccount:${google_service_account.this.email}"
+  condition {
+    title      = "perfzero-${var.name}-results"
+    expression = "resource.name.startsWith(\"projects/_/buckets/${var.results_bucket}/objects/${module.cloud_init.results_path}/\")"
+  }
+}
+
+resource "google_storage_bucket_iam_member" "read_image_archive" {
+  count  = module.cloud_init.image_archive_object == "" ? 0 : 1
+  bucket = module.cloud_init.image_archive_bucket
+  role   = "roles/storage.objectViewer"
+  member = "serviceAccount:${google_service_account.this.email}"
+  condition {
+    title      = "perfzero-${var.name}-image"
+    expression = "resource.name == \"projects/_/buckets/${module.cloud_init.image_archive_bucket}/objects/${module.cloud_init.image_archive_object}\""
+  }
+}

@@ -1,0 +1,112 @@
+# One Compute Engine instance that runs the perfzero container once, uploads its results to GCS and
+# powers off.
+module "cloud_init" {
+  source = "../cloud-init"
+
+  cloud                = "gcp"
+  shape                = var.machine_type
+  gpu                  = var.accelerator_type != null ? true : null
+  system_name          = var.system_name
+  image_reference      = var.image_reference
+  image_archive_object = var.image_archive_object
+  image_archive_bucket = var.image_archive_bucket
+  suite_yaml           = file(var.suite_path)
+  execution_id         = var.execution_id
+  execution_label      = var.execution_label
+  results_bucket       = var.results_bucket
+  results_prefix       = var.results_prefix
+  time_limit_minutes   = var.time_limit_minutes
+}
+
+locals {
+  # Label values: lowercase letters, digits, '_' and '-', at most 63 characters.
+  label = { for k, v in {
+    "perfzero-run"       = var.name
+    "perfzero-execution" = var.execution_id
+    "perfzero-system"    = module.cloud_init.system_name
+  } : k => substr(replace(lower(v), "/[^a-z0-9_-]/", "-"), 0, 63) }
+  labels = merge(var.labels, local.label)
+  image = coalesce(var.image, module.cloud_init.architecture == "arm64" ?
+  "ubuntu-os-cloud/ubuntu-2204-lts-arm64" : "ubuntu-os-cloud/ubuntu-2204-lts")
+  gpu = module.cloud_init.gpu
+}
+
+resource "google_compute_instance" "this" {
+  name         = var.name
+  project      = var.project
+  zone         = var.zone
+  machine_type = var.machine_type
+  labels       = local.labels
+  tags         = ["perfzero-${var.name}"]
+
+  boot_disk {
+    kms_key_self_link = var.boot_disk_kms_key
+    initialize_params {
+      image  = local.image
+      size   = var.boot_disk_gb
+      labels = local.labels
+    }
+  }
+
+  network_interface {
+    network    = var.subnetwork == null ? var.network : null
+    subnetwork = var.subnetwork
+    dynamic "access_config" {
+      for_each = var.assign_public_ip ? [1] : []
+      content {}
+    }
+  }
+
+  dynamic "guest_accelerator" {
+    for_each = var.accelerator_type == null ? [] : [1]
+    content {
+      type  = var.accelerator_type
+      count = var.accelerator_count
+    }
+  }
+
+  metadata = {
+    user-data              = module.cloud_init.user_data
+    enable-oslogin         = "TRUE"
+    block-project-ssh-keys = "TRUE"
+  }
+
+  service_account {
+    email  = google_service_account.this.email
+    scopes = ["cloud-platform"] # what it may do is decided by IAM (iam.tf), not by scopes
+  }
+
+  scheduling {
+    # GPU instances cannot live-migrate.
+    on_host_maintenance = local.gpu ? "TERMINATE" : "MIGRATE"
+    automatic_restart   = !local.gpu
+  }
+
+  shielded_instance_config {
+    # Secure Boot refuses an unsigned NVIDIA driver built on the instance.
+    enable_secure_boot          = !local.gpu
+    enable_vtpm                 = true
+    enable_integrity_monitoring = true
+  }
+
+  # The instance powers itself off at the end; re-applying must not start it again.
+  desired_status = "RUNNING"
+  lifecycle {
+    ignore_changes = [desired_status]
+  }
+}
+
+# SSH only when a CIDR is given; Compute Engine allows egress by default.
+resource "google_compute_firewall" "ssh" {
+  count         = var.ssh_cidr == null ? 0 : 1
+  name          = "${var.name}-ssh"
+  project       = var.project
+  network       = var.network
+  direction     = "INGRESS"
+  source_ranges = [var.ssh_cidr]
+  target_tags   = ["perfzero-${var.name}"]
+  allow {
+    protocol = "tcp"
+    ports    = ["22"]
+  }
+}

@@ -1,0 +1,126 @@
+"""Renders every cloud-init document the aws, gcp and oci modules produce (an x86, an Arm and a GPU
+shape on each cloud) with templatefile() through `terraform console`, and checks each one: it is a
+#cloud-config YAML document; the hard time limit is armed in bootcmd; every embedded script passes
+`bash -n` and shellcheck; the `docker run` line has the right flags, image, suite and labels; the
+suite shipped is the one given; the results path is <prefix>/<cloud>/<system>/<execution_id>; no
+secret-looking value is in it. Exit 1 on any failure. (cloud-init's own schema check needs
+Debian's cloud-init, so it runs in a container: cloud_init_schema_test.sh.)
+"""
+import base64
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import render_cloud_init as rci  # noqa: E402
+
+failures = []
+
+
+def check(what, ok, detail=""):
+    print(("ok: " if ok else "FAILED: ") + what + ("" if ok else f" -- {detail}"))
+    if not ok:
+        failures.append(what)
+
+
+def docker_run_words(run_container):
+    line = next((ln for ln in run_container.splitlines() if ln.startswith("exec docker run ")), None)
+    return shlex.split(line)[1:] if line else []
+
+
+def check_docker_run(name, words, cloud, shape, system_name, arch, gpu):
+    check(f"{name}: a docker run line", words[:2] == ["docker", "run"], words)
+    image = f"perfzero-cpp:0.1.0-{arch}"
+    check(f"{name}: runs image {image}", image in words, words)
+    if image not in words:
+        return
+    split = words.index(image)
+    flags, args = words[:split], words[split + 1:]
+    check(f"{name}: --gpus all exactly on GPU shapes", (flags.count("--gpus") == 1) == gpu and
+          (not gpu or flags[flags.index("--gpus") + 1] == "all"), flags)
+    check(f"{name}: detached, named, never pulls again",
+          {"--detach", "--name", "$container", "--pull", "never"} <= set(flags), flags)
+    check(f"{name}: the suite is mounted read-only",
+          '$config_dir/suite.yaml:/config/suite.yaml:ro' in flags, flags)
+    check(f"{name}: the results directory is mounted", '$state_dir/results:/results' in flags, flags)
+    expected = ["--config=/config/suite.yaml", f"--platform_name={cloud}", f"--system_name={system_name}",
+                f"--instance_type={shape}", "--execution_label=nightly", "--execution_id=fleet-test-1",
+                "--output_dir=/results/fleet-test-1"]
+    check(f"{name}: perfzero gets the suite and labels", args == expected, args)
+
+
+def check_scripts(name, files, work):
+    for path, content in files.items():
+        if not path.endswith(".sh"):
+            continue
+        local = os.path.join(work, os.path.basename(path))
+        with open(local, "w") as f:
+            f.write(content)
+        syntax = subprocess.run(["bash", "-n", local], capture_output=True, text=True)
+        check(f"{name}: bash -n {path}", syntax.returncode == 0, syntax.stderr)
+        lint = subprocess.run(["shellcheck", "--shell=bash", "--severity=style", local],
+                              capture_output=True, text=True)
+        check(f"{name}: shellcheck {path}", lint.returncode == 0, lint.stdout)
+
+
+def check_case(cloud, shape, extra, arch, gpu, work):
+    name = rci.case_name(cloud, shape)
+    inputs = rci.case_inputs(cloud, shape, extra)
+    out = rci.render(inputs)
+    doc_text = out["user_data"]
+    check(f"{name}: starts with #cloud-config", doc_text.startswith("#cloud-config\n"), doc_text[:40])
+    doc = yaml.safe_load(doc_text)
+    check(f"{name}: architecture {arch}", out["architecture"] == arch, out["architecture"])
+    check(f"{name}: gpu {gpu}", out["gpu"] == gpu, out["gpu"])
+    system_name = rci.SYSTEM_NAMES.get(shape, shape)
+    check(f"{name}: system_name {system_name}", out["system_name"] == system_name, out["system_name"])
+    check(f"{name}: results path", out["results_path"] ==
+          f"bench/perfzero/{cloud}/{system_name}/fleet-test-1", out["results_path"])
+    boot = " ".join(" ".join(c) if isinstance(c, list) else c for c in doc.get("bootcmd", []))
+    check(f"{name}: hard time limit armed at boot", "--on-active=45min" in boot and "poweroff" in boot, boot)
+    files = {}
+    for entry in doc.get("write_files", []):
+        content = entry["content"]
+        if entry.get("encoding") == "b64":
+            content = base64.b64decode(content).decode()
+        files[entry["path"]] = content
+        if entry["path"].endswith(".sh"):
+            check(f"{name}: {entry['path']} is executable", entry.get("permissions") == "0755", entry)
+    check(f"{name}: ships the suite", files.get("/etc/perfzero/suite.yaml") == rci.SUITE)
+    check(f"{name}: ships the {cloud} uploader", f"/usr/local/lib/perfzero/storage-{cloud}.sh" in files, list(files))
+    other = [c for c in ("aws", "gcp", "oci") if c != cloud]
+    check(f"{name}: no other cloud's uploader", not any(f"storage-{c}.sh" in p for c in other for p in files))
+    check(f"{name}: runcmd runs the runner", doc.get("runcmd") ==
+          [["/usr/local/lib/perfzero/perfzero-runner.sh", "/etc/perfzero/run.env"]], doc.get("runcmd"))
+    check(f"{name}: the rendered container script is the one shipped",
+          files.get("/usr/local/lib/perfzero/run-container.sh") == out["run_container"])
+    env = files.get("/etc/perfzero/run.env", "")
+    check(f"{name}: run.env names the archive for {arch}",
+          f"PERFZERO_IMAGE_ARCHIVE_OBJECT='images/perfzero-cpp-0.1.0-{arch}.tar.gz'" in env, env)
+    secret = re.search(r"(AKIA[0-9A-Z]{16}|BEGIN [A-Z ]*PRIVATE KEY|aws_secret_access_key|password\s*[:=])",
+                       doc_text, re.IGNORECASE)
+    check(f"{name}: no secret in user data", secret is None, secret and secret.group(0))
+    check_docker_run(name, docker_run_words(out["run_container"]), cloud, shape, system_name, arch, gpu)
+    check_scripts(name, files, work)
+
+
+def main():
+    for tool in ("terraform", "shellcheck"):
+        if shutil.which(tool) is None:
+            print(f"{tool} is not installed (scripts/install-deps.sh installs it)")
+            return 1 if os.environ.get("CI") == "true" else 77
+    with tempfile.TemporaryDirectory() as work:
+        for cloud, shape, extra, arch, gpu in rci.CASES:
+            check_case(cloud, shape, extra, arch, gpu, work)
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Renders the cloud-init template family (infra/terraform/cloud-init) through `terraform console`,
+offline: the module needs no provider. Used by the infra tests; also runnable by hand:
+    python3 tests/infra/render_cloud_init.py OUT_DIR                  # one .yaml per case in CASES
+    python3 tests/infra/render_cloud_init.py --extract INPUTS.json ROOT  # renders the module with
+        these inputs and writes the files the document installs under ROOT (ROOT/etc/perfzero/...),
+        as cloud-init's write_files would, plus ROOT/user-data.yaml
+"""
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MODULE_DIR = os.path.join(SOURCE_DIR, "infra", "terraform", "cloud-init")
+
+SUITE = "suite: fleet_test\nmethods:\n  - sanity.Sanity.benchmark_noop\n"
+
+# (cloud, shape, extra module inputs, expected architecture, expected gpu): an x86, an Arm and a
+# GPU shape on each cloud, as the fleet example uses them.
+CASES = [
+    ("aws", "c7i.xlarge", {}, "amd64", False),
+    ("aws", "c7g.xlarge", {}, "arm64", False),
+    ("aws", "g5.xlarge", {}, "amd64", True),
+    ("gcp", "n2-standard-4", {}, "amd64", False),
+    ("gcp", "t2a-standard-4", {}, "arm64", False),
+    ("gcp", "g2-standard-4", {}, "amd64", True),
+    ("oci", "VM.Standard.E5.Flex", {"ocpus": 2, "memory_gb": 16}, "amd64", False),
+    ("oci", "VM.Standard.A1.Flex", {"ocpus": 4, "memory_gb": 24}, "arm64", False),
+    ("oci", "VM.GPU.A10.1", {}, "amd64", True),
+]
+
+
+# The --system_name each case must get (flexible shapes carry their size).
+SYSTEM_NAMES = {"VM.Standard.E5.Flex": "VM.Standard.E5.Flex-2ocpu-16gb", "VM.Standard.A1.Flex": "VM.Standard.A1.Flex-4ocpu-24gb"}
+
+
+def case_inputs(cloud, shape, extra):
+    inputs = {
+        "cloud": cloud,
+        "shape": shape,
+        "image_reference": "perfzero-cpp:0.1.0-{arch}",
+        "image_archive_object": "images/perfzero-cpp-0.1.0-{arch}.tar.gz",
+        "suite_yaml": SUITE,
+        "execution_id": "fleet-test-1",
+        "execution_label": "nightly",
+        "results_bucket": "perfzero-results",
+        "results_prefix": "bench/perfzero",
+        "time_limit_minutes": 45,
+    }
+    if cloud == "oci":
+        inputs["oci_namespace"] = "tenancyns"
+    inputs.update(extra)
+    return inputs
+
+
+def render(inputs):
+    """Returns the module's outputs for these inputs as a dict (user_data, run_container, ...)."""
+    expression = ("base64encode(jsonencode({user_data = local.user_data, run_container = local.run_container,"
+                  " run_env = local.run_env, architecture = local.architecture, gpu = local.gpu,"
+                  " results_path = local.results_path, results_url = local.results_url,"
+                  " system_name = local.system_name}))")
+    with tempfile.NamedTemporaryFile("w", suffix=".tfvars.json", delete=False) as f:
+        json.dump(inputs, f)
+        var_file = f.name
+    try:
+        env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, TF_IN_AUTOMATION="1", CHECKPOINT_DISABLE="1")
+        proc = subprocess.run(["terraform", f"-chdir={MODULE_DIR}", "console", f"-var-file={var_file}"],
+                              input=expression + "\n", capture_output=True, text=True, env=env, timeout=120)
+    finally:
+        os.unlink(var_file)
+    if proc.returncode != 0:
+        raise RuntimeError(f"terraform console failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    encoded = proc.stdout.strip().splitlines()[-1].strip().strip('"')
+    return json.loads(base64.b64decode(encoded))
+
+
+def case_name(cloud, shape):
+    return f"{cloud}-{shape.replace('.', '-').lower()}"
+
+
+def extract(inputs_path, root):
+    import yaml  # Debian's python3-yaml; only this mode needs it
+
+    with open(inputs_path) as f:
+        rendered = render(json.load(f))
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "user-data.yaml"), "w") as f:
+        f.write(rendered["user_data"])
+    for entry in yaml.safe_load(rendered["user_data"])["write_files"]:
+        content = entry["content"].encode()
+        if entry.get("encoding") == "b64":
+            content = base64.b64decode(content)
+        path = os.path.join(root, entry["path"].lstrip("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(content)
+        os.chmod(path, int(entry.get("permissions", "0644"), 8))
+        print(path)
+
+
+def main():
+    if sys.argv[1] == "--extract":
+        extract(sys.argv[2], sys.argv[3])
+        return
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    for cloud, shape, extra, _, _ in CASES:
+        rendered = render(case_inputs(cloud, shape, extra))
+        path = os.path.join(out_dir, case_name(cloud, shape) + ".yaml")
+        with open(path, "w") as f:
+            f.write(rendered["user_data"])
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The runner that cloud-init installs on every fleet instance, run for real: the AWS document is
+# rendered through `terraform console`, its files are extracted as cloud-init would write them, and
+# perfzero-runner.sh runs in a container (Debian's awscli and the Docker client on the host's
+# daemon) against a local S3 server (s3rver) on loopback, with the real perfzero-cpp image
+# (docker.e2e builds it) loaded from a `docker save` archive in that store. Three cases:
+#   a working suite: the run directory lands under <prefix>/aws/<system>/<execution_id>/ with DONE;
+#   a failing suite: FAILED (naming the exit status) and logs/ land, and no DONE;
+#   a hanging suite: the time limit kills the container, FAILED says so.
+# Power-off is replaced by a marker file here only (PERFZERO_POWEROFF_COMMAND). Exit 77 (skipped)
+# with the reason when Docker, terraform, s3rver or the image is missing, except in CI.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(cd "$here/../.." && pwd)
+image=${PERFZERO_TEST_IMAGE:-perfzero-cpp:e2e-test}
+tag=perfzero-cpp:runner-test-amd64 # the name:tag the archive holds, as a fleet's would
+bucket=perfzero-results
+prefix=ci/perfzero
+work=$(mktemp -d /tmp/perfzero-runner-test.XXXXXX)
+s3_pid=""
+cleanup() {
+  [ -n "$s3_pid" ] && kill "$s3_pid" 2> /dev/null
+  docker rm --force "pz-runner-test-$$" > /dev/null 2>&1
+  docker rmi "$tag" > /dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+skip() {
+  echo "$1"
+  [ "${CI:-}" = "true" ] && exit 1
+  exit 77
+}
+failures=0
+check() { # check DESCRIPTION COMMAND...
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else
+    echo "FAILED: $what"
+    failures=$((failures + 1))
+  fi
+}
+
+command -v terraform > /dev/null || skip "terraform is not on the PATH (infra/README.md)"
+command -v s3rver > /dev/null || skip "s3rver is not installed (scripts/install-deps.sh: npm install -g s3rver)"
+"$source_dir/scripts/docker-env.sh" || skip "Docker cannot start here (reason above)"
+docker image inspect "$image" > /dev/null 2>&1 || skip "image $image is missing (docker.e2e builds it)"
+docker build -q -t perfzero-test-runner -f "$here/runner.Dockerfile" "$here" > "$work/build.log" 2>&1 ||
+  { cat "$work/build.log"; echo "FAILED: building the runner container"; exit 1; }
+
+# The S3 server, on loopback only; s3rver accepts the fixed key S3RVER/S3RVER.
+port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/s3"
+s3rver --address 127.0.0.1 --port "$port" --directory "$work/s3" --configure-bucket "$bucket" --silent \
+  > "$work/s3rver.log" 2>&1 &
+s3_pid=$!
+s3() { # s3 ARGS...: the AWS CLI (Debian's, in the runner container) against the local server
+  docker run --rm --network host -v "$work:$work" -e AWS_ACCESS_KEY_ID=S3RVER -e AWS_SECRET_ACCESS_KEY=S3RVER \
+    -e AWS_DEFAULT_REGION=us-east-1 perfzero-test-runner aws --endpoint-url "http://127.0.0.1:$port" s3 "$@"
+}
+for _ in $(seq 1 50); do
+  /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2> /dev/null && break
+  sleep 0.2
+done
+
+# The image archive, as a user uploads it; the runner must docker-load it (the tag exists only there).
+if ! { docker tag "$image" "$tag" && docker save "$tag" | gzip -1 > "$work/image.tar.gz"; }; then
+  echo "FAILED: saving $image"
+  exit 1
+fi
+docker rmi "$tag" > /dev/null
+s3 cp --only-show-errors "$work/image.tar.gz" "s3://$bucket/images/perfzero-cpp-runner-test-amd64.tar.gz" ||
+  { echo "FAILED: uploading the image archive to s3rver"; tail "$work/s3rver.log"; exit 1; }
+
+# run_case NAME EXECUTION_ID SUITE_TEXT [RUN_TIMEOUT_SECONDS]: renders, extracts and runs the runner.
+run_case() {
+  local name=$1 execution_id=$2 suite=$3 timeout=${4:-}
+  local case_dir=$work/$name
+  mkdir -p "$case_dir"
+  SUITE="$suite" EXECUTION_ID="$execution_id" /usr/bin/python3 - "$case_dir/inputs.json" << 'EOF'
+import json, os, sys
+json.dump({"cloud": "aws", "shape": "c7i.xlarge", "image_reference": "perfzero-cpp:runner-test-{arch}",
+           "image_archive_object": "images/perfzero-cpp-runner-test-{arch}.tar.gz",
+           "suite_yaml": os.environ["SUITE"], "execution_id": os.environ["EXECUTION_ID"],
+           "execution_label": "runner-test", "results_bucket": "perfzero-results",
+           "results_prefix": "ci/perfzero", "time_limit_minutes": 30}, open(sys.argv[1], "w"))
+EOF
+  /usr/bin/python3 "$here/render_cloud_init.py" --extract "$case_dir/inputs.json" "$case_dir/root" > /dev/null ||
+    { echo "FAILED: $name: rendering"; return 1; }
+  local started=$SECONDS
+  docker run --rm --name "pz-runner-test-$$" --network host -v /var/run/docker.sock:/var/run/docker.sock \
+    -v "$work:$work" -e AWS_ACCESS_KEY_ID=S3RVER -e AWS_SECRET_ACCESS_KEY=S3RVER -e AWS_DEFAULT_REGION=us-east-1 \
+    -e PERFZERO_S3_ENDPOINT_URL="http://127.0.0.1:$port" -e PERFZERO_HOST_SETUP= \
+    -e PERFZERO_LIB_DIR="$case_dir/root/usr/local/lib/perfzero" -e PERFZERO_CONFIG_DIR="$case_dir/root/etc/perfzero" \
+    -e PERFZERO_STATE_DIR="$case_dir/state" -e PERFZERO_CONTAINER_NAME="pz-runner-test-run-$$" \
+    -e PERFZERO_POWEROFF_COMMAND="touch $case_dir/powered-off" ${timeout:+-e PERFZERO_RUN_TIMEOUT_SECONDS=$timeout} \
+    perfzero-test-runner "$case_dir/root/usr/local/lib/perfzero/perfzero-runner.sh" \
+    "$case_dir/root/etc/perfzero/run.env" > "$case_dir/runner.out" 2>&1
+  echo "$name: the runner took $((SECONDS - started)) s"
+  s3 ls --recursive "s3://$bucket/$prefix/aws/c7i.xlarge/$execution_id/" | awk '{print $4}' > "$case_dir/objects"
+  check "$name: the instance powered off (marker)" test -f "$case_dir/powered-off"
+}
+image_exists() { docker image inspect "$1" > /dev/null 2>&1; }
+has() { grep -qx "$prefix/aws/c7i.xlarge/$1" "$2"; }
+fetch() { s3 cp --only-show-errors "s3://$bucket/$prefix/aws/c7i.xlarge/$1" "$2"; }
+
+ok_suite=$'suite: runner_ok\ndefaults: {trials: 2, warmup_trials: 0}\nmethods:\n  - sanity.Sanity.benchmark_noop\n'
+run_case works works-1 "$ok_suite"
+objects=$work/works/objects
+check "works: run.json uploaded under <prefix>/aws/<system>/<execution_id>/" has works-1/run.json "$objects"
+check "works: journal uploaded" has works-1/journal.ndjson "$objects"
+check "works: trial reports uploaded" has works-1/sanity.Sanity.benchmark_noop/trial_2/perfzero_summary.json "$objects"
+check "works: DONE marker" has works-1/DONE "$objects"
+check "works: no FAILED marker" test -z "$(grep '/FAILED$' "$objects")"
+check "works: the image was loaded from the archive" image_exists "$tag"
+if fetch works-1/sanity.Sanity.benchmark_noop/trial_1/perfzero_summary.json "$work/works/report.json"; then
+  field() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$work/works/report.json" "$1"; }
+  check "works: --platform_name=aws reached the report" test "$(field "d['system_info']['platform_name']")" = aws
+  check "works: --system_name reached the report" test "$(field "d['system_info']['system_name']")" = c7i.xlarge
+  check "works: --execution_label reached the report" test "$(field "d['benchmark_info']['execution_label']")" = runner-test
+  check "works: --execution_id reached the report" test "$(field "d['execution_id']")" = works-1
+  check "works: the image's digest reached setup_info" test -n "$(field "d['setup_info'].get('docker_image_digest', '')")"
+else
+  check "works: a trial report can be fetched" false
+fi
+[ "$failures" -eq 0 ] || cat "$work/works/runner.out"
+
+fail_suite=$'suite: runner_fail\ndefaults: {trials: 1, warmup_trials: 0}\nmethods:\n  - name: external.always_fails\n    command: [/bin/sh, -c, "exit 3"]\n    output: none\n'
+run_case fail fail-1 "$fail_suite"
+objects=$work/fail/objects
+check "fail: FAILED marker" has fail-1/FAILED "$objects"
+check "fail: no DONE marker" test -z "$(grep '/DONE$' "$objects")"
+check "fail: runner log uploaded" has fail-1/logs/runner.log "$objects"
+check "fail: container log uploaded" has fail-1/logs/container.log "$objects"
+check "fail: the run directory is uploaded too" has fail-1/run.json "$objects"
+fetch fail-1/FAILED "$work/fail/FAILED" && check "fail: FAILED names perfzero's exit status" grep -q "perfzero exited 1" "$work/fail/FAILED"
+
+hang_suite=$'suite: runner_hang\ndefaults: {trials: 1, warmup_trials: 0, timeout: 1h}\nmethods:\n  - name: external.hangs\n    command: [/bin/sleep, "3600"]\n    output: none\n'
+started=$SECONDS
+run_case hang hang-1 "$hang_suite" 15
+check "hang: the runner ended within 120 s of a 15 s limit" test $((SECONDS - started)) -lt 120
+objects=$work/hang/objects
+check "hang: FAILED marker" has hang-1/FAILED "$objects"
+check "hang: no DONE marker" test -z "$(grep '/DONE$' "$objects")"
+check "hang: logs uploaded" has hang-1/logs/runner.log "$objects"
+fetch hang-1/FAILED "$work/hang/FAILED" && check "hang: FAILED says the time limit was reached" grep -q "time limit of 15 s reached" "$work/hang/FAILED"
+check "hang: the container is gone" test -z "$(docker ps -aq --filter "name=pz-runner-test-run-$$")"
+check "nothing was written outside <prefix>/aws/<system>/<execution_id>/ and images/" \
+  test -z "$(s3 ls --recursive "s3://$bucket/" | awk '{print $4}' | grep -v "^$prefix/aws/c7i.xlarge/[a-z]*-1/" | grep -v '^images/')"
+
+[ "$failures" -eq 0 ] || for c in fail hang; do echo "--- $c runner output"; cat "$work/$c/runner.out"; done
+echo "$failures failed"
+[ "$failures" -eq 0 ]

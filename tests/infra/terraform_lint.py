@@ -1,0 +1,164 @@
+"""Lint for infra/terraform: the project's rules that `terraform validate` would not check.
+    python3 tests/infra/terraform_lint.py [TERRAFORM_ROOT]     (default: infra/terraform)
+Rules: every variable has a type and a description; every module (a folder with .tf files) has a
+README.md and a versions.tf pinning Terraform and every provider it uses; no ingress rule opens
+0.0.0.0/0 or ::/0 (egress may), and an ssh_cidr defaults to null and refuses /0; IAM grants only
+object writes under the results prefix and the read of one image archive object; AWS requires
+IMDSv2 and encrypts the root volume; every taggable resource carries the cost tags.
+Prints one line per problem (file: what) and exits 1 when there is any.
+"""
+import os
+import re
+import sys
+
+problems = []
+
+# Resources that cannot carry tags/labels (so need none).
+UNTAGGABLE = {"aws_iam_role_policy", "google_compute_firewall", "google_service_account",
+              "google_storage_bucket_iam_member", "oci_core_network_security_group_security_rule"}
+TAG_ATTRIBUTE = {"aws": "tags", "google": "labels", "oci": "freeform_tags"}
+
+
+def problem(path, what):
+    problems.append(f"{path}: {what}")
+
+
+def blocks(text, kind):
+    """Yields (labels, body) for each top-level `kind "a" "b" {...}` block, matching braces."""
+    for m in re.finditer(rf'^{kind}((?:\s+"[^"]*")*)\s*\{{', text, re.MULTILINE):
+        depth, i = 1, m.end()
+        while depth and i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        yield re.findall(r'"([^"]*)"', m.group(1)), text[m.end():i - 1]
+
+
+def top_level_attributes(body):
+    names, depth = set(), 0
+    for line in body.splitlines():
+        if depth == 0:
+            m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=", line)
+            if m:
+                names.add(m.group(1))
+        depth += line.count("{") - line.count("}")
+    return names
+
+
+def lint_variables(path, text):
+    for labels, body in blocks(text, "variable"):
+        attrs = top_level_attributes(body)
+        for needed in ("type", "description"):
+            if needed not in attrs:
+                problem(path, f"variable '{labels[0]}' has no {needed}")
+        if labels[0] == "ssh_cidr":
+            if not re.search(r"^\s*default\s*=\s*null\s*$", body, re.MULTILINE):
+                problem(path, "variable 'ssh_cidr' must default to null (no SSH ingress unless asked)")
+            if "/0" not in body:
+                problem(path, "variable 'ssh_cidr' must refuse /0 in a validation")
+
+
+def is_egress(rtype, body):
+    return rtype.endswith("egress_rule") or re.search(r'direction\s*=\s*"(EGRESS|egress)"', body)
+
+
+def lint_resources(path, text):
+    for labels, body in blocks(text, "resource"):
+        rtype, name = labels[0], labels[1]
+        where = f"{rtype}.{name}"
+        if re.search(r'"(0\.0\.0\.0/0|::/0)"', body) and not is_egress(rtype, body):
+            problem(path, f"{where} opens 0.0.0.0/0 or ::/0 to ingress")
+        if rtype not in UNTAGGABLE:
+            attr = TAG_ATTRIBUTE.get(rtype.split("_")[0])
+            if attr and attr not in top_level_attributes(body):
+                problem(path, f"{where} has no {attr} (cost tags)")
+        if rtype == "aws_instance":
+            if not re.search(r'http_tokens\s*=\s*"required"', body):
+                problem(path, f"{where} does not require IMDSv2 (http_tokens = \"required\")")
+            if not re.search(r"encrypted\s*=\s*true", body):
+                problem(path, f"{where} root volume is not encrypted")
+        if rtype == "oci_core_instance" and not re.search(r"are_legacy_imds_endpoints_disabled\s*=\s*true", body):
+            problem(path, f"{where} leaves the legacy (v1) metadata endpoints enabled")
+        if rtype.startswith("google_project_iam") or rtype.startswith("aws_iam_policy_attachment"):
+            problem(path, f"{where}: no project- or account-wide grants; write only under the results prefix")
+        if rtype == "google_storage_bucket_iam_member":
+            lint_gcs_grant(path, where, body)
+
+
+def lint_gcs_grant(path, where, body):
+    role = re.search(r'role\s*=\s*"([^"]+)"', body)
+    expression = re.search(r'expression\s*=\s*"(.*)"', body)
+    if not role or not expression:
+        problem(path, f"{where} must name a role and carry a condition")
+        return
+    if role.group(1) == "roles/storage.objectCreator":
+        if "startsWith" not in expression.group(1) or "results_path}/" not in expression.group(1):
+            problem(path, f"{where} may create objects outside the results prefix")
+    elif role.group(1) == "roles/storage.objectViewer":
+        if "==" not in expression.group(1):
+            problem(path, f"{where} may read more than the one image archive object")
+    else:
+        problem(path, f"{where} grants {role.group(1)}: only objectCreator (results) and objectViewer (archive)")
+
+
+def lint_policies(path, text):
+    """AWS policy statements and OCI policy statements, wherever they are written."""
+    for action in re.findall(r"Action\s*=\s*\[([^\]]*)\]", text):
+        for a in re.findall(r'"([^"]+)"', action):
+            if a not in ("s3:PutObject", "s3:GetObject"):
+                problem(path, f"IAM action {a}: only s3:PutObject (results) and s3:GetObject (archive)")
+    for resource in re.findall(r"Resource\s*=\s*\[([^\]]*)\]", text):
+        for r in re.findall(r'"([^"]+)"', resource):
+            if not (r.endswith("results_path}/*") or r.endswith("image_archive_object}")):
+                problem(path, f"IAM resource {r}: only <bucket>/<results path>/* or the archive object")
+    for statement in re.findall(r'"(Allow [^"]*)"', text):
+        if "manage object" in statement and not ("OBJECT_CREATE" in statement and "target.object.name" in statement):
+            problem(path, f"OCI statement grants more than creating objects under the prefix: {statement}")
+        if re.search(r"object-family|buckets|in tenancy", statement):
+            problem(path, f"OCI statement is broader than objects in one compartment: {statement}")
+
+
+def lint_module(directory, files):
+    if "README.md" not in os.listdir(directory):
+        problem(directory, "module has no README.md")
+    if "versions.tf" not in files:
+        problem(directory, "module has no versions.tf")
+        return
+    with open(os.path.join(directory, "versions.tf")) as f:
+        versions = f.read()
+    if "required_version" not in versions:
+        problem(directory, "versions.tf does not pin the Terraform version")
+    used = set()
+    for name in files:
+        with open(os.path.join(directory, name)) as f:
+            used |= {m.split("_")[0] for m in re.findall(r'^(?:resource|data)\s+"([a-z0-9_]+)"', f.read(), re.M)}
+    for provider in used:
+        if not re.search(rf'{provider}\s*=\s*\{{[^}}]*version\s*=', versions):
+            problem(directory, f"versions.tf does not pin the {provider} provider")
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "infra", "terraform")
+    modules = 0
+    for directory, subdirs, names in os.walk(root):
+        subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+        files = sorted(n for n in names if n.endswith(".tf"))
+        if not files:
+            continue
+        modules += 1
+        lint_module(directory, files)
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path) as f:
+                text = f.read()
+            lint_variables(path, text)
+            lint_resources(path, text)
+            lint_policies(path, text)
+    for p in problems:
+        print(p)
+    print(f"terraform lint: {modules} modules, {len(problems)} problems")
+    return 1 if problems or modules == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

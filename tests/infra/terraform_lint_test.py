@@ -1,0 +1,48 @@
+"""Runs terraform_lint.py on infra/terraform (it must find nothing) and on a module that breaks
+every rule (tests/fixtures/terraform_lint/bad_module: it must name each problem), so the lint is
+known to be able to fail."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.path.abspath(os.path.join(HERE, "..", ".."))
+LINT = [sys.executable, os.path.join(HERE, "terraform_lint.py")]
+EXPECTED = [
+    "module has no README.md",
+    "module has no versions.tf",
+    "variable 'untyped' has no type",
+    "variable 'ssh_cidr' has no description",
+    "variable 'ssh_cidr' must default to null",
+    "aws_security_group_rule.ssh opens 0.0.0.0/0 or ::/0 to ingress",
+    "aws_instance.this does not require IMDSv2",
+    "aws_instance.this root volume is not encrypted",
+    "aws_instance.this has no tags",
+    "IAM action s3:*",
+    "IAM resource arn:aws:s3:::bucket/*",
+    "google_project_iam_member.storage_admin: no project- or account-wide grants",
+    "OCI statement grants more than creating objects",
+]
+
+
+def main():
+    failures = 0
+    good = subprocess.run(LINT + [os.path.join(SOURCE_DIR, "infra", "terraform")], capture_output=True, text=True)
+    print(good.stdout, end="")
+    if good.returncode != 0:
+        print("FAILED: infra/terraform has lint problems")
+        failures += 1
+    bad = subprocess.run(LINT + [os.path.join(SOURCE_DIR, "tests", "fixtures", "terraform_lint", "bad_module")],
+                         capture_output=True, text=True)
+    if bad.returncode != 1:
+        print(f"FAILED: the bad module passed the lint (exit {bad.returncode})")
+        failures += 1
+    for message in EXPECTED:
+        found = message in bad.stdout
+        print(("ok: " if found else "FAILED: ") + f"bad module: {message}")
+        failures += not found
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

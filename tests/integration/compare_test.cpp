@@ -1,0 +1,169 @@
+// `perfzero compare` on real runs of the real binary (docs/compare.md): an A/A comparison finds no
+// regression, a planted 10 % slowdown is caught (a built-in sleep and an external command), a 1 %
+// change on a noisy method is never "slower", and methods on one side only are listed.
+// The runs compared with each other are measured at the same time, so that the load of whatever else
+// shares this machine falls on both sides alike.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The same case names on every side; only what they do differs. Each trial's slept_ms is the median
+// of 3 sleeps, so that one sleep overshot on a loaded machine does not move the trial's figure. `ms` goes to the built-in sleep
+// (run as a command so that its parameter is not part of its name), `seconds` to /bin/sleep.
+std::string suite(int trials, int ms, const std::string& seconds, const std::string& extra_method) {
+  return fmt::format(R"(
+defaults: {{trials: {}, warmup_trials: 0}}
+methods:
+  - name: sleep
+    command: ["{{bindir}}/perfzero-worker-core", sanity.Sanity.benchmark_sleep, '{{"ms": {}, "repetitions": 3}}']
+  - name: ext.sleep
+    command: [/bin/sleep, "{}"]
+    output: none
+  - {{name: {}, command: [/bin/sleep, "0.05"], output: none}}
+)",
+                     trials, ms, seconds, extra_method);
+}
+
+class Compare : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<TempDir>();
+    const auto a = dir_->write("a.yaml", suite(10, 100, "0.2", "only_in_baseline"));
+    const auto b = dir_->write("b.yaml", suite(10, 110, "0.22", "only_in_candidate"));
+    // Started together and measured side by side (see the file's comment).
+    RunningPerfzero base({"--config=" + a.string(), "--output_dir=run"}, dir_->path() / "a");
+    RunningPerfzero rerun({"--config=" + a.string(), "--output_dir=run"}, dir_->path() / "a2");
+    RunningPerfzero slowed({"--config=" + b.string(), "--output_dir=run"}, dir_->path() / "b");
+    for (auto* p : {&base, &rerun, &slowed}) {
+      const auto f = p->wait();
+      ASSERT_EQ(f.exit_code, 0) << f.err;
+    }
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+
+  static std::string run(const char* name) { return (dir_->path() / name / "run").string(); }
+  static Finished compare(std::vector<std::string> args) {
+    args.insert(args.begin(), "compare");
+    return run_perfzero(args, dir_->path() / "compare");
+  }
+  static const nlohmann::json& row(const nlohmann::json& doc, const std::string& method, const std::string& metric) {
+    for (const auto& r : doc.at("results")) {
+      if (r.at("method") == method && r.at("metric") == metric) return r;
+    }
+    throw std::runtime_error("no row " + method + " " + metric + " in " + doc.dump());
+  }
+
+  static inline std::unique_ptr<TempDir> dir_;
+};
+
+TEST_F(Compare, ARunAgainstARerunOfItselfFindsNoRegression) {
+  const auto f = compare({run("a"), run("a2"), "--format=json"});
+  ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_EQ(doc.at("regression"), false);
+  EXPECT_EQ(doc.at("counts").at("slower"), 0) << f.out;
+  EXPECT_EQ(doc.at("counts").at("missing"), 0) << f.out;
+  // The direction came through the result protocol from the method itself.
+  EXPECT_EQ(row(doc, "sleep", "slept_ms").at("direction"), "lower");
+  EXPECT_EQ(row(doc, "sleep", "slept_ms").at("baseline").at("trials"), 10);
+}
+
+TEST_F(Compare, APlantedTenPercentSlowdownIsCaughtAndFailsTheGate) {
+  const auto md = dir_->path() / "comment.md";
+  const auto f = compare({run("a"), run("b"), "--format=json", "--markdown=" + md.string()});
+  EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_EQ(doc.at("regression"), true);
+  const auto& slept = row(doc, "sleep", "slept_ms");
+  EXPECT_EQ(slept.at("verdict"), "slower") << slept.dump();
+  EXPECT_GT(slept.at("ci_low").get<double>(), 0.0);
+  const auto& command = row(doc, "ext.sleep", "wall_time");
+  EXPECT_EQ(command.at("verdict"), "slower") << command.dump();
+  EXPECT_NEAR(command.at("change").get<double>(), 0.10, 0.04);
+  const std::string comment = slurp(md);
+  EXPECT_TRUE(contains(comment, "| ext.sleep | wall_time |")) << comment;
+  EXPECT_TRUE(contains(comment, "**slower**")) << comment;
+}
+
+TEST_F(Compare, MethodsOnOneSideOnlyAreListed) {
+  const auto f = compare({run("a"), run("b"), "--format=json"});
+  const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_EQ(row(doc, "only_in_baseline", "wall_time").at("verdict"), "missing");
+  EXPECT_EQ(row(doc, "only_in_candidate", "wall_time").at("verdict"), "missing");
+  EXPECT_EQ(row(doc, "only_in_candidate", "wall_time").at("reason"), "no succeeded trial in the baseline");
+}
+
+TEST_F(Compare, TheTerminalTableIsPlainWhenNotATerminalAndTheOutputIsReproducible) {
+  const auto first = compare({run("a"), run("b")});
+  const auto again = compare({run("a"), run("b")});
+  EXPECT_EQ(first.exit_code, 1);
+  EXPECT_EQ(first.out, again.out) << "the bootstrap is seeded";
+  EXPECT_FALSE(contains(first.out, "\x1b[")) << first.out;
+  EXPECT_TRUE(contains(first.out, "change [95% CI]")) << first.out;
+  const auto coloured = compare({run("a"), run("b"), "--color=always"});
+  EXPECT_TRUE(contains(coloured.out, "\x1b[1;31mslower\x1b[0m")) << coloured.out;
+}
+
+TEST_F(Compare, BadInputIsAOneLineErrorAndExit2) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{run("a")},
+                                               {run("a"), (dir_->path() / "nowhere").string()},
+                                               {run("a"), run("b"), "--alpha=2"},
+                                               {run("a"), run("b"), "--format=xml"},
+                                               {run("a"), run("b"), "--label=x"}}) {
+    const auto f = compare(args);
+    EXPECT_EQ(f.exit_code, 2) << fmt::format("{}", fmt::join(args, " ")) << "\n" << f.err;
+    EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+    EXPECT_TRUE(f.out.empty()) << f.out;
+  }
+}
+
+TEST_F(Compare, AnUnwritableExtraFileIsExit4) {
+  const auto f = compare({run("a"), run("a2"), "--markdown=" + (dir_->path() / "no" / "such" / "c.md").string()});
+  EXPECT_EQ(f.exit_code, 4) << f.err;
+  EXPECT_TRUE(contains(f.err, "compare: cannot write ")) << f.err;
+  EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+}
+
+// A 1 % change with 5 trials on a noisy method (a sleep of a random 50-100 ms) and on a quiet one.
+TEST(CompareNoise, AOnePercentChangeWithFiveTrialsIsNeverSlower) {
+  TempDir dir;
+  const auto noisy = [&](const char* name, const char* factor, int ms) {
+    return dir.write(name, fmt::format(R"yaml(
+defaults: {{trials: 5, warmup_trials: 0}}
+methods:
+  - name: noisy
+    command: [/bin/sh, -c, "sleep $(awk 'BEGIN {{ srand(); printf \"%.4f\", (0.05 + rand() * 0.05) * {} }}')"]
+    output: none
+  - name: sleep
+    command: ["{{bindir}}/perfzero-worker-core", sanity.Sanity.benchmark_sleep, '{{"ms": {}}}']
+)yaml",
+                                       factor, ms));
+  };
+  const auto a = noisy("a.yaml", "1.00", 100);
+  const auto b = noisy("b.yaml", "1.01", 101);
+  RunningPerfzero base({"--config=" + a.string(), "--output_dir=run"}, dir.path() / "a");
+  RunningPerfzero cand({"--config=" + b.string(), "--output_dir=run"}, dir.path() / "b");
+  ASSERT_EQ(base.wait().exit_code, 0);
+  ASSERT_EQ(cand.wait().exit_code, 0);
+  const auto f = run_perfzero(
+      {"compare", (dir.path() / "a" / "run").string(), (dir.path() / "b" / "run").string(), "--format=json"},
+      dir.path());
+  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  for (const auto& r : doc.at("results")) {
+    EXPECT_TRUE(r.at("verdict") == "same" || r.at("verdict") == "too noisy") << r.dump();
+  }
+}
+
+}  // namespace
+}  // namespace perfzero::testing

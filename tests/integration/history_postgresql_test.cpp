@@ -1,0 +1,130 @@
+// The results history on a real PostgreSQL server the test starts itself (postgres_server.hpp), with
+// the real binary: ingest, list, show, compare --history, and kill -9 during ingest (docs/history.md).
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+#include "postgres_server.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+class HistoryPostgres : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = std::make_unique<PostgresServer>(); }
+  static void TearDownTestSuite() { server_.reset(); }
+  void SetUp() override { PERFZERO_NEED_POSTGRES(*server_); }
+
+  nlohmann::json list(const std::filesystem::path& scratch) {
+    const auto f =
+        run_perfzero({"history", "list", "--db=" + server_->url(), "--format=json", "--limit=100000"}, scratch);
+    EXPECT_EQ(f.exit_code, 0) << f.err;
+    return nlohmann::json::parse(f.out);
+  }
+
+  static inline std::unique_ptr<PostgresServer> server_;
+};
+
+std::string sleep_suite(int ms, int trials) {
+  return fmt::format(R"(
+defaults: {{trials: {}, warmup_trials: 0}}
+methods:
+  - name: sleep
+    command: ["{{bindir}}/perfzero-worker-core", sanity.Sanity.benchmark_sleep, '{{"ms": {}}}']
+)",
+                     trials, ms);
+}
+
+// Another execution id for a copy of a run directory.
+void copy_run(const std::filesystem::path& from, const std::filesystem::path& to, const std::string& id) {
+  std::filesystem::copy(from, to, std::filesystem::copy_options::recursive);
+  std::string text = slurp(to / "run.json");
+  const std::string old_id = read_json(to / "run.json").at("execution_id");
+  for (auto at = text.find(old_id); at != std::string::npos; at = text.find(old_id, at + id.size())) {
+    text.replace(at, old_id.size(), id);
+  }
+  std::ofstream(to / "run.json", std::ios::trunc) << text;
+}
+
+// One test for the round trip and the comparison, as they share the database's state.
+TEST_F(HistoryPostgres, RunHistoryIngestListShowAndCompare) {
+  TempDir dir;
+  const auto base = dir.write("base.yaml", sleep_suite(50, 3));
+  const auto slow = dir.write("slow.yaml", sleep_suite(150, 3));
+  for (int i = 0; i < 4; ++i) {
+    const auto f = run_perfzero({"--config=" + base.string(), fmt::format("--output_dir=main{}", i),
+                                 "--execution_label=pg-main", "--history=" + server_->url()},
+                                dir.path() / "w");
+    ASSERT_EQ(f.exit_code, 0) << f.err;
+    EXPECT_NE(f.out.find("stored in the history postgresql://perfzero@/postgres"), std::string::npos) << f.out;
+  }
+  const auto again = run_perfzero({"history", "ingest", "main0", "--db=" + server_->url()}, dir.path() / "w");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out.rfind("already stored ", 0), 0U) << again.out;
+
+  std::size_t mine = 0;
+  std::string id;
+  for (const auto& r : list(dir.path() / "w")) {
+    if (r["execution_label"] != "pg-main") continue;
+    ++mine;
+    EXPECT_EQ(r["trials"], 3);
+    id = r["execution_id"];
+  }
+  EXPECT_EQ(mine, 4U);
+  const auto shown = run_perfzero({"history", "show", id, "--db=" + server_->url(), "--format=json"}, dir.path() / "w");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_EQ(nlohmann::json::parse(shown.out)["cases"][0]["trials"].size(), 3U);
+
+  ASSERT_EQ(run_perfzero({"--config=" + slow.string(), "--output_dir=slow"}, dir.path() / "w").exit_code, 0);
+  const auto caught =
+      run_perfzero({"compare", "--history=" + server_->url(), "--label=pg-main", "slow"}, dir.path() / "w");
+  EXPECT_EQ(caught.exit_code, 1) << caught.out << caught.err;
+  // Room for the load on a shared machine (history_test.cpp says more).
+  const auto same = run_perfzero(
+      {"compare", "--history=" + server_->url(), "--label=pg-main", "main3", "--min_change=25"}, dir.path() / "w");
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+}
+
+TEST_F(HistoryPostgres, AKillNineDuringIngestLeavesNoHalfRun) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml",
+                               "defaults: {trials: 60, warmup_trials: 0}\nmethods:\n  - {method: "
+                               "sanity.Sanity.benchmark_noop}\n");
+  ASSERT_EQ(run_perfzero({"--config=" + suite.string(), "--output_dir=base"}, dir.path() / "w").exit_code, 0);
+  std::vector<std::string> args{"history", "ingest", "--db=" + server_->url()};
+  constexpr int kRuns = 40;
+  for (int i = 0; i < kRuns; ++i) {
+    const std::string name = fmt::format("copy{}", i);
+    copy_run(dir.path() / "w" / "base", dir.path() / "w" / name, fmt::format("pg-copy-{}", i));
+    args.push_back(name);
+  }
+  for (const int delay_ms : {100, 200, 300, 400}) {
+    RunningPerfzero ingest(args, dir.path() / "w");
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ingest.signal(SIGKILL);
+    ingest.wait();
+    for (const auto& r : list(dir.path() / "w")) {
+      if (r["execution_id"].get<std::string>().rfind("pg-copy-", 0) != 0) continue;
+      EXPECT_EQ(r["trials"], 60) << "half a run after kill -9 at " << delay_ms << " ms: " << r.dump();
+    }
+  }
+  const auto done = run_perfzero(args, dir.path() / "w");
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  std::size_t copies = 0;
+  for (const auto& r : list(dir.path() / "w")) {
+    if (r["execution_id"].get<std::string>().rfind("pg-copy-", 0) != 0) continue;
+    ++copies;
+    EXPECT_EQ(r["trials"], 60) << r.dump();
+  }
+  EXPECT_EQ(copies, static_cast<std::size_t>(kRuns));
+}
+
+}  // namespace
+}  // namespace perfzero::testing

@@ -1,0 +1,162 @@
+// The results history with the real binary and a real SQLite file (docs/history.md): ingest, list,
+// show, `run --history`, `compare --history`, and a kill -9 during ingest leaving no half run.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string sleep_suite(int ms, int trials) {
+  return fmt::format(R"(
+defaults: {{trials: {}, warmup_trials: 0}}
+methods:
+  - name: sleep
+    command: ["{{bindir}}/perfzero-worker-core", sanity.Sanity.benchmark_sleep, '{{"ms": {}}}']
+)",
+                     trials, ms);
+}
+
+// A copy of a run directory under another execution id: a different run as far as the history goes.
+void copy_run(const std::filesystem::path& from, const std::filesystem::path& to, const std::string& id) {
+  std::filesystem::copy(from, to, std::filesystem::copy_options::recursive);
+  std::string text = slurp(to / "run.json");
+  const std::string old_id = read_json(to / "run.json").at("execution_id");
+  for (auto at = text.find(old_id); at != std::string::npos; at = text.find(old_id, at + id.size())) {
+    text.replace(at, old_id.size(), id);
+  }
+  std::ofstream(to / "run.json", std::ios::trunc) << text;
+}
+
+nlohmann::json list_json(const std::filesystem::path& db, const std::filesystem::path& scratch) {
+  const auto f = run_perfzero({"history", "list", "--db=" + db.string(), "--format=json", "--limit=100000"}, scratch);
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  return nlohmann::json::parse(f.out);
+}
+
+TEST(History, IngestListShowAndRunHistory) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", sleep_suite(10, 3));
+  const auto db = dir.path() / "results" / "history.sqlite";
+  // run --history stores the run as it finishes.
+  const auto ran = run_perfzero(
+      {"--config=" + suite.string(), "--output_dir=run1", "--execution_label=main", "--history=" + db.string()},
+      dir.path() / "w");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_TRUE(contains(ran.out, "stored in the history " + db.string())) << ran.out;
+  // Ingesting it again stores nothing new; the default --db is results/history.sqlite.
+  const auto again = run_perfzero({"history", "ingest", "run1"}, dir.path() / "w");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(contains(again.out, "stored ")) << again.out;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / "w" / "results" / "history.sqlite"));
+  const auto twice = run_perfzero({"history", "ingest", "run1", "--db=" + db.string()}, dir.path() / "w");
+  EXPECT_TRUE(contains(twice.out, "already stored ")) << twice.out;
+
+  const auto runs = list_json(db, dir.path() / "w");
+  ASSERT_EQ(runs.size(), 1U);
+  EXPECT_EQ(runs[0]["execution_label"], "main");
+  EXPECT_EQ(runs[0]["trials"], 3);
+  const std::string id = runs[0]["execution_id"];
+  const auto shown = run_perfzero({"history", "show", id, "--db=" + db.string(), "--format=json"}, dir.path() / "w");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const auto run = nlohmann::json::parse(shown.out);
+  EXPECT_EQ(run["cases"][0]["trials"].size(), 3U);
+  EXPECT_EQ(run["cases"][0]["trials"][0]["metrics"][0]["direction"], "lower");
+  const auto text = run_perfzero({"history", "show", id, "--db=" + db.string()}, dir.path() / "w");
+  EXPECT_TRUE(contains(text.out, "slept_ms")) << text.out;
+}
+
+TEST(History, BadInputIsOneLineAndExit2AndStoresNothing) {
+  TempDir dir;
+  const auto db = (dir.path() / "h.sqlite").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"history", "list", "--db=" + db},
+        {"history", "show", "x", "--db=" + db},
+        {"history", "ingest", (dir.path() / "nowhere").string(), "--db=" + db},
+        {"history", "frobnicate"},
+        {"compare", "--history=" + db, "--label=main", (dir.path() / "nowhere").string()},
+        {"compare", "--history=" + db, dir.path().string()}}) {
+    const auto f = run_perfzero(args, dir.path() / "w");
+    EXPECT_EQ(f.exit_code, 2) << fmt::format("{}", fmt::join(args, " ")) << "\n" << f.err;
+    EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(db)) << "reading or failing created the database";
+}
+
+TEST(History, CompareAgainstTheLabelsHistoryFlagsAStepChange) {
+  TempDir dir;
+  const auto base = dir.write("base.yaml", sleep_suite(50, 3));
+  const auto slow = dir.write("slow.yaml", sleep_suite(150, 3));  // a step far outside load noise
+  const auto db = (dir.path() / "h.sqlite").string();
+  for (int i = 0; i < 5; ++i) {
+    const auto f = run_perfzero({"--config=" + base.string(), fmt::format("--output_dir=main{}", i),
+                                 "--execution_label=main", "--history=" + db},
+                                dir.path() / "w");
+    ASSERT_EQ(f.exit_code, 0) << f.err;
+  }
+  ASSERT_EQ(run_perfzero({"--config=" + slow.string(), "--output_dir=slow"}, dir.path() / "w").exit_code, 0);
+  const auto caught =
+      run_perfzero({"compare", "--history=" + db, "--label=main", "slow", "--format=json"}, dir.path() / "w");
+  EXPECT_EQ(caught.exit_code, 1) << caught.out << caught.err;
+  const auto doc = nlohmann::json::parse(caught.out);
+  bool slept_slower = false;
+  for (const auto& r : doc["results"]) {
+    if (r["metric"] == "slept_ms") {
+      slept_slower = r["verdict"] == "slower";
+      EXPECT_GT(r["z_score"].get<double>(), 5.0) << r.dump();
+      EXPECT_EQ(r["baseline"]["trials"], 5) << "one median per history run";
+    }
+  }
+  EXPECT_TRUE(slept_slower) << caught.out;
+  // The last main run against the four before it (it is left out of its own history). A trial's wall
+  // time holds the process start, which load on a shared machine stretches by several percent; the
+  // threshold leaves room for that, as a CI gate on such a machine would.
+  const auto same =
+      run_perfzero({"compare", "--history=" + db, "--label=main", "main4", "--min_change=25"}, dir.path() / "w");
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+}
+
+TEST(History, AKillNineDuringIngestLeavesNoHalfRun) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml",
+                               "defaults: {trials: 60, warmup_trials: 0}\nmethods:\n  - {method: "
+                               "sanity.Sanity.benchmark_noop}\n");
+  ASSERT_EQ(run_perfzero({"--config=" + suite.string(), "--output_dir=base"}, dir.path() / "w").exit_code, 0);
+  std::vector<std::string> args{"history", "ingest", "--db=" + (dir.path() / "h.sqlite").string()};
+  constexpr int kRuns = 40;
+  for (int i = 0; i < kRuns; ++i) {
+    const std::string name = fmt::format("copy{}", i);
+    copy_run(dir.path() / "w" / "base", dir.path() / "w" / name, fmt::format("copy-{}", i));
+    args.push_back(name);
+  }
+  // Killed at several moments (reading 40 runs and storing them takes about 0.5 s here, one transaction
+  // per run); whatever is stored must be whole: every run with all its trials.
+  for (const int delay_ms : {100, 200, 300, 400}) {
+    RunningPerfzero ingest(args, dir.path() / "w");
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ingest.signal(SIGKILL);
+    ingest.wait();
+    if (!std::filesystem::exists(dir.path() / "h.sqlite")) continue;
+    for (const auto& r : list_json(dir.path() / "h.sqlite", dir.path() / "w")) {
+      EXPECT_EQ(r["trials"], 60) << "half a run after kill -9 at " << delay_ms << " ms: " << r.dump();
+    }
+  }
+  // Ingesting again completes the set, each run once.
+  const auto done = run_perfzero(args, dir.path() / "w");
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  const auto runs = list_json(dir.path() / "h.sqlite", dir.path() / "w");
+  EXPECT_EQ(runs.size(), static_cast<std::size_t>(kRuns));
+  for (const auto& r : runs) EXPECT_EQ(r["trials"], 60) << r.dump();
+}
+
+}  // namespace
+}  // namespace perfzero::testing

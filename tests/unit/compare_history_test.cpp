@@ -1,0 +1,83 @@
+// `compare --history`: the z-score of a candidate against the history's per-run medians
+// (docs/history.md), on runs built in memory.
+#include <gtest/gtest.h>
+
+#include "compare/history_compare.hpp"
+
+namespace perfzero::compare {
+namespace {
+
+results::Run run_with(const std::string& id, const std::vector<double>& values,
+                      Direction direction = Direction::lower_is_better) {
+  results::Run run;
+  run.info.execution_id = id;
+  results::Case c;
+  c.name = "m";
+  for (double v : values) {
+    results::Trial t;
+    t.outcome = Outcome::succeeded;
+    t.wall_time = 1.0;
+    t.metrics.push_back({"time", v, "ms", std::nullopt, std::nullopt, direction});
+    c.trials.push_back(t);
+  }
+  run.cases.push_back(c);
+  return run;
+}
+
+// Ten runs whose medians wander by about 1 % around 100.
+std::vector<results::Run> history(Direction direction = Direction::lower_is_better) {
+  std::vector<results::Run> runs;
+  for (int i = 0; i < 10; ++i) {
+    const double centre = 100.0 + ((i * 7) % 5 - 2) * 0.5;
+    runs.push_back(run_with("h" + std::to_string(i), {centre - 0.2, centre, centre + 0.2}, direction));
+  }
+  return runs;
+}
+
+const MetricComparison& row(const Report& r, const std::string& metric) {
+  for (const auto& m : r.rows) {
+    if (m.metric == metric) return m;
+  }
+  throw std::runtime_error("no row " + metric);
+}
+
+TEST(HistoryCompare, AStepChangeIsFlaggedByItsZScore) {
+  const Report r = compare_with_history(history(), run_with("c", {110, 110.2, 109.8}), {}, 5.0);
+  const auto& m = row(r, "time");
+  EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
+  EXPECT_GT(*m.z_score, 5.0);
+  EXPECT_NEAR(*m.change, 0.10, 0.01);
+  EXPECT_EQ(m.baseline.values.size(), 10U);  // one median per history run
+  EXPECT_TRUE(r.regression());
+  EXPECT_EQ(row(r, "wall_time").verdict, Verdict::same);
+}
+
+TEST(HistoryCompare, WithinTheHistorysSpreadIsSame) {
+  const Report r = compare_with_history(history(), run_with("c", {100.5, 100.7, 100.3}), {}, 5.0);
+  EXPECT_EQ(row(r, "time").verdict, Verdict::same);
+  EXPECT_LT(std::fabs(*row(r, "time").z_score), 5.0);
+  EXPECT_FALSE(r.regression());
+}
+
+TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
+  const Report faster = compare_with_history(history(Direction::higher_is_better),
+                                             run_with("c", {110}, Direction::higher_is_better), {}, 5.0);
+  EXPECT_EQ(row(faster, "time").verdict, Verdict::faster);
+  // Far outside a very quiet history, but only 2 %: below the minimum change that matters.
+  std::vector<results::Run> quiet;
+  for (int i = 0; i < 5; ++i) quiet.push_back(run_with("q" + std::to_string(i), {100.0 + i * 0.01}));
+  const Report small = compare_with_history(quiet, run_with("c", {102}), {}, 5.0);
+  EXPECT_EQ(row(small, "time").verdict, Verdict::same);
+  EXPECT_NE(row(small, "time").reason.find("change below"), std::string::npos);
+}
+
+TEST(HistoryCompare, TooShortAHistoryOrNoneAtAll) {
+  const std::vector<results::Run> two{run_with("a", {100}), run_with("b", {101})};
+  EXPECT_EQ(row(compare_with_history(two, run_with("c", {150}), {}, 5.0), "time").verdict, Verdict::too_noisy);
+  const Report none = compare_with_history({}, run_with("c", {150}), {}, 5.0);
+  EXPECT_EQ(row(none, "time").verdict, Verdict::missing);
+  EXPECT_EQ(row(none, "time").reason, "not in the history");
+}
+
+}  // namespace
+}  // namespace perfzero::compare

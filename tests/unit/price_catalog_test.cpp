@@ -1,0 +1,120 @@
+// The price catalog: the shipped one loads and covers the shapes users rent; broken catalogs are
+// refused with the entry, the field and the line.
+#include "pricing/price_catalog.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include "common/errors.hpp"
+#include "temp_dir.hpp"
+
+namespace perfzero::pricing {
+namespace {
+
+using perfzero::testing::TempDir;
+
+const std::string kShipped = std::string(PERFZERO_SOURCE_DIR) + "/infra/pricing/catalog.yaml";
+
+std::string load_error(const std::string& yaml) {
+  TempDir dir;
+  try {
+    load_catalog(dir.write("catalog.yaml", yaml));
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    return message.substr(message.find("catalog.yaml"));
+  }
+  return "(no error)";
+}
+
+const std::string kHead = "catalog_version: 1\nshapes:\n";
+const std::string kGood =
+    "  - provider: aws\n    shape: c7i.large\n    arch: x86_64\n    vcpus: 2\n    usd_per_hour: 0.08925\n"
+    "    source: https://aws.amazon.com/ec2/pricing/on-demand/\n    date: 2025-01-15\n";
+
+TEST(PriceCatalog, TheShippedCatalogCoversEveryFamilyUsersRent) {
+  const Catalog c = load_catalog(kShipped);
+  for (const auto& [provider, shape] :
+       std::vector<std::pair<std::string, std::string>>{{"oci", "VM.Standard.E4.Flex"},
+                                                        {"oci", "VM.Standard.E5.Flex"},
+                                                        {"oci", "VM.Standard.A1.Flex"},
+                                                        {"oci", "VM.Standard2.4"},
+                                                        {"oci", "VM.GPU3.1"},
+                                                        {"oci", "BM.GPU4.8"},
+                                                        {"oci", "BM.GPU.H100.8"},
+                                                        {"aws", "c5.xlarge"},
+                                                        {"aws", "c6i.xlarge"},
+                                                        {"aws", "c7i.2xlarge"},
+                                                        {"aws", "m5.large"},
+                                                        {"aws", "m7i.large"},
+                                                        {"aws", "c7g.xlarge"},
+                                                        {"aws", "c8g.xlarge"},
+                                                        {"aws", "p3.2xlarge"},
+                                                        {"aws", "p4d.24xlarge"},
+                                                        {"aws", "p5.48xlarge"},
+                                                        {"gcp", "n1-standard-4"},
+                                                        {"gcp", "n2-standard-8"},
+                                                        {"gcp", "c3-standard-8"},
+                                                        {"gcp", "t2a-standard-4"},
+                                                        {"gcp", "a2-highgpu-1g"},
+                                                        {"gcp", "a3-highgpu-8g"},
+                                                        {"azure", "Standard_D4s_v5"},
+                                                        {"azure", "Standard_F4s_v2"},
+                                                        {"azure", "Standard_NC24ads_A100_v4"},
+                                                        {"azure", "Standard_ND96isr_H100_v5"}}) {
+    const Shape* s = c.find(provider, shape);
+    ASSERT_NE(s, nullptr) << provider << " " << shape;
+    EXPECT_TRUE(s->source.starts_with("https://")) << shape;
+    EXPECT_TRUE(days_between(s->date, "2030-01-01").has_value()) << shape;
+  }
+  EXPECT_TRUE(c.find("oci", "VM.Standard.A1.Flex")->flexible.has_value());
+  EXPECT_EQ(c.find("oci", "VM.Standard.A1.Flex")->arch, "aarch64");
+  EXPECT_EQ(c.find("aws", "p5.48xlarge")->gpus->count, 8);
+}
+
+TEST(PriceCatalog, OcpusFollowTheBriefsRule) {
+  EXPECT_EQ(ocpus_of(8, "x86_64"), 4);
+  EXPECT_EQ(ocpus_of(8, "aarch64"), 8);
+}
+
+TEST(PriceCatalog, DaysBetweenDates) {
+  EXPECT_EQ(days_between("2025-01-15", "2026-01-15"), 365);
+  EXPECT_EQ(days_between("2024-02-28", "2024-03-01"), 2);
+  EXPECT_FALSE(days_between("yesterday", "2026-01-15").has_value());
+}
+
+TEST(PriceCatalog, BrokenCatalogsNameTheEntryAndTheField) {
+  EXPECT_EQ(load_error(kHead + kGood), "(no error)");
+  std::string bad_price = kHead + kGood;
+  bad_price.replace(bad_price.find("0.08925"), 7, "cheap");
+  EXPECT_EQ(load_error(bad_price),
+            "catalog.yaml:7:19: shapes[0] (c7i.large).usd_per_hour: expected a positive number, got 'cheap'");
+  std::string no_date = kHead + kGood;
+  no_date.erase(no_date.find("    date:"));
+  EXPECT_EQ(load_error(no_date), "catalog.yaml:3:5: shapes[0]: missing 'date'");
+  std::string typo = kHead + kGood + "    usd_per_hr: 1\n";
+  EXPECT_NE(load_error(typo).find("unknown key 'usd_per_hr'; did you mean 'usd_per_hour'?"), std::string::npos);
+  EXPECT_NE(load_error(kHead + kGood + kGood).find("listed twice for this provider and region"), std::string::npos);
+  std::string both = kHead + kGood + "    flexible: {usd_per_ocpu_hour: 0.01}\n";
+  EXPECT_NE(load_error(both).find("expected exactly one of 'usd_per_hour'"), std::string::npos);
+  std::string provider = kHead + kGood;
+  provider.replace(provider.find("aws"), 3, "ibm");
+  EXPECT_NE(load_error(provider).find("provider: expected one of oci, aws, gcp, azure, got 'ibm'"), std::string::npos);
+  std::string date = kHead + kGood;
+  date.replace(date.find("2025-01-15"), 10, "15/01/2025");
+  EXPECT_NE(load_error(date).find("date: expected a date as YYYY-MM-DD"), std::string::npos);
+  EXPECT_NE(load_error("catalog_version: 2\nshapes: []\n").find("catalog_version: 1"), std::string::npos);
+  EXPECT_NE(load_error("shapes: [").find("YAML syntax error"), std::string::npos);
+  EXPECT_NE(load_error(std::string(100000, '[')).find("nested too deeply"), std::string::npos);
+}
+
+TEST(PriceCatalog, OnlyARegularFileIsRead) {
+  TempDir dir;
+  EXPECT_THROW(load_catalog(dir.path()), ConfigError);
+  EXPECT_THROW(load_catalog(dir.path() / "missing.yaml"), ConfigError);
+  const auto fifo = dir.path() / "fifo.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THROW(load_catalog(fifo), ConfigError);  // refused, not read (it would block for ever)
+}
+
+}  // namespace
+}  // namespace perfzero::pricing
