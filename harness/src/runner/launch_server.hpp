@@ -33,6 +33,8 @@ struct TreeEnd {
   KernelUsage usage;
 };
 
+// Use it from the thread that runs the whole run (the main thread): the launcher's PR_SET_PDEATHSIG
+// fires when the thread that started it ends, not only when the harness does.
 class LaunchServer {
  public:
   explicit LaunchServer(std::filesystem::path launcher);
