@@ -203,11 +203,6 @@ std::string validate(const Problem& p) {
   return "";
 }
 
-double mean_error_bound(std::int64_t n) {
-  // The selected points are (n/2)^2 draws of N(11, 1): their mean's standard error is 2/n.
-  return 6.0 * 2.0 / static_cast<double>(n);
-}
-
 void generate_row_segment(const Problem& p, std::int64_t row, std::int64_t col, std::int64_t count, double* out) {
   const auto groups = static_cast<std::size_t>(count / 4);
   Scratch s(groups);
