@@ -21,6 +21,12 @@ add_custom_target(perfzero_build_info ALL
 # defaults to ON when its dependency is found; turning it ON without the dependency is an error.
 find_package(dnnl QUIET)
 find_package(OpenMP QUIET COMPONENTS CXX)
+# Stock CMake 3.25 (Debian 12's) FindCUDAToolkit sets a property on CUDA::nvToolsExt without checking
+# that the target exists, and CUDA 13 ships no libnvToolsExt: configuring then fails. An empty target
+# of that name (nothing uses it) avoids that; CMake 3.26 checks for itself.
+if(CMAKE_VERSION VERSION_LESS 3.26 AND NOT TARGET CUDA::nvToolsExt)
+  add_library(CUDA::nvToolsExt INTERFACE IMPORTED)
+endif()
 find_package(CUDAToolkit QUIET)
 find_package(OpenCL QUIET)
 function(perfzero_optional_dependency option found description)
