@@ -61,6 +61,8 @@ GpuTimer::~GpuTimer() {
 
 RepetitionSeries GpuTimer::measure(Context& ctx, const MeasureOptions& options,
                                    const std::function<void(cudaStream_t)>& work) {
+  // The work may have made another device current (the all-GPU methods use several).
+  PERFZERO_CUDA_CALL(cudaSetDevice(device_));
   auto setup = [&] {
     if (!flush_l2_) return;
     PERFZERO_CUDA_CALL(cudaMemsetAsync(flush_buffer_, ++flushes_ & 0xff, flush_bytes_, stream_));

@@ -14,7 +14,7 @@ class GpuTimer {
  public:
   // `flush_l2`: before every repetition (warm-ups too), write a buffer twice the L2's size, so the
   // work starts with a cold cache. The SM clock is read through NVML during each timed region
-  // (right after the work is enqueued, before waiting for it) and recorded by finish().
+  // (right after the work is enqueued, before waiting for it) and recorded by record_clocks().
   GpuTimer(int device, bool flush_l2);
   ~GpuTimer();
   GpuTimer(const GpuTimer&) = delete;
