@@ -20,6 +20,10 @@ packages=(
   procps
 )
 
+# Not from Debian: the CUDA toolkit (nvcc, cuBLAS, cuBLASLt, cuDNN) for perfzero-worker-cuda comes
+# from NVIDIA (default location /usr/local/cuda); without it that worker is simply not built, and the
+# GPU image (docker/build.sh --gpu) cannot be built. The driver's NVML is loaded at run time only.
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
