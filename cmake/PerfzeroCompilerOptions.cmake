@@ -9,10 +9,15 @@ endif()
 # Compiler flags shared by every perfzero target, collected in one interface target.
 add_library(perfzero_compile_options INTERFACE)
 add_library(perfzero::compile_options ALIAS perfzero_compile_options)
-target_compile_options(perfzero_compile_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
-                                                          -Wno-sign-conversion)
+# CUDA sources (the CUDA worker) get nvcc's own warnings and -Wall for their host code: -Wpedantic
+# and -Wconversion flag nvcc's generated host stubs, not our code.
+set(perfzero_host_language $<COMPILE_LANGUAGE:C,CXX>)
+target_compile_options(perfzero_compile_options INTERFACE
+  $<${perfzero_host_language}:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 if(PERFZERO_WARNINGS_AS_ERRORS)
-  target_compile_options(perfzero_compile_options INTERFACE -Werror)
+  target_compile_options(perfzero_compile_options INTERFACE $<${perfzero_host_language}:-Werror>
+                                                            $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings>)
 endif()
 if(PERFZERO_SANITIZE)
   target_compile_options(perfzero_compile_options INTERFACE -fsanitize=${PERFZERO_SANITIZE}

@@ -24,6 +24,12 @@ add_custom_target(perfzero_build_info ALL
 # defaults to ON when its dependency is found; turning it ON without the dependency is an error.
 find_package(dnnl QUIET)
 find_package(OpenMP QUIET COMPONENTS CXX)
+# Stock CMake 3.25 (Debian 12's) FindCUDAToolkit sets a property on CUDA::nvToolsExt without checking
+# that the target exists, and CUDA 13 ships no libnvToolsExt: configuring then fails. An empty target
+# of that name (nothing uses it) avoids that; CMake 3.26 checks for itself.
+if(CMAKE_VERSION VERSION_LESS 3.26 AND NOT TARGET CUDA::nvToolsExt)
+  add_library(CUDA::nvToolsExt INTERFACE IMPORTED)
+endif()
 find_package(CUDAToolkit QUIET)
 find_package(OpenCL QUIET)
 find_package(CLBlast QUIET)  # the opencl family's GEMM (libclblast-dev)
@@ -42,13 +48,46 @@ if(dnnl_FOUND AND OpenMP_CXX_FOUND)
 endif()
 perfzero_optional_dependency(PERFZERO_WITH_ONEDNN PERFZERO_FOUND_ONEDNN
                              "perfzero-worker-onednn: needs oneDNN (libdnnl-dev) and OpenMP")
-# Reserved: the CUDA worker comes in a later issue; the option already says what was found.
-perfzero_optional_dependency(PERFZERO_WITH_CUDA CUDAToolkit_FOUND "perfzero-worker-cuda (reserved): needs the CUDA toolkit")
+# cuDNN ships inside this machine's toolkit tree (and in NVIDIA's cudnn packages under /usr).
+find_path(PERFZERO_CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+find_library(PERFZERO_CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR})
+if(CUDAToolkit_FOUND AND CUDAToolkit_NVCC_EXECUTABLE AND PERFZERO_CUDNN_INCLUDE_DIR AND PERFZERO_CUDNN_LIBRARY)
+  set(PERFZERO_FOUND_CUDA TRUE)
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_CUDA PERFZERO_FOUND_CUDA
+                             "perfzero-worker-cuda: needs the CUDA toolkit (nvcc, cuBLAS) and cuDNN")
+if(PERFZERO_WITH_CUDA)
+  # One binary for every GPU clouds rent: machine code for Turing (sm_75: T4), Ampere (sm_80: A100;
+  # sm_86: A10, A40), Ada (sm_89: L4, L40S) and Hopper (sm_90: H100, H200), plus sm_90 PTX that the
+  # driver compiles for newer GPUs. sm_75 is the oldest nvcc 13 targets (CUDA 13 dropped Volta, sm_70:
+  # `nvcc --list-gpu-arch` starts at compute_75). sm_86 code also runs on sm_87/88.
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90-real 90-virtual)
+  endif()
+  set(CMAKE_CUDA_COMPILER ${CUDAToolkit_NVCC_EXECUTABLE})
+  if(PERFZERO_USE_CCACHE AND PERFZERO_CCACHE)
+    set(CMAKE_CUDA_COMPILER_LAUNCHER ${PERFZERO_CCACHE})
+  endif()
+  enable_language(CUDA)
+  # CMake 3.25 predates nvcc's C++20 support and knows no flag for it (the targets' C++20 then fails
+  # to generate): tell it.
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION -std=c++20)
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION -std=c++20)
+  if(NOT "cuda_std_20" IN_LIST CMAKE_CUDA_COMPILE_FEATURES)
+    list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+    set(CMAKE_CUDA20_COMPILE_FEATURES cuda_std_20)
+  endif()
+  set(CMAKE_CUDA_STANDARD 20)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  # Imported targets (fmt, nlohmann-json) name /usr/include; nvcc given it as -isystem breaks
+  # libstdc++'s #include_next <math.h>. It is the host compiler's own directory anyway.
+  list(APPEND CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES /usr/include)
+endif()
 # The OpenCL worker links the ICD loader (devices are found at run time) and CLBlast.
 if(OpenCL_FOUND AND CLBlast_FOUND)
   set(PERFZERO_FOUND_OPENCL TRUE)
 endif()
 perfzero_optional_dependency(PERFZERO_WITH_OPENCL PERFZERO_FOUND_OPENCL
                              "perfzero-worker-opencl: needs the OpenCL ICD loader and headers (ocl-icd-opencl-dev) and CLBlast (libclblast-dev)")
-message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA} (reserved); "
+message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA}; "
                "opencl ${PERFZERO_WITH_OPENCL}")

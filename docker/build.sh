@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tags the perfzero-cpp image with the git revision passed in, and prints its size.
 # usage: docker/build.sh [--gpu] [--tag TAG]     (default tag: the version; also tagged latest/gpu)
+# --gpu: CUDA_ARCHITECTURES=90 (say) builds device code for one GPU only, faster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gpu=0
@@ -17,19 +18,29 @@ version=$(sed -n 's/^project(perfzero_cpp VERSION \([0-9.]*\).*/\1/p' CMakeLists
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || revision="${revision}-dirty"
 name=perfzero-cpp
+scripts/docker-env.sh
+build_image() {  # build_image DOCKERFILE CONTEXT TAG EXTRA_TAG [ARGS...]
+  local file=$1 context=$2 image_tag=$3 extra=$4
+  shift 4
+  docker build -f "$file" \
+    --build-arg GIT_REVISION="$revision" --build-arg VERSION="$version" \
+    --build-arg IMAGE_NAME="$name" --build-arg IMAGE_TAG="$image_tag" "$@" \
+    -t "$name:$image_tag" -t "$name:$extra" "$context"
+}
 if [ "$gpu" -eq 1 ]; then
-  file=docker/Dockerfile.gpu
+  # The GPU image is the CPU image plus the CUDA worker: build (or reuse, from the cache) that first.
   tag=${tag:-${version}-gpu}
   extra_tag=gpu
+  cpu_tag="${version}-for-${tag}"
+  build_image docker/Dockerfile . "$cpu_tag" "$cpu_tag"
+  docker/gpu-context.sh build/docker-gpu
+  build_image docker/Dockerfile.gpu build/docker-gpu "$tag" "$extra_tag" \
+    --build-arg CPU_IMAGE="$name:$cpu_tag" ${CUDA_ARCHITECTURES:+--build-arg CUDA_ARCHITECTURES="$CUDA_ARCHITECTURES"}
+  docker rmi "$name:$cpu_tag" > /dev/null
 else
-  file=docker/Dockerfile
   tag=${tag:-$version}
   extra_tag=latest
+  build_image docker/Dockerfile . "$tag" "$extra_tag"
 fi
-scripts/docker-env.sh
-docker build -f "$file" \
-  --build-arg GIT_REVISION="$revision" --build-arg VERSION="$version" \
-  --build-arg IMAGE_NAME="$name" --build-arg IMAGE_TAG="$tag" \
-  -t "$name:$tag" -t "$name:$extra_tag" .
 size=$(docker image inspect --format '{{.Size}}' "$name:$tag")
 echo "built $name:$tag ($name:$extra_tag), revision $revision, $((size / 1000000)) MB"

@@ -40,6 +40,10 @@ install_s3rver() {
   $sudo npm install -g --no-fund --no-audit s3rver@3.7.1
 }
 
+# Not from Debian: the CUDA toolkit (nvcc, cuBLAS, cuBLASLt, cuDNN) for perfzero-worker-cuda comes
+# from NVIDIA (default location /usr/local/cuda); without it that worker is simply not built, and the
+# GPU image (docker/build.sh --gpu) cannot be built. The driver's NVML is loaded at run time only.
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -42,7 +42,7 @@ Sums run_materialized(const Problem& problem, double* array, MaterializedTimes& 
 
 // The bound on |mean - 11| the result must meet: 6 standard errors of the selected points' mean.
 // The selected points are (n/2)^2 draws of N(11, 1): their mean's standard error is 2/n. Inline so
-// the OpenCL speed cube holds its answer to the same bound without linking these kernels.
+// the OpenCL and CUDA speed cubes hold their answers to the same bound without linking these kernels.
 inline double mean_error_bound(std::int64_t n) { return 6.0 * 2.0 / static_cast<double>(n); }
 
 }  // namespace perfzero::speedcube

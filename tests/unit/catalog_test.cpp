@@ -116,6 +116,17 @@ TEST(ListJson, BadDocumentsSayWhatIsWrong) {
   EXPECT_EQ(parse_error(twice.dump()), "methods[1].name: 'team.Example.benchmark_sum' is listed twice");
 }
 
+TEST(ListJson, NeedsIsOptionalAndAListOfStrings) {
+  auto doc = nlohmann::json::parse(list_text("team", "core"));
+  EXPECT_TRUE(parse_method_list(doc.dump()).methods[0].needs.empty()) << "a worker that lists no needs";
+  doc["methods"][0]["needs"] = {"gpu"};
+  EXPECT_EQ(parse_method_list(doc.dump()).methods[0].needs, std::vector<std::string>{"gpu"});
+  doc["methods"][0]["needs"] = "gpu";
+  EXPECT_EQ(parse_error(doc.dump()), "methods[0].needs: expected an array of strings");
+  doc["methods"][0]["needs"] = {1};
+  EXPECT_EQ(parse_error(doc.dump()), "methods[0].needs: expected an array of strings");
+}
+
 TEST(Catalog, TheSameMethodFromTwoWorkersNamesBoth) {
   Catalog catalog;
   catalog.add("/a/perfzero-worker-one", parse_method_list(list_text("team", "one")));

@@ -38,4 +38,10 @@ RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std:
 RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std::function<void()>& setup,
                          const std::function<void()>& body);
 
+// For work timed by its own clock (CUDA events on the GPU's timeline): body() runs one repetition
+// and returns its duration in seconds. Warm-ups, stopping rules (the caps on wall time included) and
+// recording are those of measure().
+RepetitionSeries measure_timed(Context& ctx, const MeasureOptions& options, const std::function<void()>& setup,
+                               const std::function<double()>& body);
+
 }  // namespace perfzero

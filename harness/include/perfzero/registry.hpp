@@ -19,6 +19,9 @@ struct MethodInfo {
   std::string description;
   std::vector<ParamSpec> params;
   MethodFunction function = nullptr;
+  // What the method needs beyond a CPU, e.g. "gpu": `perfzero list` shows it; without it the method
+  // ends skipped with the reason.
+  std::vector<std::string> needs{};
 
   std::string full_name() const { return family + "." + class_name + "." + method; }
   const ParamSpec* find_param(std::string_view name) const;

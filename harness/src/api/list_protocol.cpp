@@ -22,7 +22,8 @@ nlohmann::json method_list_json(const Registry& registry, std::string_view worke
                        {"class", m.class_name},
                        {"method", m.method},
                        {"description", m.description},
-                       {"params", params}});
+                       {"params", params},
+                       {"needs", m.needs}});
   }
   return {{"worker", std::string(worker)}, {"list_protocol_version", kListProtocolVersion}, {"methods", methods}};
 }

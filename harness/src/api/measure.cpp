@@ -75,6 +75,15 @@ RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std:
 
 RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std::function<void()>& setup,
                          const std::function<void()>& body) {
+  return measure_timed(ctx, options, setup, [&] {
+    const auto start = Clock::now();
+    body();
+    return seconds_between(start, Clock::now());
+  });
+}
+
+RepetitionSeries measure_timed(Context& ctx, const MeasureOptions& options, const std::function<void()>& setup,
+                               const std::function<double()>& body) {
   check_options(options);
   RepetitionSeries series;
   series.name = options.name;
@@ -87,13 +96,10 @@ RepetitionSeries measure(Context& ctx, const MeasureOptions& options, const std:
   Running running;
   while (true) {
     setup();
-    const auto start = Clock::now();
-    body();
-    const auto end = Clock::now();
-    const double seconds = seconds_between(start, end);
+    const double seconds = body();
     series.values.push_back(seconds);
     running.add(seconds);
-    if (auto reason = stop_reason(options, running, seconds_between(started, end))) {
+    if (auto reason = stop_reason(options, running, seconds_between(started, Clock::now()))) {
       series.stopped_by = *reason;
       break;
     }

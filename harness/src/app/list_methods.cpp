@@ -16,6 +16,9 @@ void list_methods(std::FILE* out, const catalog::Catalog& catalog) {
                  worker != nullptr ? worker->executable.filename().string() : "no worker");
     }
     fmt::print(out, "  {}\n      {}\n", m.full_name(), m.description);
+    for (const auto& need : m.needs) {
+      fmt::print(out, "      needs {}{}\n", need, need == "gpu" ? ": an NVIDIA GPU (skipped without one)" : "");
+    }
     for (const auto& p : m.params) {
       fmt::print(out, "      param {} ({}, default {}): {}\n", p.name, to_string(p.type),
                  format_param_value(p.default_value), p.description);

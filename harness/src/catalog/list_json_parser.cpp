@@ -73,6 +73,14 @@ MethodInfo read_method(const json& m, const std::string& where) {
   for (std::size_t i = 0; i < params.size(); ++i) {
     info.params.push_back(read_param(params[i], fmt::format("{}params[{}]", prefix, i)));
   }
+  // Optional: workers built before "needs" existed list none.
+  if (const auto needs = m.find("needs"); needs != m.end()) {
+    if (!needs->is_array()) throw std::runtime_error(prefix + "needs: expected an array of strings");
+    for (const json& need : *needs) {
+      if (!need.is_string()) throw std::runtime_error(prefix + "needs: expected an array of strings");
+      info.needs.push_back(need.get<std::string>());
+    }
+  }
   return info;
 }
 

@@ -1,4 +1,5 @@
 // The optional samplers this build has: one line each. The process tree is always on (runner).
+#include "samplers/gpu_sampler.hpp"
 #include "samplers/host_load_sampler.hpp"
 #include "samplers/leftover_files_sampler.hpp"
 
@@ -10,6 +11,8 @@ const std::vector<SamplerInfo>& builtin_samplers() {
        [] { return std::make_unique<HostLoadSampler>(); }},
       {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
        [] { return std::make_unique<LeftoverFilesSampler>(); }},
+      {"gpu", "NVIDIA GPUs through NVML: utilization, memory, power, clocks, temperature, PCIe; flags gpu_throttled",
+       [] { return GpuSampler::make(); }},
   };
   return all;
 }

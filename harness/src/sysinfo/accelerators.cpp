@@ -1,62 +1,32 @@
 // GPUs through NVML, loaded at run time so the harness runs where no NVIDIA driver exists; then
 // nvidia-smi; else none.
-#include <dlfcn.h>
-
 #include <array>
 #include <cstdio>
-#include <memory>
 #include <sstream>
 
 #include "common/text.hpp"
+#include "nvml/nvml_library.hpp"
 #include "sysinfo/system_info.hpp"
 
 namespace perfzero::sysinfo {
 
 namespace {
 
-// The subset of nvml.h we call; NVML's ABI for these _v2 entry points is stable.
-using nvmlReturn = int;
-using nvmlDevice = void*;
-struct NvmlMemory {
-  unsigned long long total;
-  unsigned long long free;
-  unsigned long long used;
-};
-
 std::optional<AcceleratorInfo> from_nvml() {
-  void* lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) return std::nullopt;
-  const std::unique_ptr<void, int (*)(void*)> closer(lib, ::dlclose);
-  auto sym = [&](const char* name) { return ::dlsym(lib, name); };
-  auto init = reinterpret_cast<nvmlReturn (*)()>(sym("nvmlInit_v2"));
-  auto shutdown = reinterpret_cast<nvmlReturn (*)()>(sym("nvmlShutdown"));
-  auto count = reinterpret_cast<nvmlReturn (*)(unsigned*)>(sym("nvmlDeviceGetCount_v2"));
-  auto handle = reinterpret_cast<nvmlReturn (*)(unsigned, nvmlDevice*)>(sym("nvmlDeviceGetHandleByIndex_v2"));
-  auto name = reinterpret_cast<nvmlReturn (*)(nvmlDevice, char*, unsigned)>(sym("nvmlDeviceGetName"));
-  auto memory = reinterpret_cast<nvmlReturn (*)(nvmlDevice, NvmlMemory*)>(sym("nvmlDeviceGetMemoryInfo"));
-  auto driver = reinterpret_cast<nvmlReturn (*)(char*, unsigned)>(sym("nvmlSystemGetDriverVersion"));
-  if (init == nullptr || shutdown == nullptr || count == nullptr || handle == nullptr || name == nullptr ||
-      memory == nullptr || driver == nullptr) {
-    return std::nullopt;
-  }
-  if (init() != 0) return std::nullopt;
+  std::string why;
+  const auto nvml = nvml::Library::open(why);
+  if (!nvml) return std::nullopt;
   AcceleratorInfo info;
   info.source = "nvml";
-  std::array<char, 96> buffer{};
-  if (driver(buffer.data(), buffer.size()) == 0) info.driver_version = buffer.data();
-  unsigned n = 0;
-  if (count(&n) == 0) {
-    for (unsigned i = 0; i < n; ++i) {
-      nvmlDevice device = nullptr;
-      if (handle(i, &device) != 0) continue;
-      Accelerator gpu;
-      if (name(device, buffer.data(), buffer.size()) == 0) gpu.model = buffer.data();
-      NvmlMemory mem{};
-      if (memory(device, &mem) == 0) gpu.memory_bytes = mem.total;
-      info.devices.push_back(gpu);
-    }
+  info.driver_version = nvml->driver_version();
+  if (const auto cuda = nvml->cuda_driver_version()) {
+    info.cuda_driver_version = std::to_string(*cuda / 1000) + "." + std::to_string(*cuda % 1000 / 10);
   }
-  shutdown();
+  for (unsigned i = 0; i < nvml->device_count(); ++i) {
+    const nvml::GpuDescription d = nvml->describe(i);
+    info.devices.push_back(Accelerator{d.model, d.memory_bytes, d.compute_capability, d.mig_enabled, d.ecc_enabled,
+                                       d.pcie_generation, d.pcie_width, d.max_sm_clock_mhz});
+  }
   return info;
 }
 

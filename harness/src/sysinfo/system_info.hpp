@@ -47,11 +47,18 @@ struct CloudInfo {
 struct Accelerator {
   std::string model;
   std::uint64_t memory_bytes = 0;
+  std::string compute_capability;  // "9.0"; NVML only
+  std::optional<bool> mig_enabled;
+  std::optional<bool> ecc_enabled;
+  std::optional<unsigned> pcie_generation;
+  std::optional<unsigned> pcie_width;
+  std::optional<unsigned> max_sm_clock_mhz;
 };
 
 struct AcceleratorInfo {
   std::string source = "none";  // nvml, nvidia-smi or none
   std::string driver_version;
+  std::string cuda_driver_version;  // the CUDA version the driver supports, "13.0" (NVML only)
   std::vector<Accelerator> devices;
 };
 

@@ -26,10 +26,18 @@ nlohmann::json system_info_json(const SystemInfo& s, const std::string& platform
 }
 
 nlohmann::json system_extension_json(const SystemInfo& s, const std::string& instance_type) {
-  nlohmann::json gpus = nlohmann::json::array();
-  for (const auto& gpu : s.accelerators.devices)
-    gpus.push_back({{"model", gpu.model}, {"memory_bytes", gpu.memory_bytes}});
   auto optional = [](const auto& value) { return value ? nlohmann::json(*value) : nlohmann::json(nullptr); };
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& gpu : s.accelerators.devices) {
+    gpus.push_back({{"model", gpu.model},
+                    {"memory_bytes", gpu.memory_bytes},
+                    {"compute_capability", gpu.compute_capability},
+                    {"mig_enabled", optional(gpu.mig_enabled)},
+                    {"ecc_enabled", optional(gpu.ecc_enabled)},
+                    {"pcie_generation", optional(gpu.pcie_generation)},
+                    {"pcie_width", optional(gpu.pcie_width)},
+                    {"max_sm_clock_mhz", optional(gpu.max_sm_clock_mhz)}});
+  }
   return {
       {"cpu_vendor", s.cpu.vendor},
       {"architecture", s.cpu.architecture},
@@ -55,7 +63,10 @@ nlohmann::json system_extension_json(const SystemInfo& s, const std::string& ins
         {"instance_type", instance_type},
         {"dmi_sys_vendor", s.cloud.sys_vendor},
         {"dmi_product_name", s.cloud.product_name}}},
-      {"accelerators", {{"source", s.accelerators.source}, {"devices", gpus}}},
+      {"accelerators",
+       {{"source", s.accelerators.source},
+        {"cuda_driver_version", s.accelerators.cuda_driver_version},
+        {"devices", gpus}}},
   };
 }
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Assembles the GPU image's build context in DIR (default build/docker-gpu): the sources the build
+# stage compiles, and the part of the local CUDA toolkit (CUDA_HOME, default /usr/local/cuda) that
+# nvcc and the CUDA worker need. No registry serves nvidia/cuda here, so the toolkit comes from this
+# machine; only the compiler, headers and the libraries the worker links are taken (about 0.8 GB of
+# the toolkit's 2.7 GB). A separate context keeps the CPU image's context small. Refreshed in place;
+# files keep their times, so Docker's layer cache holds while nothing changed.
+# usage: docker/gpu-context.sh [DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dest=${1:-build/docker-gpu}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if [ ! -x "$cuda/bin/nvcc" ]; then
+  echo "gpu-context: no CUDA toolkit at $cuda (set CUDA_HOME)" >&2
+  exit 1
+fi
+mkdir -p "$dest/cuda/lib"
+# cp -u keeps a file that is already current, so its layer stays cached.
+copy() { cp -a -u "$@"; }
+# The sources, as the CPU image's context has them (cp -a keeps their times: the cache holds).
+rm -rf "${dest:?}/src" && mkdir -p "$dest/src"
+cp -a CMakeLists.txt CMakePresets.json cmake harness benchmarks "$dest/src/"
+# The compiler: nvcc and its tools, cicc and libdevice, the headers (cuBLAS and cuDNN's included).
+copy "$cuda/bin" "$cuda/nvvm" "$cuda/include" "$dest/cuda/"
+# CMake's FindCUDAToolkit looks for targets/<arch>/include and lib.
+mkdir -p "$dest/cuda/targets/x86_64-linux"
+ln -sfn ../../include "$dest/cuda/targets/x86_64-linux/include"
+ln -sfn ../../lib "$dest/cuda/targets/x86_64-linux/lib"
+# The libraries: what the worker links (cudart, cuBLAS, cuBLASLt, cuDNN's loader; the build stage
+# checks the list with ldd), and the static pieces CMake's compiler check links.
+for lib in libcudart.so libcudart.so.13 libcudart_static.a libcudadevrt.a libculibos.a libcublas.so libcublas.so.13 \
+           libcublasLt.so libcublasLt.so.13 libcudnn.so libcudnn.so.9; do
+  copy "$cuda/lib/$lib" "$dest/cuda/lib/"
+done
+mkdir -p "$dest/cuda/lib/stubs" && copy "$cuda/lib/stubs/libcuda.so" "$dest/cuda/lib/stubs/"
+du -sh "$dest" | awk '{print "gpu-context: " $2 " holds " $1}'

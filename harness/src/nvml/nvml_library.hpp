@@ -1,0 +1,79 @@
+#pragma once
+// The one NVML loader of perfzero: system info, the GPU sampler and the CUDA worker all read NVML
+// through it. NVML is dlopen()ed at run time (no link-time dependency on the driver, so perfzero
+// runs where no NVIDIA driver exists); symbols a driver lacks leave their readings empty.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfzero::nvml {
+
+// Test-only: a path to load instead of libnvidia-ml.so.1 (the tests' fake NVML, tests/fakes/).
+inline constexpr const char* kLibraryEnv = "PERFZERO_TEST_NVML_LIBRARY";
+
+// One GPU at one moment. Empty: not supported by this GPU/driver, or the call failed (see errors).
+struct GpuReading {
+  std::optional<double> sm_util_percent;
+  std::optional<double> memory_util_percent;
+  std::optional<double> memory_used_bytes;
+  std::optional<double> power_watts;
+  std::optional<double> sm_clock_mhz;
+  std::optional<double> memory_clock_mhz;
+  std::optional<double> temperature_c;
+  std::optional<std::uint64_t> throttle_reasons;  // nvmlClocksThrottleReason* bits
+  std::optional<double> pcie_tx_mb_per_s;
+  std::optional<double> pcie_rx_mb_per_s;
+};
+
+// What does not change while a run goes on.
+struct GpuDescription {
+  std::string model;
+  std::uint64_t memory_bytes = 0;
+  std::string compute_capability;  // "9.0"
+  std::optional<bool> mig_enabled;
+  std::optional<bool> ecc_enabled;
+  std::optional<unsigned> pcie_generation;
+  std::optional<unsigned> pcie_width;
+  std::optional<unsigned> max_sm_clock_mhz;
+};
+
+// The throttle bits that mean the GPU ran slower than it could for a reason other than idleness or
+// a user's clock settings: power cap, thermal (software or hardware), hardware slowdown, power brake.
+bool is_performance_throttle(std::uint64_t reasons);
+// "sw_power_cap,sw_thermal" for the bits set.
+std::string throttle_reason_names(std::uint64_t reasons);
+
+class Library {
+ public:
+  // Loads and initializes NVML; nullptr with `why` set when it cannot (no driver, nvmlInit failed,
+  // a required symbol missing).
+  static std::unique_ptr<Library> open(std::string& why);
+  ~Library();
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  unsigned device_count() const;
+  std::string driver_version();
+  std::optional<int> cuda_driver_version();  // e.g. 13000
+  GpuDescription describe(unsigned index);
+  // Problems are appended to `errors` (one line each, naming the call and the GPU); a reading that
+  // is not supported is simply empty.
+  GpuReading read(unsigned index, std::vector<std::string>& errors);
+  // Optional symbols this NVML lacks (older drivers, the tests' fake).
+  const std::vector<std::string>& missing_symbols() const;
+  // NVML's index of the GPU at a PCI bus id ("0000:3B:00.0", as cudaDeviceGetPCIBusId writes it):
+  // CUDA's device order need not be NVML's.
+  std::optional<unsigned> index_of_pci_bus(const std::string& bus_id);
+
+  struct Functions;
+
+ private:
+  Library() = default;
+  void* handle_ = nullptr;
+  std::unique_ptr<Functions> fn_;
+  std::vector<void*> devices_;
+};
+
+}  // namespace perfzero::nvml

@@ -1,0 +1,181 @@
+/* A fake libnvidia-ml for tests: no GPU can exist on the machines that build and test perfzero, so
+ * the GPU sampler and system info are pointed at this library through PERFZERO_TEST_NVML_LIBRARY
+ * (test-only). It implements the NVML calls perfzero makes, against the same declarations
+ * (harness/src/nvml/nvml_api.h), with scripted values chosen by environment variables:
+ *   FAKE_NVML_GPUS=N          devices (default 1, at most 4)
+ *   FAKE_NVML_THROTTLE_AT=K   GPU 0 reports a software thermal slowdown from its K-th sample on (0-based)
+ *   FAKE_NVML_FAIL=NAME       that function returns NVML_ERROR_UNKNOWN (e.g. nvmlDeviceGetPowerUsage)
+ *   FAKE_NVML_INIT_FAIL=1     nvmlInit_v2 returns NVML_ERROR_DRIVER_NOT_LOADED
+ * A sample is one nvmlDeviceGetUtilizationRates call; utilization ramps by 20 % a sample up to 100.
+ * Built twice: FAKE_NVML_WITHOUT_PCIE leaves nvmlDeviceGetPcieThroughput out (a missing symbol). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvml/nvml_api.h"
+
+#define FAKE_MAX_GPUS 4
+#define EXPORT __attribute__((visibility("default")))
+
+struct nvmlDevice_st {
+  unsigned index;
+  unsigned samples;
+};
+
+static struct nvmlDevice_st devices[FAKE_MAX_GPUS] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+
+static int env_int(const char* name, int fallback) {
+  const char* v = getenv(name);
+  return v != NULL && *v != '\0' ? atoi(v) : fallback;
+}
+
+static int fails(const char* function) {
+  const char* v = getenv("FAKE_NVML_FAIL");
+  return v != NULL && strcmp(v, function) == 0;
+}
+
+static unsigned gpu_count(void) {
+  int n = env_int("FAKE_NVML_GPUS", 1);
+  if (n < 0) n = 0;
+  if (n > FAKE_MAX_GPUS) n = FAKE_MAX_GPUS;
+  return (unsigned)n;
+}
+
+static int throttled(nvmlDevice_t d) {
+  const int at = env_int("FAKE_NVML_THROTTLE_AT", -1);
+  return d->index == 0 && at >= 0 && d->samples > (unsigned)at; /* samples counts the current one */
+}
+
+static void copy_text(char* out, unsigned length, const char* text) {
+  if (length == 0) return;
+  strncpy(out, text, length - 1);
+  out[length - 1] = '\0';
+}
+
+#define FAIL_IF_SCRIPTED(name) \
+  if (fails(name)) return NVML_ERROR_UNKNOWN
+
+EXPORT nvmlReturn_t nvmlInit_v2(void) {
+  return env_int("FAKE_NVML_INIT_FAIL", 0) ? NVML_ERROR_DRIVER_NOT_LOADED : NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlShutdown(void) { return NVML_SUCCESS; }
+EXPORT const char* nvmlErrorString(nvmlReturn_t result) {
+  switch (result) {
+    case NVML_SUCCESS:
+      return "Success";
+    case NVML_ERROR_NOT_SUPPORTED:
+      return "Not Supported";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+      return "Driver Not Loaded";
+    default:
+      return "Unknown Error";
+  }
+}
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char* version, unsigned int length) {
+  FAIL_IF_SCRIPTED("nvmlSystemGetDriverVersion");
+  copy_text(version, length, "580.95.05-fake");
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) {
+  *version = 13000;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count) {
+  *count = gpu_count();
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* device) {
+  if (index >= gpu_count()) return NVML_ERROR_INVALID_ARGUMENT;
+  *device = &devices[index];
+  return NVML_SUCCESS;
+}
+/* Bus ids "0000:0N:00.0" for GPU N. */
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, nvmlDevice_t* device) {
+  unsigned i;
+  for (i = 0; i < gpu_count(); ++i) {
+    char expected[16] = "0000:00:00.0";
+    expected[6] = (char)('0' + i);
+    if (strcmp(bus_id, expected) == 0) {
+      *device = &devices[i];
+      return NVML_SUCCESS;
+    }
+  }
+  return NVML_ERROR_NOT_FOUND;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char* name, unsigned int length) {
+  copy_text(name, length, d->index == 0 ? "Fake H100 80GB HBM3" : "Fake A100-SXM4-40GB");
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t* memory) {
+  FAIL_IF_SCRIPTED("nvmlDeviceGetMemoryInfo");
+  memory->total = (d->index == 0 ? 80ULL : 40ULL) << 30;
+  memory->used = (1ULL << 30) + ((unsigned long long)d->samples << 20);
+  memory->free = memory->total - memory->used;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t* u) {
+  FAIL_IF_SCRIPTED("nvmlDeviceGetUtilizationRates");
+  const unsigned step = d->samples++;
+  u->gpu = step * 20 > 100 ? 100 : step * 20;
+  u->memory = step * 10 > 100 ? 100 : step * 10;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int* milliwatts) {
+  FAIL_IF_SCRIPTED("nvmlDeviceGetPowerUsage");
+  *milliwatts = 100000 + 10000 * (d->samples > 0 ? d->samples - 1 : 0); /* per sample index */
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
+  FAIL_IF_SCRIPTED("nvmlDeviceGetClockInfo");
+  *mhz = type == NVML_CLOCK_MEM ? 2619 : (throttled(d) ? 1200 : 1980);
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
+  (void)d;
+  *mhz = type == NVML_CLOCK_MEM ? 2619 : 1980;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, nvmlTemperatureSensors_t sensor, unsigned int* c) {
+  (void)sensor;
+  FAIL_IF_SCRIPTED("nvmlDeviceGetTemperature");
+  *c = 40 + d->samples;
+  return NVML_SUCCESS;
+}
+/* The pre-r535 name only: perfzero must fall back to it when ClocksEventReasons is absent. */
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long* reasons) {
+  FAIL_IF_SCRIPTED("nvmlDeviceGetCurrentClocksThrottleReasons");
+  *reasons = throttled(d) ? nvmlClocksThrottleReasonSwThermalSlowdown : 0;
+  return NVML_SUCCESS;
+}
+#ifndef FAKE_NVML_WITHOUT_PCIE
+EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t d, nvmlPcieUtilCounter_t counter, unsigned int* kb) {
+  (void)d;
+  *kb = counter == NVML_PCIE_UTIL_TX_BYTES ? 1000 : 2000;
+  return NVML_SUCCESS;
+}
+#endif
+EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int* major, int* minor) {
+  *major = d->index == 0 ? 9 : 8;
+  *minor = 0;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int* current, unsigned int* pending) {
+  (void)d;
+  *current = 0;
+  *pending = 0;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, nvmlEnableState_t* current, nvmlEnableState_t* pending) {
+  (void)d;
+  *current = NVML_FEATURE_ENABLED;
+  *pending = NVML_FEATURE_ENABLED;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int* generation) {
+  *generation = d->index == 0 ? 5 : 4;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int* width) {
+  (void)d;
+  *width = 16;
+  return NVML_SUCCESS;
+}

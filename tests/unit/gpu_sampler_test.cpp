@@ -1,0 +1,95 @@
+// The GPU sampler's arithmetic on recorded readings, and the sampler itself on the fake NVML
+// (tests/fakes/fake_nvml.c; no GPU can exist here).
+#include "samplers/gpu_sampler.hpp"
+
+#include <gtest/gtest.h>
+
+#include "nvml/nvml_api.h"
+#include "scoped_env.hpp"
+
+namespace perfzero::samplers {
+namespace {
+
+using testing::ScopedEnv;
+
+nvml::GpuReading reading(double util, double watts, std::uint64_t reasons) {
+  nvml::GpuReading r;
+  r.sm_util_percent = util;
+  r.power_watts = watts;
+  r.throttle_reasons = reasons;
+  return r;
+}
+
+TEST(GpuStats, MaxAndMeanOfEachReadingAndNoThrottleWhenIdleOrClockSet) {
+  GpuStats stats;
+  stats.add(reading(10, 100, 0));
+  stats.add(reading(50, 300, nvmlClocksThrottleReasonGpuIdle));
+  stats.add(reading(90, 200, nvmlClocksThrottleReasonApplicationsClocksSetting));
+  const auto s = stats.summary();
+  EXPECT_EQ(s["samples"], 3);
+  EXPECT_DOUBLE_EQ(s["sm_util_percent"]["max"].get<double>(), 90);
+  EXPECT_DOUBLE_EQ(s["sm_util_percent"]["mean"].get<double>(), 50);
+  EXPECT_DOUBLE_EQ(s["power_watts"]["max"].get<double>(), 300);
+  EXPECT_FALSE(s.contains("temperature_c")) << "never read, so not summarized";
+  EXPECT_EQ(s["throttled"], false);
+  EXPECT_FALSE(stats.throttled());
+}
+
+TEST(GpuStats, ASlowdownSampleMarksTheGpuThrottledWithItsReasons) {
+  GpuStats stats;
+  stats.add(reading(100, 400, 0));
+  stats.add(reading(100, 400, nvmlClocksThrottleReasonHwSlowdown));
+  stats.add(reading(100, 400, nvmlClocksThrottleReasonSwPowerCap));
+  const auto s = stats.summary();
+  EXPECT_TRUE(stats.throttled());
+  EXPECT_EQ(s["throttled_samples"], 2);
+  EXPECT_EQ(s["throttle_reasons"], "sw_power_cap,hw_slowdown");
+}
+
+TEST(GpuSampler, IsLeftOutWithoutNvml) {
+  const ScopedEnv env{{nvml::kLibraryEnv, "/nonexistent/libnvidia-ml.so.1"}};
+  EXPECT_EQ(GpuSampler::make(), nullptr);
+}
+
+TEST(GpuSampler, IsLeftOutWhenNvmlSeesNoGpu) {
+  const ScopedEnv env{{nvml::kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_GPUS", "0"}};
+  EXPECT_EQ(GpuSampler::make(), nullptr);
+}
+
+TEST(GpuSampler, SamplesEveryGpuAndFlagsTheThrottledTrial) {
+  const ScopedEnv env{{nvml::kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_GPUS", "2"}, {"FAKE_NVML_THROTTLE_AT", "3"}};
+  auto sampler = GpuSampler::make();
+  ASSERT_NE(sampler, nullptr);
+  sampler->start(::getpid());
+  for (int i = 0; i < 5; ++i) sampler->sample(0.1 * i);
+  const SamplerOutput out = sampler->finish(TrialFacts{});
+  EXPECT_EQ(out.flags, std::vector<std::string>{"gpu_throttled"});
+  ASSERT_EQ(out.summary["gpus"].size(), 2U);
+  const auto& gpu0 = out.summary["gpus"][0];
+  EXPECT_EQ(gpu0["model"], "Fake H100 80GB HBM3");
+  EXPECT_EQ(gpu0["throttled_samples"], 2);  // samples 3 and 4
+  EXPECT_EQ(gpu0["throttle_reasons"], "sw_thermal");
+  EXPECT_DOUBLE_EQ(gpu0["sm_util_percent"]["max"].get<double>(), 80);
+  EXPECT_DOUBLE_EQ(gpu0["sm_clock_mhz"]["max"].get<double>(), 1980);
+  EXPECT_EQ(out.summary["gpus"][1]["throttled"], false);
+  ASSERT_EQ(out.series.rows.size(), 10U);  // 5 samples x 2 GPUs
+  EXPECT_EQ(out.series.columns.size(), out.series.rows[0].size());
+  EXPECT_EQ(out.series.rows[9][1], 1.0);  // the GPU index column
+}
+
+TEST(GpuSampler, AFailingCallIsReportedOnceAndNothingElseIsLost) {
+  const ScopedEnv env{{nvml::kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_FAIL", "nvmlDeviceGetTemperature"}};
+  auto sampler = GpuSampler::make();
+  ASSERT_NE(sampler, nullptr);
+  sampler->start(::getpid());
+  for (int i = 0; i < 3; ++i) sampler->sample(0.1 * i);
+  const SamplerOutput out = sampler->finish(TrialFacts{});
+  EXPECT_EQ(out.summary["error_count"], 3);
+  EXPECT_EQ(out.summary["errors"], nlohmann::json::array({"nvmlDeviceGetTemperature on GPU 0: Unknown Error (999)"}));
+  EXPECT_FALSE(out.summary["gpus"][0].contains("temperature_c"));
+  EXPECT_TRUE(out.summary["gpus"][0].contains("power_watts"));
+  EXPECT_TRUE(out.flags.empty());
+}
+
+}  // namespace
+}  // namespace perfzero::samplers
