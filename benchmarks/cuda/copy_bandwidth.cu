@@ -98,8 +98,8 @@ void copy(Context& ctx, Direction direction) {
   if (!ok) return;
   const double moved =
       direction == Direction::device_to_device ? 2.0 * static_cast<double>(bytes) : static_cast<double>(bytes);
-  ctx.report("bandwidth", moved / seconds.median() / 1e9, "GB/s");
-  ctx.report("copy_time", seconds.median() * 1e3, "ms");
+  ctx.report("bandwidth", moved / seconds.median() / 1e9, "GB/s", perfzero::Direction::higher_is_better);
+  ctx.report("copy_time", seconds.median() * 1e3, "ms", perfzero::Direction::lower_is_better);
   ctx.set_extra("bytes", static_cast<std::int64_t>(bytes));
   if (direction != Direction::device_to_device) ctx.set_extra("pinned", pinned);
   timer.record_clocks(ctx);

@@ -217,11 +217,11 @@ void gemm(Context& ctx) {
     return ctx.fail("an output entry is off by " + std::to_string(worst) + " times the rounding allowed");
   const double tflops =
       2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) / seconds.median() / 1e12;
-  ctx.report("tflops", tflops, "TFLOP/s");
-  ctx.report("gemm_time", seconds.median() * 1e3, "ms");
+  ctx.report("tflops", tflops, "TFLOP/s", Direction::higher_is_better);
+  ctx.report("gemm_time", seconds.median() * 1e3, "ms", Direction::lower_is_better);
   const auto peak = gemm_peak(facts.cc_major, facts.cc_minor, facts.sm_count, facts.max_sm_clock_mhz, *type);
   if (peak) {
-    ctx.report("percent_of_peak", 100.0 * tflops / peak->tflops, "%");
+    ctx.report("percent_of_peak", 100.0 * tflops / peak->tflops, "%", Direction::higher_is_better);
     ctx.set_extra("peak_tflops", peak->tflops);
     ctx.set_extra("peak_how", peak->how);
   } else {

@@ -36,9 +36,9 @@ bool report_result(Context& ctx, const Problem& p, const Sums& sums, double seco
   const double all_mean = sums.all / points;
   const double bound = perfzero::speedcube::mean_error_bound(p.n);
   ctx.report(Metric{"mean", mean, "1", kExpectedMean - bound, kExpectedMean + bound});
-  ctx.report("mean_error", std::fabs(mean - kExpectedMean), "1");
-  ctx.report("points_per_second", points / seconds, "points/s");
-  ctx.report("run_time", seconds, "s");
+  ctx.report("mean_error", std::fabs(mean - kExpectedMean), "1", Direction::lower_is_better);
+  ctx.report("points_per_second", points / seconds, "points/s", Direction::higher_is_better);
+  ctx.report("run_time", seconds, "s", Direction::lower_is_better);
   ctx.set_extra("n", p.n);
   ctx.set_extra("chunk", p.chunk);
   ctx.set_extra("mean_bound", bound);

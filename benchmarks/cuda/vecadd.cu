@@ -62,8 +62,8 @@ void vecadd(Context& ctx) {
     }
   }
   const double bytes = 3.0 * static_cast<double>(n) * sizeof(float);
-  ctx.report("bandwidth", bytes / seconds.median() / 1e9, "GB/s");
-  ctx.report("kernel_time", seconds.median() * 1e6, "us");
+  ctx.report("bandwidth", bytes / seconds.median() / 1e9, "GB/s", Direction::higher_is_better);
+  ctx.report("kernel_time", seconds.median() * 1e6, "us", Direction::lower_is_better);
   ctx.set_extra("n", n);
   timer.record_clocks(ctx);
 }

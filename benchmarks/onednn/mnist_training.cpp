@@ -291,22 +291,4 @@ double MnistTrainer::step(const std::vector<float>& images, const std::vector<in
   return loss / static_cast<double>(m.batch);
 }
 
-void synthetic_mnist_batch(std::int64_t batch, std::uint32_t seed, std::vector<float>& images,
-                           std::vector<int>& labels) {
-  images.assign(static_cast<std::size_t>(batch * 28 * 28), 0.0F);
-  labels.resize(static_cast<std::size_t>(batch));
-  std::uint32_t s = seed;
-  for (std::int64_t b = 0; b < batch; ++b) {
-    const int label = static_cast<int>(uniform01(s) * 10) % 10;
-    labels[static_cast<std::size_t>(b)] = label;
-    float* img = images.data() + b * 784;
-    for (int i = 0; i < 784; ++i) img[i] = 0.2F * uniform01(s);
-    const int row = 3 + (label / 5) * 12;
-    const int col = 2 + (label % 5) * 5;
-    for (int r = row; r < row + 6; ++r) {
-      for (int c = col; c < std::min(col + 6, 28); ++c) img[r * 28 + c] += 0.8F;
-    }
-  }
-}
-
 }  // namespace perfzero::onednn

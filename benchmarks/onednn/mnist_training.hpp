@@ -24,8 +24,4 @@ class MnistTrainer {
   std::unique_ptr<Impl> impl_;
 };
 
-// A fixed synthetic labelled set: class k is a bright 6x6 patch at a position of its own, plus noise.
-void synthetic_mnist_batch(std::int64_t batch, std::uint32_t seed, std::vector<float>& images,
-                           std::vector<int>& labels);
-
 }  // namespace perfzero::onednn

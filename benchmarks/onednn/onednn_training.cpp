@@ -1,10 +1,11 @@
 // onednn.Training.benchmark_mnist_cnn_step: the product brief's MNIST CNN, one training step.
 #include <omp.h>
 
-#include <numeric>
 #include <string>
 #include <vector>
 
+#include "common/mnist_synthetic.hpp"
+#include "common/training_step_report.hpp"
 #include "onednn/mnist_training.hpp"
 #include "onednn/onednn_info.hpp"
 #include "perfzero/benchmark.hpp"
@@ -31,7 +32,7 @@ void mnist_step(Context& ctx) {
   std::vector<std::vector<float>> images(kBatches);
   std::vector<std::vector<int>> labels(kBatches);
   for (int b = 0; b < kBatches; ++b)
-    synthetic_mnist_batch(batch, 100U + static_cast<std::uint32_t>(b), images[b], labels[b]);
+    bench::synthetic_mnist_batch(batch, 100U + static_cast<std::uint32_t>(b), images[b], labels[b]);
   // Warm-up steps (JIT, first touch) train too, but only the timed steps' losses are compared.
   std::vector<double> losses;
   std::int64_t calls = 0;
@@ -40,30 +41,9 @@ void mnist_step(Context& ctx) {
     const double loss = trainer.step(images[i], labels[i]);
     if (calls++ >= options.warmups) losses.push_back(loss);
   });
-  if (losses.size() < 10) {
-    return ctx.fail("only " + std::to_string(losses.size()) + " steps ran before max_time (" +
-                    std::to_string(options.max_time) + " s); the loss check needs 10");
-  }
-  const auto mean = [](auto first, auto last) {
-    return std::accumulate(first, last, 0.0) / static_cast<double>(last - first);
-  };
-  const double first_loss = mean(losses.begin(), losses.begin() + 5);
-  const double last_loss = mean(losses.end() - 5, losses.end());
-  const double median = seconds.median();
-  ctx.report("ms_per_step", median * 1e3, "ms", perfzero::Direction::lower_is_better);
-  ctx.report("examples_per_second", static_cast<double>(batch) / median, "examples/s",
-             perfzero::Direction::higher_is_better);
-  ctx.report("first_loss", first_loss, "1", perfzero::Direction::unspecified);
-  ctx.report("last_loss", last_loss, "1", perfzero::Direction::unspecified);
-  ctx.set_extra("batch", batch);
-  ctx.set_extra("steps", static_cast<std::int64_t>(seconds.size()));
   ctx.set_extra("threads", std::int64_t{threads});
-  ctx.set_extra("optimizer", "Adadelta (rho 0.95, epsilon 1e-7, learning rate 1.0)");
   ctx.set_framework(framework_info());
-  if (!(last_loss < 0.8 * first_loss)) {
-    ctx.fail("the loss did not fall: " + std::to_string(first_loss) + " over the first 5 steps, " +
-             std::to_string(last_loss) + " over the last 5");
-  }
+  bench::report_training_steps(ctx, seconds, losses, batch, options.max_time);
 }
 
 std::vector<ParamSpec> training_params() {

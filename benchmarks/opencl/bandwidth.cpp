@@ -64,8 +64,8 @@ void copy(Context& ctx, Session& s, Direction direction) {
   if (auto wrong = first_difference(landing, source); !wrong.empty()) return ctx.fail("the copy is wrong: " + wrong);
   // A device copy reads and writes every byte; a transfer moves each byte once.
   const double moved = (direction == Direction::device_to_device ? 2.0 : 1.0) * static_cast<double>(bytes);
-  ctx.report("gbps", moved / seconds.median() / 1e9, "GB/s");
-  ctx.report("milliseconds", seconds.median() * 1e3, "ms");
+  ctx.report("gbps", moved / seconds.median() / 1e9, "GB/s", perfzero::Direction::higher_is_better);
+  ctx.report("milliseconds", seconds.median() * 1e3, "ms", perfzero::Direction::lower_is_better);
   ctx.set_extra("bytes", static_cast<std::int64_t>(bytes));
 }
 

@@ -116,8 +116,8 @@ void gemm(Context& ctx, Session& s, const char* dtype) {
   s.read(dc, c.data(), c.size() * sizeof(T));
   if (auto wrong = check_entries(c, m, n, k); !wrong.empty()) return ctx.fail(wrong);
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  ctx.report("gflops", flops / seconds.median() / 1e9, "GFLOP/s");
-  ctx.report("milliseconds", seconds.median() * 1e3, "ms");
+  ctx.report("gflops", flops / seconds.median() / 1e9, "GFLOP/s", Direction::higher_is_better);
+  ctx.report("milliseconds", seconds.median() * 1e3, "ms", Direction::lower_is_better);
   ctx.set_extra("dtype", std::string(dtype));
   ctx.set_extra("m", m);
   ctx.set_extra("n", n);

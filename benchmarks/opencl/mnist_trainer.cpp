@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "common/mnist_synthetic.hpp"
 #include "opencl/mnist_kernels.hpp"
 
 namespace perfzero::opencl {
@@ -13,10 +14,6 @@ namespace {
 constexpr int kPooled = 64 * 12 * 12;  // the flattened input of Dense128
 
 // A linear congruential stream in [0, 1): weights and data the same on every machine.
-float uniform01(std::uint32_t& state) {
-  state = state * 1664525U + 1013904223U;
-  return static_cast<float>(state >> 8) / 16777216.0F;
-}
 
 constexpr const char* kKernelNames[] = {"conv3x3_relu",
                                         "conv3x3_backward_data",
@@ -72,7 +69,7 @@ MnistTrainer::Parameter& MnistTrainer::parameter(const std::string& name, std::s
   // He uniform for weights, zeros for biases (fan_in 0), as Keras initializes them.
   const float scale = fan_in == 0 ? 0.0F : std::sqrt(6.0F / static_cast<float>(fan_in));
   std::vector<float> values(size);
-  for (float& v : values) v = scale * (2 * uniform01(seed) - 1);
+  for (float& v : values) v = scale * (2 * bench::uniform01(seed) - 1);
   const std::vector<float> zeros(size, 0.0F);
   p.value = floats(size);
   p.grad = floats(size);
@@ -132,23 +129,6 @@ double MnistTrainer::step(const Buffer& images, const Buffer& labels) {
   std::vector<float> losses(static_cast<std::size_t>(batch_));
   session_.read(loss_, losses.data(), losses.size() * sizeof(float));  // blocking: waits for the step
   return std::accumulate(losses.begin(), losses.end(), 0.0) / static_cast<double>(batch_);
-}
-
-void synthetic_mnist_batch(int batch, std::uint32_t seed, std::vector<float>& images, std::vector<int>& labels) {
-  images.assign(static_cast<std::size_t>(batch) * 784, 0.0F);
-  labels.resize(static_cast<std::size_t>(batch));
-  std::uint32_t s = seed;
-  for (int b = 0; b < batch; ++b) {
-    const int label = static_cast<int>(uniform01(s) * 10) % 10;
-    labels[static_cast<std::size_t>(b)] = label;
-    float* img = images.data() + static_cast<std::ptrdiff_t>(b) * 784;
-    for (int i = 0; i < 784; ++i) img[i] = 0.2F * uniform01(s);
-    const int row = 3 + (label / 5) * 12;
-    const int col = 2 + (label % 5) * 5;
-    for (int r = row; r < row + 6; ++r) {
-      for (int c = col; c < std::min(col + 6, 28); ++c) img[r * 28 + c] += 0.8F;
-    }
-  }
 }
 
 }  // namespace perfzero::opencl

@@ -47,8 +47,4 @@ class MnistTrainer {
   Buffer g_d2_, g_h_, g_d1_, g_pooled_, g_a2_, g_a1_;
 };
 
-// A fixed synthetic labelled set, the same as the onednn family's: class k is a bright 6x6 patch at
-// a position of its own, plus noise.
-void synthetic_mnist_batch(int batch, std::uint32_t seed, std::vector<float>& images, std::vector<int>& labels);
-
 }  // namespace perfzero::opencl

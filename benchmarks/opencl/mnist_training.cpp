@@ -1,12 +1,11 @@
 // opencl.Training.benchmark_mnist_cnn_step: the product brief's MNIST CNN training step (batch 128,
 // Adadelta) on an OpenCL device, as onednn.Training.benchmark_mnist_cnn_step does it on oneDNN: the
 // same synthetic set, the same check that the loss falls, ms/step.
-#include <fmt/format.h>
-
-#include <numeric>
 #include <string>
 #include <vector>
 
+#include "common/mnist_synthetic.hpp"
+#include "common/training_step_report.hpp"
 #include "opencl/device_runner.hpp"
 #include "opencl/mnist_trainer.hpp"
 
@@ -33,7 +32,7 @@ void mnist_step(Context& ctx, Session& s) {
   for (int b = 0; b < kBatches; ++b) {
     std::vector<float> x;
     std::vector<int> y;
-    synthetic_mnist_batch(static_cast<int>(batch), 100U + static_cast<std::uint32_t>(b), x, y);
+    bench::synthetic_mnist_batch(batch, 100U + static_cast<std::uint32_t>(b), x, y);
     images.push_back(s.buffer(x.size() * sizeof(float), CL_MEM_READ_ONLY));
     labels.push_back(s.buffer(y.size() * sizeof(int), CL_MEM_READ_ONLY));
     s.write(images.back(), x.data(), x.size() * sizeof(float));
@@ -47,29 +46,9 @@ void mnist_step(Context& ctx, Session& s) {
     const double loss = trainer.step(images[i], labels[i]);
     if (calls++ >= options.warmups) losses.push_back(loss);
   });
-  if (losses.size() < 10) {
-    return ctx.fail(fmt::format("only {} steps ran before max_time ({} s); the loss check needs 10", losses.size(),
-                                options.max_time));
-  }
-  const auto mean = [](auto first, auto last) {
-    return std::accumulate(first, last, 0.0) / static_cast<double>(last - first);
-  };
-  const double first_loss = mean(losses.begin(), losses.begin() + 5);
-  const double last_loss = mean(losses.end() - 5, losses.end());
-  const double median = seconds.median();
-  ctx.report("ms_per_step", median * 1e3, "ms");
-  ctx.report("examples_per_second", static_cast<double>(batch) / median, "examples/s");
-  ctx.report("first_loss", first_loss, "1");
-  ctx.report("last_loss", last_loss, "1");
-  ctx.set_extra("batch", batch);
-  ctx.set_extra("steps", static_cast<std::int64_t>(seconds.size()));
   ctx.set_extra("parameters", trainer.parameters());
-  ctx.set_extra("optimizer", std::string("Adadelta (rho 0.95, epsilon 1e-7, learning rate 1.0)"));
   ctx.set_extra("kernels", std::string("own OpenCL C kernels (benchmarks/opencl/mnist_kernels.cpp)"));
-  if (!(last_loss < 0.8 * first_loss)) {
-    ctx.fail(
-        fmt::format("the loss did not fall: {} over the first 5 steps, {} over the last 5", first_loss, last_loss));
-  }
+  bench::report_training_steps(ctx, seconds, losses, batch, options.max_time);
 }
 
 std::vector<ParamSpec> training_params() {

@@ -173,8 +173,8 @@ void report(Context& ctx, const speedcube::Problem& p, std::pair<double, double>
   const double all_mean = sums.first / points;
   const double bound = speedcube::mean_error_bound(p.n);
   ctx.report(Metric{"mean", mean, "1", 11.0 - bound, 11.0 + bound});
-  ctx.report("mean_error", std::fabs(mean - 11.0), "1");
-  ctx.report("points_per_second", points / seconds, "points/s");
+  ctx.report("mean_error", std::fabs(mean - 11.0), "1", Direction::lower_is_better);
+  ctx.report("points_per_second", points / seconds, "points/s", Direction::higher_is_better);
   ctx.set_extra("n", p.n);
   ctx.set_extra("chunk", p.chunk);
   ctx.set_extra("mean_bound", bound);

@@ -62,9 +62,10 @@ void vecadd(Context& ctx, Session& s) {
                       std::to_string(a[i] + b[i]));
     }
   }
-  ctx.report("gbps", 3.0 * static_cast<double>(bytes) / seconds.median() / 1e9, "GB/s");
-  ctx.report("microseconds", seconds.median() * 1e6, "us");
-  ctx.report("elements_per_second", static_cast<double>(n) / seconds.median(), "elements/s");
+  ctx.report("gbps", 3.0 * static_cast<double>(bytes) / seconds.median() / 1e9, "GB/s", Direction::higher_is_better);
+  ctx.report("microseconds", seconds.median() * 1e6, "us", Direction::lower_is_better);
+  ctx.report("elements_per_second", static_cast<double>(n) / seconds.median(), "elements/s",
+             Direction::higher_is_better);
   ctx.set_extra("n", n);
 }
 

@@ -111,7 +111,9 @@ fi
 
 size=$(docker image inspect --format '{{.Size}}' "$image")
 echo "image size: $((size / 1000000)) MB"
-check "image within the 250 MB budget" test "$size" -le 250000000
+# 700 MB: PoCL (the OpenCL family on the CPU) compiles kernels at run time, so it brings LLVM and
+# Clang 15 with the GCC runtime libraries; without it the image is about 125 MB (docs/docker.md).
+check "image within the 700 MB budget" test "$size" -le 700000000
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

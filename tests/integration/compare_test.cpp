@@ -18,8 +18,8 @@ namespace {
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The same case names on every side; only what they do differs. Each trial's slept_ms is the median
-// of 3 sleeps, so that one sleep overshot on a loaded machine does not move the trial's figure. `ms` goes to the built-in sleep
-// (run as a command so that its parameter is not part of its name), `seconds` to /bin/sleep.
+// of 3 sleeps, so that one sleep overshot on a loaded machine does not move the trial's figure. `ms` goes to the
+// built-in sleep (run as a command so that its parameter is not part of its name), `seconds` to /bin/sleep.
 std::string suite(int trials, int ms, const std::string& seconds, const std::string& extra_method) {
   return fmt::format(R"(
 defaults: {{trials: {}, warmup_trials: 0}}

@@ -42,6 +42,7 @@ TEST(Samplers, EverySamplerReportsUnderItsNameAndProcessInfoStaysPerfZeros) {
   EXPECT_TRUE(r["perfzero_cpp"]["flags"].empty());
   EXPECT_TRUE(std::filesystem::exists(trial / "process_info.log"));
   EXPECT_TRUE(std::filesystem::exists(trial / "sampler_host_load.log"));
+  EXPECT_FALSE(std::filesystem::exists(trial / "sampler_.log"));  // a sampler that did not start writes nothing
 }
 
 TEST(Samplers, ATrialThatSharedTheCpuWithABusyProcessIsFlagged) {

@@ -33,6 +33,8 @@ class ProcessLogReporter : public Reporter {
                       const results::TrialArtifacts& artifacts) override {
     if (t.warmup || t.outcome == Outcome::interrupted) return;
     for (const auto& series : artifacts.series) {
+      // A sampler that could not start (no GPU, no NVML) leaves a series nobody filled: no file for it.
+      if (series.sampler.empty()) continue;
       const std::string file =
           series.sampler == "process_tree" ? files::kProcessLogFile : "sampler_" + series.sampler + ".log";
       files::write_atomically(artifacts.dir / file, lines_of(series));
