@@ -36,13 +36,13 @@ MnistTrainer::MnistTrainer(Session& session, int batch, std::uint32_t seed)
   for (const char* name : kKernelNames) kernels_.emplace(name, session.kernel(program_, name));
   const auto b = static_cast<std::size_t>(batch);
   std::uint32_t s = seed;
-  parameter("w1", 32 * 9, 9, s);
+  parameter("w1", std::size_t{32} * 9, 9, s);
   parameter("b1", 32, 0, s);
-  parameter("w2", 64 * 32 * 9, 32 * 9, s);
+  parameter("w2", std::size_t{64} * 32 * 9, std::size_t{32} * 9, s);
   parameter("b2", 64, 0, s);
   parameter("w3", 128 * static_cast<std::size_t>(kPooled), kPooled, s);
   parameter("b3", 128, 0, s);
-  parameter("w4", 10 * 128, 128, s);
+  parameter("w4", std::size_t{10} * 128, 128, s);
   parameter("b4", 10, 0, s);
   a1_ = floats(b * 32 * 26 * 26);
   a2_ = floats(b * 64 * 24 * 24);
@@ -105,7 +105,8 @@ void MnistTrainer::backward(const Buffer& images) {
   const auto b = static_cast<std::size_t>(batch_);
   const cl_uint drop1 = 2 * step_ + 1;
   const cl_uint drop2 = 2 * step_ + 2;
-  run("dense_backward_weights", 10 * 128, d2_, d_logits_, params_["w4"].grad, params_["b4"].grad, batch_, 128, 10);
+  run("dense_backward_weights", std::size_t{10} * 128, d2_, d_logits_, params_["w4"].grad, params_["b4"].grad, batch_,
+      128, 10);
   run("dense_backward_data", b * 128, d_logits_, params_["w4"].value, g_d2_, 128, 10);
   run("dropout", b * 128, g_d2_, g_h_, 0.5F, drop2);  // the same mask as forward: same seed
   run("relu_backward", b * 128, g_h_, h_);
@@ -114,10 +115,10 @@ void MnistTrainer::backward(const Buffer& images) {
   run("dense_backward_data", b * kPooled, g_h_, params_["w3"].value, g_d1_, kPooled, 128);
   run("dropout", b * kPooled, g_d1_, g_pooled_, 0.25F, drop1);
   run("maxpool2_backward", b * 64 * 24 * 24, g_pooled_, where_, a2_, g_a2_, 24, 24);
-  run("conv3x3_backward_weights", 64 * 32 * 9, a1_, g_a2_, params_["w2"].grad, batch_, 32, 26, 26, 64);
+  run("conv3x3_backward_weights", std::size_t{64} * 32 * 9, a1_, g_a2_, params_["w2"].grad, batch_, 32, 26, 26, 64);
   run("bias_backward", 64, g_a2_, params_["b2"].grad, batch_, 64, 24 * 24);
   run("conv3x3_backward_data", b * 32 * 26 * 26, g_a2_, params_["w2"].value, a1_, g_a1_, 32, 26, 26, 64);
-  run("conv3x3_backward_weights", 32 * 9, images, g_a1_, params_["w1"].grad, batch_, 1, 28, 28, 32);
+  run("conv3x3_backward_weights", std::size_t{32} * 9, images, g_a1_, params_["w1"].grad, batch_, 1, 28, 28, 32);
   run("bias_backward", 32, g_a1_, params_["b1"].grad, batch_, 32, 26 * 26);
   for (auto& [name, p] : params_) run("adadelta", p.size, p.value, p.grad, p.accum_grad, p.accum_update);
 }

@@ -49,7 +49,8 @@ class Session {
 // Sets the kernel's arguments in order: buffers by handle, everything else by value.
 inline void set_arg(cl_kernel kernel, cl_uint index, const Buffer& buffer) {
   const cl_mem mem = buffer.get();
-  PERFZERO_CL_CALL(clSetKernelArg(kernel, index, sizeof mem, &mem));
+  // A buffer argument is the cl_mem handle itself: its size is a pointer's, as OpenCL specifies.
+  PERFZERO_CL_CALL(clSetKernelArg(kernel, index, sizeof mem, &mem));  // NOLINT(bugprone-sizeof-expression)
 }
 template <typename T>
 void set_arg(cl_kernel kernel, cl_uint index, const T& value) {

@@ -31,16 +31,19 @@ class SqliteConnection : public SqlConnection {
       throw HistoryError(fmt::format("{}: cannot open the results database: {}", path_, why));
     }
     sqlite3_busy_timeout(db_, 30000);  // another perfzero ingesting into the same file waits its turn
-    // run(), not query(): a constructor does not call virtual functions.
-    run("PRAGMA foreign_keys = ON", {});
-    // WAL: readers (list, compare --history) never block an ingest; FULL keeps a commit durable.
-    run("PRAGMA journal_mode = WAL", {});
-    run("PRAGMA synchronous = FULL", {});
+    try {
+      // run(), not query(): a constructor does not call virtual functions.
+      run("PRAGMA foreign_keys = ON", {});
+      // WAL: readers (list, compare --history) never block an ingest; FULL keeps a commit durable.
+      run("PRAGMA journal_mode = WAL", {});
+      run("PRAGMA synchronous = FULL", {});
+    } catch (...) {
+      // A file that is not a database fails here, and no destructor runs for a throwing constructor.
+      close();
+      throw;
+    }
   }
-  ~SqliteConnection() override {
-    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
-    sqlite3_close(db_);
-  }
+  ~SqliteConnection() override { close(); }
   SqliteConnection(const SqliteConnection&) = delete;
   SqliteConnection& operator=(const SqliteConnection&) = delete;
 
@@ -54,6 +57,13 @@ class SqliteConnection : public SqlConnection {
   std::string describe() const override { return path_; }
 
  private:
+  void close() noexcept {
+    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+    statements_.clear();
+    sqlite3_close(db_);
+    db_ = nullptr;
+  }
+
   std::vector<SqlRow> run(const std::string& sql, const std::vector<SqlValue>& params) {
     sqlite3_stmt* stmt = prepared(sql);
     sqlite3_reset(stmt);

@@ -73,7 +73,7 @@ double positive_number(const Checker& check, const YAML::Node& node, const std::
 
 std::string member_of(const Checker& check, const YAML::Node& node, const std::string& key,
                       const std::vector<std::string>& allowed) {
-  const std::string value = check.string_of(node, key);
+  std::string value = check.string_of(node, key);
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
     check.fail(node, key, fmt::format("expected one of {}, got '{}'", fmt::join(allowed, ", "), value));
   }

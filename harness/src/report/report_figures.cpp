@@ -119,6 +119,7 @@ std::string find_baseline(const std::vector<Configuration>& configs, const std::
   }
   if (matches.size() == 1) return matches.front();
   std::vector<std::string> keys;
+  keys.reserve(configs.size());
   for (const auto& c : configs) keys.push_back(c.key);
   warnings.push_back(matches.empty()
                          ? fmt::format("--baseline {}: no such configuration (there are: {}); no speedups shown",

@@ -9,7 +9,7 @@ namespace perfzero::report {
 
 namespace {
 
-std::string md(std::string s) {
+std::string md(const std::string& s) {
   std::string out;
   for (const char c : s) {
     if (c == '|') {
