@@ -1,5 +1,5 @@
 /*
- * perfzero-launch: the small process between the harness and each benchmark child.
+ * perfzero-launch: the small, long-lived process between the harness and every benchmark child.
  *
  * Why it exists: the kernel's peak RSS of a process (ru_maxrss) starts from the high-water mark of
  * the process that forked it, so a child forked straight from the harness would report at least the
@@ -10,9 +10,11 @@
  * When the harness dies, even by SIGKILL, the kernel tells this process (PR_SET_PDEATHSIG), which
  * then ends the method's whole tree: no process of a run outlives its harness.
  *
- * usage: perfzero-launch RUSAGE_FILE PROGRAM [ARGS...]
- * It exits as the child did (same code, or the same signal) and writes to RUSAGE_FILE one line:
- *   "maxrss_kib user_seconds system_seconds reaped_processes"
+ * Why it lives for the whole run: starting a program costs about as much as the shortest commands
+ * users time (docs/performance.md), so the harness starts this one once and asks it, per trial, to
+ * start the method (launch_protocol.h): one program start per trial, as hyperfine does.
+ *
+ * usage: perfzero-launch --serve HARNESS_PID   (standard input: the socket of launch_protocol.h)
  * Written in C, with no C++ runtime, to stay small.
  */
 #define _GNU_SOURCE
@@ -23,162 +25,198 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/time.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static double seconds(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+#include "launch_protocol.h"
+#include "launcher_tree.h"
 
-/* Async-signal-safe (it also runs in the parent-death handler): no stdio, no malloc. */
-static void kill_remaining_children(void) {
-  /* Orphans adopted by this subreaper are our children now; kill(-1) would reach too far, so read
-     /proc/self/task/<tid>/children, which lists them. */
-  char path[64] = "/proc/self/task/";
-  char digits[16];
-  int count = 0;
-  for (long pid = (long)getpid(); pid > 0 && count < (int)sizeof digits; pid /= 10)
-    digits[count++] = (char)('0' + pid % 10);
-  size_t at = strlen(path);
-  while (count > 0) path[at++] = digits[--count];
-  memcpy(path + at, "/children", sizeof "/children");
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  char text[4096];
-  const ssize_t n = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (n <= 0) return;
-  text[n] = '\0';
-  for (char* p = text; *p != '\0';) {
-    while (*p == ' ' || *p == '\n') ++p;
-    long pid = 0;
-    while (*p >= '0' && *p <= '9') pid = pid * 10 + (*p++ - '0');
-    if (pid > 0) kill((pid_t)pid, SIGKILL);
-    if (*p != ' ' && *p != '\n') break;
-  }
-}
+extern char** environ;
 
-/* The harness died (even by kill -9): nothing of the method may outlive it. The kernel sends
-   kParentDeathSignal (PR_SET_PDEATHSIG); this ends the tree, and the wait loop below reaps it and
-   ends the orphans each reap uncovers, exactly as after a method that left processes behind. */
-static const int kParentDeathSignal = SIGTERM;
-static volatile sig_atomic_t parent_gone = 0;
-
-static void on_parent_death(int sig) {
-  parent_gone = sig;
-  kill_remaining_children();
-}
-
-/* Arms the parent-death signal; returns 0 when the harness is already gone (it died before prctl,
-   so no signal will ever come): $PERFZERO_HARNESS_PID names the parent we were started by. */
-static int watch_parent(void) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_parent_death; /* no SA_RESTART: wait4 returns EINTR and the loop goes on */
-  sigemptyset(&action.sa_mask);
-  sigaction(kParentDeathSignal, &action, NULL);
-  prctl(PR_SET_PDEATHSIG, kParentDeathSignal, 0, 0, 0);
-  const char* expected = getenv("PERFZERO_HARNESS_PID");
-  if (expected == NULL || *expected == '\0') return 1;
-  return (long)getppid() == strtol(expected, NULL, 10);
-}
-
-/* True when no child is left to wait for: one system call, where reading the children list takes three. */
-static int no_children_left(void) {
-  siginfo_t info;
-  info.si_pid = 0;
-  return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD;
-}
-
-static void write_usage(const char* path, long maxrss_kib, double user, double sys, int reaped) {
-  char line[128];
-  const int length = snprintf(line, sizeof line, "%ld %.6f %.6f %d\n", maxrss_kib, user, sys, reaped);
-  const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  if (write(fd, line, (size_t)length) != length) {
-    /* A short write leaves a line the harness cannot parse: it then reports no kernel figures. */
-  }
-  close(fd);
-}
-
-/* What the reaping loop learned: the kernel's usage summed over every process it reaped. */
-struct tree_usage {
-  long maxrss_kib;
-  double user;
-  double sys;
-  int reaped;
-  int child_status;
+/* One trial's request, parsed: pointers into `payload`. */
+struct request {
+  char* payload;
+  char** argv; /* argc entries, then NULL */
+  char** envp; /* envc entries, then NULL */
+  const char* working_dir;
+  int log_fd;
 };
 
-/* Reaps every process of the tree until none is left; ends what the method leaves behind. */
-static struct tree_usage reap_tree(pid_t child) {
-  struct tree_usage usage = {0, 0.0, 0.0, 0, 0};
-  int child_done = 0;
-  for (;;) {
-    int status = 0;
-    struct rusage ru;
-    const pid_t pid = wait4(-1, &status, 0, &ru);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break; /* ECHILD: the whole tree is gone */
-    }
-    ++usage.reaped;
-    if (ru.ru_maxrss > usage.maxrss_kib) usage.maxrss_kib = ru.ru_maxrss;
-    usage.user += seconds(ru.ru_utime);
-    usage.sys += seconds(ru.ru_stime);
-    if (pid == child) {
-      usage.child_status = status;
-      child_done = 1;
-    }
-    /* The method is over when its main process ends; what it left running is ended with it. */
-    if ((child_done || parent_gone) && !no_children_left()) kill_remaining_children();
-  }
-  return usage;
+static void free_request(struct request* req) {
+  free(req->payload);
+  free(req->argv);
+  free(req->envp);
+  if (req->log_fd >= 0) close(req->log_fd);
 }
 
-/* Ends the launcher the way the child ended. */
-static int exit_like(int child_status) {
-  if (WIFSIGNALED(child_status)) {
-    const int sig = WTERMSIG(child_status);
-    /* Die of the same signal so the harness sees what the child saw, without a core file of ours. */
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
-    signal(sig, SIG_DFL);
-    sigset_t unblock;
-    sigemptyset(&unblock);
-    sigaddset(&unblock, sig);
-    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
-    raise(sig);
-    return 128 + sig;
+/* Reads exactly `size` bytes; 0 at a clean end of the stream before the first byte, -1 on error. */
+static ssize_t read_fully(int fd, char* into, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = read(fd, into + done, size - done);
+    if (n < 0 && errno == EINTR && !launcher_parent_gone) continue;
+    if (n <= 0) return done == 0 && n == 0 ? 0 : -1;
+    done += (size_t)n;
   }
-  return WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 127;
+  return (ssize_t)done;
+}
+
+/* Receives the header and the log descriptor sent with it; 0 at the end of the stream (the harness
+   closed it), -1 on a malformed request, 1 otherwise. */
+static int receive_header(int sock, struct pz_launch_request* header, int* log_fd) {
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct iovec iov = {header, sizeof *header};
+  struct msghdr msg;
+  memset(&msg, 0, sizeof msg);
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.buffer;
+  msg.msg_controllen = sizeof control.buffer;
+  ssize_t n;
+  do {
+    n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR && !launcher_parent_gone);
+  if (n == 0) return 0;
+  if (n < 0) return -1;
+  const struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) memcpy(log_fd, CMSG_DATA(c), sizeof(int));
+  if ((size_t)n < sizeof *header && read_fully(sock, (char*)header + n, sizeof *header - (size_t)n) <= 0) return -1;
+  return header->magic == PZ_LAUNCH_MAGIC && *log_fd >= 0 ? 1 : -1;
+}
+
+/* Splits the payload into its NUL-terminated strings; -1 when their count is not the announced one. */
+static int split_payload(const struct pz_launch_request* header, struct request* req) {
+  const size_t strings = 1 + (size_t)header->argc + (size_t)header->envc;
+  if (header->argc < 1 || strings > header->payload_bytes) return -1;
+  req->argv = calloc(header->argc + 1, sizeof(char*));
+  req->envp = calloc(header->envc + 1, sizeof(char*));
+  if (req->argv == NULL || req->envp == NULL) return -1;
+  char* p = req->payload;
+  char* const end = req->payload + header->payload_bytes;
+  for (size_t i = 0; i < strings; ++i) {
+    char* nul = memchr(p, '\0', (size_t)(end - p));
+    if (nul == NULL) return -1;
+    if (i == 0)
+      req->working_dir = p;
+    else if (i <= header->argc)
+      req->argv[i - 1] = p;
+    else
+      req->envp[i - 1 - header->argc] = p;
+    p = nul + 1;
+  }
+  return p == end ? 0 : -1;
+}
+
+static int read_request(int sock, struct request* req) {
+  struct pz_launch_request header;
+  memset(req, 0, sizeof *req);
+  req->log_fd = -1;
+  const int got = receive_header(sock, &header, &req->log_fd);
+  if (got <= 0) return got;
+  if (header.payload_bytes == 0 || header.payload_bytes > PZ_LAUNCH_MAX_PAYLOAD) return -1;
+  req->payload = malloc(header.payload_bytes);
+  if (req->payload == NULL || read_fully(sock, req->payload, header.payload_bytes) <= 0) return -1;
+  return split_payload(&header, req) == 0 ? 1 : -1;
+}
+
+static int send_reply(int sock, const struct pz_launch_reply* reply) {
+  /* MSG_NOSIGNAL: a harness that is gone must not kill us before we end the method's tree. */
+  return send(sock, reply, sizeof *reply, MSG_NOSIGNAL) == (ssize_t)sizeof *reply ? 0 : -1;
+}
+
+/* In the forked child: the method's own process group (a terminal's Ctrl-C reaches only the
+   harness, which then ends the tree), no blocked or handled signal, output to the trial's log. */
+static void become_method(const struct request* req, int setup_pipe) {
+  setpgid(0, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  signal(SIGTERM, SIG_DFL);
+  /* A closed pipe must kill the method as it would outside perfzero, whatever the harness ignores. */
+  signal(SIGPIPE, SIG_DFL);
+  dup2(req->log_fd, STDOUT_FILENO);
+  dup2(req->log_fd, STDERR_FILENO);
+  if (chdir(req->working_dir) != 0) {
+    const int error = errno;
+    if (write(setup_pipe, &error, sizeof error) != (ssize_t)sizeof error) _exit(126);
+    _exit(126);
+  }
+  environ = req->envp; /* execvp searches the PATH the method gets */
+  execvp(req->argv[0], req->argv);
+  fprintf(stderr, "perfzero-launch: cannot run %s: %s\n", req->argv[0], strerror(errno));
+  _exit(127);
+}
+
+/* Starts the method, tells the harness, reaps the tree and tells the harness again. */
+static int run_one(int sock, const struct request* req) {
+  struct pz_launch_reply reply;
+  memset(&reply, 0, sizeof reply);
+  int setup[2];
+  if (pipe2(setup, O_CLOEXEC) != 0) setup[0] = setup[1] = -1;
+  const pid_t child = fork();
+  if (child == 0) become_method(req, setup[1]);
+  if (setup[1] >= 0) close(setup[1]);
+  int setup_error = 0;
+  /* EOF at exec (the pipe is close-on-exec), or the errno of a failed chdir. */
+  if (child > 0 && setup[0] >= 0 && read_fully(setup[0], (char*)&setup_error, sizeof setup_error) <= 0) setup_error = 0;
+  if (setup[0] >= 0) close(setup[0]);
+  if (child < 0 || setup_error != 0) {
+    if (child > 0) waitpid(child, NULL, 0);
+    reply.kind = child < 0 ? PZ_LAUNCH_FORK_FAILED : PZ_LAUNCH_SETUP_FAILED;
+    reply.error = child < 0 ? errno : setup_error;
+    return send_reply(sock, &reply);
+  }
+  if (launcher_parent_gone) kill_remaining_children(); /* the harness died while we forked */
+  reply.kind = PZ_LAUNCH_STARTED;
+  reply.pid = child;
+  if (send_reply(sock, &reply) != 0) kill_remaining_children();
+  const struct tree_usage usage = reap_tree(child);
+  reply.kind = PZ_LAUNCH_DONE;
+  reply.wait_status = usage.child_status;
+  reply.reaped_processes = usage.reaped;
+  reply.maxrss_kib = usage.maxrss_kib;
+  reply.user_microseconds = usage.user_microseconds;
+  reply.system_microseconds = usage.system_microseconds;
+  return send_reply(sock, &reply);
+}
+
+/* Serves trials until the harness closes the socket, goes away, or sends what it cannot read. */
+static int serve(int sock) {
+  for (;;) {
+    struct request req;
+    const int got = read_request(sock, &req);
+    if (got <= 0 || launcher_parent_gone) {
+      if (got < 0 && !launcher_parent_gone) {
+        struct pz_launch_reply bad = {PZ_LAUNCH_BAD_REQUEST, 0, EPROTO, 0, 0, 0, 0, 0, 0};
+        send_reply(sock, &bad);
+      }
+      free_request(&req);
+      return got < 0 ? 2 : 0;
+    }
+    const int sent = run_one(sock, &req);
+    free_request(&req);
+    if (sent != 0 || launcher_parent_gone) return 0;
+  }
 }
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: perfzero-launch RUSAGE_FILE PROGRAM [ARGS...]\n");
-    return 127;
+  if (argc != 3 || strcmp(argv[1], "--serve") != 0) {
+    fprintf(stderr, "usage: perfzero-launch --serve HARNESS_PID (started by perfzero, not by hand)\n");
+    return 2;
   }
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  /* A closed pipe must kill the method as it would outside perfzero, whatever the harness ignores. */
-  signal(SIGPIPE, SIG_DFL);
-  if (!watch_parent()) {
-    fprintf(stderr, "perfzero-launch: the harness that started it is gone; not starting %s\n", argv[2]);
-    return 127;
+  if (!watch_parent(strtol(argv[2], NULL, 10))) return 0; /* the harness is already gone */
+  /* The socket moves off standard input so that no method inherits it; /dev/null takes its place. */
+  const int sock = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+  const int null_fd = open("/dev/null", O_RDONLY);
+  if (sock < 0 || null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0) {
+    perror("perfzero-launch: setup");
+    return 2;
   }
-  const pid_t child = fork();
-  if (child < 0) {
-    perror("perfzero-launch: fork");
-    return 127;
-  }
-  if (child == 0) {
-    execvp(argv[2], argv + 2);
-    fprintf(stderr, "perfzero-launch: cannot run %s: %s\n", argv[2], strerror(errno));
-    _exit(127);
-  }
-  if (parent_gone) kill_remaining_children(); /* the harness died while we forked */
-
-  const struct tree_usage usage = reap_tree(child);
-  write_usage(argv[1], usage.maxrss_kib, usage.user, usage.sys, usage.reaped);
-  return exit_like(usage.child_status);
+  if (null_fd != STDIN_FILENO) close(null_fd);
+  return serve(sock);
 }

@@ -1,6 +1,8 @@
 // The monitor and the kernel's accounting see the whole process tree, and nothing outlives a run.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -98,6 +100,91 @@ TEST(ProcessTree, TimeoutKillsTheWholeTreeIncludingEscapedGrandchildren) {
   const auto next = read_json(out / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
   EXPECT_EQ(next["perfzero_cpp"]["outcome"], "succeeded");
   EXPECT_TRUE(processes_started_under(out).empty());
+}
+
+// The pid a trial's shell printed as its parent: the launcher that started it.
+pid_t launcher_of(const std::filesystem::path& trial_dir) {
+  std::ifstream log(trial_dir / "perfzero.log");
+  long pid = -1;
+  log >> pid;
+  return static_cast<pid_t>(pid);
+}
+
+// True while `pid` is a live perfzero-launch (a recycled pid runs something else).
+bool is_live_launcher(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_text, name, state;
+  return static_cast<bool>(stat >> pid_text >> name >> state) && name == "(perfzero-launch)" && state != "Z";
+}
+
+bool within(std::chrono::seconds limit, const std::function<bool()>& condition) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return condition();
+}
+
+TEST(ProcessTree, OneLauncherServesEveryTrialOfARunAndEndsWithIt) {
+  TempDir dir;
+  const auto suite = dir.write("launcher.yaml", R"(
+defaults: {trials: 3, warmup_trials: 0}
+methods:
+  - {name: tree.parent, command: [/bin/sh, -c, 'echo $PPID'], output: none}
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const pid_t first = launcher_of(dir.path() / "run" / "tree.parent" / "trial_1");
+  ASSERT_GT(first, 0);
+  for (const char* trial : {"trial_2", "trial_3"}) {
+    EXPECT_EQ(launcher_of(dir.path() / "run" / "tree.parent" / trial), first) << trial;
+  }
+  EXPECT_FALSE(is_live_launcher(first)) << "the launcher outlived its run";
+}
+
+TEST(ProcessTree, AKilledLauncherFailsItsTrialSayingSoAndTheNextTrialGetsANewOne) {
+  TempDir dir;
+  // Trial 1 kills its own launcher and leaves a sleep behind; trial 2 runs normally.
+  const auto suite = dir.write("killed.yaml", R"(
+defaults: {trials: 2, warmup_trials: 0}
+methods:
+  - name: tree.killer
+    command: [/bin/sh, -c, 'echo $PPID; if [ "$PERFZERO_TRIAL" = 1 ]; then kill -9 $PPID; sleep 30; fi']
+    output: none
+)");
+  const auto started = std::chrono::steady_clock::now();
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20)) << "the harness waited";
+  const auto case_dir = dir.path() / "run" / "tree.killer";
+  const auto first = read_json(case_dir / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(first["perfzero_cpp"]["outcome"], "failed") << f.out;
+  EXPECT_NE(first["perfzero_cpp"]["outcome_detail"].get<std::string>().find("perfzero-launch killed by signal 9"),
+            std::string::npos)
+      << first["perfzero_cpp"]["outcome_detail"];
+  const auto second = read_json(case_dir / "trial_2" / "perfzero_summary.json");
+  EXPECT_EQ(second["perfzero_cpp"]["outcome"], "succeeded") << f.out;
+  EXPECT_NE(launcher_of(case_dir / "trial_2"), launcher_of(case_dir / "trial_1"));
+  EXPECT_TRUE(processes_started_under(dir.path() / "run").empty()) << "trial 1's sleep outlived it";
+}
+
+TEST(ProcessTree, AKillNineOfTheHarnessEndsItsLauncherAndTheMethod) {
+  TempDir dir;
+  const auto suite = dir.write("sleep.yaml", R"(
+methods:
+  - {name: tree.sleeper, command: [/bin/sh, -c, 'echo $PPID; sleep 30'], output: none}
+)");
+  RunningPerfzero running({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  const auto trial_dir = dir.path() / "run" / "tree.sleeper" / "trial_1";
+  ASSERT_TRUE(within(std::chrono::seconds(30), [&] { return launcher_of(trial_dir) > 0; }));
+  const pid_t launcher = launcher_of(trial_dir);
+  EXPECT_TRUE(is_live_launcher(launcher));
+  running.signal(SIGKILL);
+  running.wait();
+  EXPECT_TRUE(within(std::chrono::seconds(5), [&] { return !is_live_launcher(launcher); }))
+      << "the launcher outlived its harness";
+  EXPECT_TRUE(within(std::chrono::seconds(5), [&] { return processes_started_under(dir.path() / "run").empty(); }))
+      << "the method outlived its harness";
 }
 
 }  // namespace

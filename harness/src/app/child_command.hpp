@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "config/run_plan.hpp"
-#include "runner/child_launch.hpp"
+#include "runner/launch_server.hpp"
 
 namespace perfzero::app {
 

@@ -44,7 +44,8 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
       recorder_(recorder),
       previous_(std::move(previous)),
       with_trial_reports_(with_trial_reports),
-      run_start_(Clock::now()) {}
+      run_start_(Clock::now()),
+      launch_server_(paths.launcher) {}
 
 std::optional<int> RunLoop::run_all(bool interleave) {
   const auto schedule = make_schedule(plan_, interleave);
@@ -131,8 +132,8 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   runner::TrialRequest request;
   request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);
   request.launcher = paths_.launcher;
+  request.server = &launch_server_;
   request.log_path = record.dir / files::kChildLogFile;
-  request.rusage_path = record.dir / ".kernel_rusage";
   request.timeout = planned.timeout;
   request.monitor_interval = planned.monitor_interval;
   request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);

@@ -11,6 +11,7 @@
 #include "progress/progress.hpp"
 #include "results/model.hpp"
 #include "results/recorder.hpp"
+#include "runner/launch_server.hpp"
 #include "runner/trial_record.hpp"
 
 namespace perfzero::app {
@@ -40,6 +41,8 @@ class RunLoop {
   std::optional<progress::Progress> progress_;
   std::optional<int> stop_;
   bool have_cpu_peak_ = false;
+  // One perfzero-launch for the whole run: a trial then costs one program start, not two.
+  runner::LaunchServer launch_server_;
 };
 
 }  // namespace perfzero::app

@@ -4,6 +4,7 @@
 #include <boost/version.hpp>
 
 #include "common/files.hpp"
+#include "common/sync_behind.hpp"
 #include "reporters/format.hpp"
 
 namespace perfzero::reporters {
@@ -94,9 +95,10 @@ class TrialReportReporter : public Reporter {
                       const results::TrialArtifacts& artifacts) override {
     // Warm-ups are not measurements, and an interrupted trial is run again by --resume.
     if (t.warmup || t.outcome == Outcome::interrupted) return;
-    files::write_atomically(artifacts.dir / files::kReportFile,
-                            dump_json(build_trial_report(run.info, c, t, artifacts.dir), 2) + "\n",
-                            files::Durability::synced);
+    const auto path = artifacts.dir / files::kReportFile;
+    files::write_atomically(path, dump_json(build_trial_report(run.info, c, t, artifacts.dir), 2) + "\n");
+    // Synced while the next trial runs, before the journal line that names it (common/sync_behind.hpp).
+    files::sync_behind().file(path);
   }
 };
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/sync_behind.hpp"
 #include "results/model_json.hpp"
 
 namespace perfzero::results {
@@ -32,7 +33,13 @@ JournalWriter::JournalWriter(const std::filesystem::path& run_dir) : path_(run_d
 }
 
 JournalWriter::~JournalWriter() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ < 0) return;
+  try {
+    files::sync_behind().flush();  // the queue must not hold this descriptor once it is closed
+  } catch (const OutputError&) {
+    // Already reported to the run, or the run is ending on another error.
+  }
+  ::close(fd_);
 }
 
 void JournalWriter::append(const nlohmann::json& event) {
@@ -61,15 +68,19 @@ void JournalWriter::run_started(bool resuming) {
 
 void JournalWriter::trial_finished(const Case& c, const Trial& trial) {
   if (cases_written_.insert(c.name).second) append({{"event", "case"}, {"case", case_header_to_json(c)}});
+  // A sync of an earlier trial that failed in the background stops the run here, before this one.
+  if (auto failed = files::sync_behind().failure()) throw OutputError(*failed);
   append({{"event", "trial"}, {"case", c.name}, {"trial", trial_to_json(trial)}});
-  // A finished trial is the one thing a run must not lose, even to a kernel crash (docs/reliability.md).
-  if (::fdatasync(fd_) != 0) {
-    throw OutputError(fmt::format("cannot write {} to disk: {}", path_.string(), std::strerror(errno)));
-  }
+  // A finished trial is the one thing a run must not lose, even to a kernel crash: it is synced while
+  // the next trial runs, after its report (common/sync_behind.hpp, docs/reliability.md).
+  files::sync_behind().descriptor(fd_, path_);
 }
 
 void JournalWriter::run_finished(const std::string& status) {
   append({{"event", "run_finished"}, {"time", now_epoch()}, {"status", status}});
+  // The run's end waits for every queued sync: when perfzero exits, what it reported is on disk.
+  files::sync_behind().descriptor(fd_, path_);
+  files::sync_behind().flush();
 }
 
 namespace {

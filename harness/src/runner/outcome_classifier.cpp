@@ -24,6 +24,8 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
   switch (execution.end) {
     case ProcessEnd::launch_failed:
       return {Outcome::failed, "could not start: " + execution.launch_error, true};
+    case ProcessEnd::launcher_lost:
+      return {Outcome::failed, execution.launch_error, true};
     case ProcessEnd::timed_out:
       return {Outcome::timed_out,
               "still running after " + seconds_text(execution.wall_seconds) + "; its process tree was killed", true};

@@ -2,8 +2,8 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/signalfd.h>
 
-#include <cerrno>
 #include <ctime>
 
 namespace perfzero::runner {
@@ -42,16 +42,6 @@ void unblock_all_signals_in_child() {
 
 bool is_stop_signal(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
 
-std::optional<int> wait_for_signal(std::chrono::milliseconds timeout) {
-  const sigset_t set = harness_set();
-  const auto count = timeout.count() < 0 ? 0 : timeout.count();
-  timespec ts{static_cast<time_t>(count / 1000), static_cast<long>((count % 1000) * 1'000'000)};
-  siginfo_t info{};
-  const int sig = sigtimedwait(&set, &info, &ts);
-  if (sig < 0) return std::nullopt;  // EAGAIN (time-out) or EINTR
-  return sig;
-}
-
 std::optional<int> take_pending_stop_signal() {
   sigset_t pending;
   sigpending(&pending);
@@ -67,6 +57,16 @@ std::optional<int> take_pending_stop_signal() {
     }
   }
   return std::nullopt;
+}
+
+int stop_signal_fd() {
+  // Reading it would take the signal; callers only poll it, then take the signal with
+  // take_pending_stop_signal(), so both ways of waiting see the same queue.
+  static const int fd = [] {
+    const sigset_t stops = stop_set();
+    return ::signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
+  }();
+  return fd;
 }
 
 }  // namespace perfzero::runner

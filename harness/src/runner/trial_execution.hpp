@@ -11,9 +11,10 @@
 
 namespace perfzero::runner {
 
-enum class ProcessEnd { exited, signaled, timed_out, interrupted, launch_failed };
+// launcher_lost: perfzero-launch died while the method ran (killed from outside); launch_error says how.
+enum class ProcessEnd { exited, signaled, timed_out, interrupted, launch_failed, launcher_lost };
 
-// The kernel's own accounting of the tree, written by perfzero-launch after it reaped everything.
+// The kernel's own accounting of the tree, sent by perfzero-launch after it reaped everything.
 struct KernelUsage {
   std::uint64_t max_rss_bytes = 0;  // largest ru_maxrss of any process in the tree
   double user_seconds = 0.0;
@@ -23,9 +24,9 @@ struct KernelUsage {
 
 struct TrialExecution {
   ProcessEnd end = ProcessEnd::launch_failed;
-  int exit_code = 0;  // when exited
-  int signal = 0;     // when signaled; the stop signal when interrupted
-  std::string launch_error;
+  int exit_code = 0;          // when exited
+  int signal = 0;             // when signaled; the stop signal when interrupted
+  std::string launch_error;   // when launch_failed or launcher_lost
   double wall_seconds = 0.0;  // from launch to the end of the child's tree
   std::optional<KernelUsage> kernel;
   samplers::TreeResult tree;       // the process-tree sampler's typed result (PerfZero's process_info)

@@ -82,7 +82,9 @@ results::Trial make_trial(const TrialRecord& record, bool with_report) {
     t.samplers[name] = output.summary;
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());
   }
-  t.dir = std::filesystem::relative(record.dir, record.run_dir).string();
+  // Lexical: the trial's directory is built under the run's (run_loop), and relative() would resolve
+  // every component of both through readlink, on every trial.
+  t.dir = record.dir.lexically_relative(record.run_dir).string();
   // The trial reporter writes one for every trial that is not a warm-up and was not interrupted.
   if (with_report && !record.warmup && t.outcome != Outcome::interrupted) t.report = t.dir + "/" + files::kReportFile;
   return t;

@@ -2,6 +2,8 @@
 
 #include "common/errors.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -10,7 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <fstream>
+#include <cstring>
+#include <optional>
 #include <thread>
 
 #include "monitor/proc_reader.hpp"
@@ -66,45 +69,35 @@ int kill_and_reap_all_descendants() {
   return killed;
 }
 
-std::optional<KernelUsage> read_kernel_usage(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  KernelUsage usage;
-  std::uint64_t max_rss_kib = 0;
-  if (!(in >> max_rss_kib >> usage.user_seconds >> usage.system_seconds >> usage.reaped_processes)) {
-    return std::nullopt;
-  }
-  usage.max_rss_bytes = max_rss_kib * 1024;
-  return usage;
-}
-
 namespace {
 
 struct WaitOutcome {
-  bool done = false;  // the child ended by itself; `status` is its wait status
-  int status = 0;
+  bool done = false;  // the launcher answered: the tree ended by itself, or the launcher died
   Clock::time_point ended;
 };
 
-// Waits for the child to end, the deadline to pass or a stop signal; the latter two set execution.end.
-WaitOutcome wait_for_child(const TrialRequest& request, pid_t pid, Clock::time_point started,
-                           TrialExecution& execution) {
+// Waits for the launcher's answer, the deadline or a stop signal; the latter two set execution.end.
+WaitOutcome wait_for_tree(const TrialRequest& request, const LaunchServer& server, Clock::time_point started,
+                          TrialExecution& execution) {
   const auto deadline = request.timeout.count() > 0 ? started + request.timeout : Clock::time_point::max();
+  pollfd fds[2] = {{server.reply_fd(), POLLIN, 0}, {stop_signal_fd(), POLLIN, 0}};
   WaitOutcome outcome;
-  outcome.ended = Clock::now();
-  while (!outcome.done) {
-    if (reap_ready(pid, outcome.status)) {
-      outcome.ended = Clock::now();
-      outcome.done = true;
-      break;
-    }
+  while (true) {
     const auto now = Clock::now();
     if (now >= deadline) {
       execution.end = ProcessEnd::timed_out;
       break;
     }
     const auto wait = std::min<Clock::duration>(deadline - now, std::chrono::milliseconds(200));
-    const auto sig = wait_for_signal(std::chrono::ceil<std::chrono::milliseconds>(wait));
-    if (sig && is_stop_signal(*sig)) {
+    const int ready = ::poll(fds, fds[1].fd >= 0 ? 2 : 1,
+                             static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(wait).count()));
+    if (ready > 0 && fds[0].revents != 0) {
+      outcome.ended = Clock::now();
+      outcome.done = true;
+      break;
+    }
+    // Without a signalfd (none could be made), a stop signal is still seen at every tick.
+    if (const auto sig = take_pending_stop_signal()) {
       execution.end = ProcessEnd::interrupted;
       execution.signal = *sig;
       break;
@@ -124,12 +117,23 @@ void record_exit(int status, TrialExecution& execution) {
   }
 }
 
-// Reads the kernel's usage figures, then lets every sampler finish with the trial's facts.
+// After the launcher answered: the method's end and the kernel's figures, or, when the launcher
+// itself died, whatever of the tree it left is ended here.
+void record_tree_end(LaunchServer& server, TrialExecution& execution) {
+  std::string launcher_end;
+  if (const auto end = server.finish(launcher_end)) {
+    record_exit(end->wait_status, execution);
+    execution.kernel = end->usage;
+    return;
+  }
+  execution.end = ProcessEnd::launcher_lost;
+  execution.launch_error = "perfzero-launch " + launcher_end + " during the trial; the method's processes were killed";
+  execution.leftover_processes_killed = kill_and_reap_all_descendants();
+}
+
+// Lets every sampler finish with the trial's facts.
 void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& tree,
                      const std::vector<samplers::Sampler*>& all, TrialExecution& execution) {
-  std::error_code ignored;
-  execution.kernel = read_kernel_usage(request.rusage_path);
-  std::filesystem::remove(request.rusage_path, ignored);
   samplers::TrialFacts facts;
   facts.wall_seconds = execution.wall_seconds;
   facts.trial_dir = request.log_path.parent_path();
@@ -140,41 +144,62 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
   execution.tree.samples.clear();  // they went out as the sampler's series
 }
 
+struct FdGuard {
+  int fd;
+  ~FdGuard() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Starts the method; on failure records why and ends anything a dying launcher left.
+pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecution& execution) {
+  const FdGuard log_fd{::open(request.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)};
+  if (log_fd.fd < 0) {
+    // The trial directory refused the log: the run stops (app/run_benchmarks.cpp).
+    throw OutputError("cannot create " + request.log_path.string() + ": " + std::strerror(errno));
+  }
+  try {
+    return server.start(request.command, log_fd.fd);
+  } catch (const LaunchError& e) {
+    execution.end = ProcessEnd::launch_failed;
+    execution.launch_error = e.what();
+    if (server.launcher_pid() < 0) kill_and_reap_all_descendants();
+    return -1;
+  }
+}
+
 }  // namespace
 
 TrialExecution run_trial(const TrialRequest& request) {
+  std::optional<LaunchServer> own;
+  LaunchServer& server = request.server != nullptr ? *request.server : own.emplace(request.launcher);
   TrialExecution execution;
-  std::error_code ignored;
-  std::filesystem::remove(request.rusage_path, ignored);
 
   // Made before launch: a sampler may need the machine's state from before the method ran.
   std::vector<std::unique_ptr<samplers::Sampler>> others = samplers::make_builtin_samplers();
   const auto started = Clock::now();
-  pid_t pid = -1;
-  try {
-    pid = launch_child(request.launcher, request.command, request.rusage_path, request.log_path);
-  } catch (const OutputError&) {
-    throw;  // the trial directory refused the log: the run stops (app/run_benchmarks.cpp)
-  } catch (const std::exception& e) {
-    execution.end = ProcessEnd::launch_failed;
-    execution.launch_error = e.what();
-    return execution;
-  }
+  if (start_method(request, server, execution) < 0) return execution;
 
   samplers::ProcessTreeSampler tree;
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
-  for (auto* s : all) s->start(pid);
+  for (auto* s : all) s->start(server.launcher_pid());
   samplers::Monitor monitor(request.monitor_interval, all);
-  WaitOutcome outcome = wait_for_child(request, pid, started, execution);
+  WaitOutcome outcome = wait_for_tree(request, server, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();
   execution.monitor_cpu_seconds = monitor.stop();
-  execution.leftover_processes_killed = kill_and_reap_all_descendants();
+  if (outcome.done) {
+    record_tree_end(server, execution);
+  } else {
+    // Time-out or interruption: the launcher goes with the tree (so every process of it is found,
+    // however deep); the next trial starts a new one.
+    execution.leftover_processes_killed = kill_and_reap_all_descendants();
+    server.forget();
+  }
   // Nothing of the tree is left to write to the log now.
   execution.log_bytes_dropped = cap_log(request.log_path, request.max_log_bytes);
   execution.wall_seconds = std::chrono::duration<double>(outcome.ended - started).count();
-  if (outcome.done) record_exit(outcome.status, execution);
   finish_samplers(request, tree, all, execution);
   return execution;
 }

@@ -4,16 +4,17 @@
 #include <filesystem>
 #include <functional>
 
-#include "runner/child_launch.hpp"
+#include "runner/launch_server.hpp"
 #include "runner/trial_execution.hpp"
 
 namespace perfzero::runner {
 
 struct TrialRequest {
   ChildCommand command;
-  std::filesystem::path launcher;  // perfzero-launch
+  std::filesystem::path launcher;  // perfzero-launch, when `server` is null
+  // The run's launcher, kept between trials; null: one is started for this trial alone.
+  LaunchServer* server = nullptr;
   std::filesystem::path log_path;
-  std::filesystem::path rusage_path;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
   std::uint64_t max_log_bytes = std::uint64_t{64} << 20;  // perfzero.log is cut past it (runner/log_cap.hpp)
@@ -29,7 +30,5 @@ TrialExecution run_trial(const TrialRequest& request);
 void become_subreaper();
 // SIGKILLs every descendant of this process and reaps them; returns how many were killed.
 int kill_and_reap_all_descendants();
-
-std::optional<KernelUsage> read_kernel_usage(const std::filesystem::path& path);
 
 }  // namespace perfzero::runner

@@ -12,7 +12,7 @@ const std::vector<SamplerInfo>& builtin_samplers() {
       {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
        [] { return std::make_unique<LeftoverFilesSampler>(); }},
       {"gpu", "NVIDIA GPUs through NVML: utilization, memory, power, clocks, temperature, PCIe; flags gpu_throttled",
-       [] { return GpuSampler::make(); }},
+       [] { return GpuSampler::make_on_process_nvml(); }},
   };
   return all;
 }

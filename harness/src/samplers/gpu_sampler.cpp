@@ -15,12 +15,21 @@ double or_nan(const std::optional<double>& v) { return v.value_or(std::numeric_l
 
 std::unique_ptr<Sampler> GpuSampler::make() {
   std::string why;
-  auto nvml = nvml::Library::open(why);
+  std::shared_ptr<nvml::Library> nvml = nvml::Library::open(why);
   if (!nvml || nvml->device_count() == 0) return nullptr;
   return std::make_unique<GpuSampler>(std::move(nvml));
 }
 
-GpuSampler::GpuSampler(std::unique_ptr<nvml::Library> nvml) : nvml_(std::move(nvml)) {
+std::unique_ptr<Sampler> GpuSampler::make_on_process_nvml() {
+  static const std::shared_ptr<nvml::Library> nvml = [] {
+    std::string why;
+    return std::shared_ptr<nvml::Library>(nvml::Library::open(why));
+  }();
+  if (!nvml || nvml->device_count() == 0) return nullptr;
+  return std::make_unique<GpuSampler>(nvml);
+}
+
+GpuSampler::GpuSampler(std::shared_ptr<nvml::Library> nvml) : nvml_(std::move(nvml)) {
   for (unsigned i = 0; i < nvml_->device_count(); ++i) gpus_.push_back(nvml_->describe(i));
   stats_.resize(gpus_.size());
 }

@@ -18,7 +18,11 @@ class GpuSampler : public Sampler {
  public:
   // nullptr when NVML cannot be loaded or sees no GPU: the sampler is then left out.
   static std::unique_ptr<Sampler> make();
-  explicit GpuSampler(std::unique_ptr<nvml::Library> nvml);
+  // The same on the process's one NVML, opened (or found missing) at the first call: what each trial
+  // uses, as nvmlInit takes tens of milliseconds on a GPU host and a failed dlopen searches the
+  // whole library path. make() opens its own, so that tests of different fakes stay apart.
+  static std::unique_ptr<Sampler> make_on_process_nvml();
+  explicit GpuSampler(std::shared_ptr<nvml::Library> nvml);
 
   std::string name() const override { return "gpu"; }
   // NVML's utilization counters cover its own sample period (1/6 s to 1 s by GPU); faster adds nothing.
@@ -32,7 +36,7 @@ class GpuSampler : public Sampler {
  private:
   void note_error(const std::string& error);
 
-  std::unique_ptr<nvml::Library> nvml_;
+  std::shared_ptr<nvml::Library> nvml_;
   std::vector<nvml::GpuDescription> gpus_;
   std::vector<GpuStats> stats_;
   std::vector<std::string> errors_;  // distinct messages, capped

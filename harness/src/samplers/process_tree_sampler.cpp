@@ -51,10 +51,20 @@ bool ProcessTreeSampler::read_known(std::vector<ProcStat>& out) {
   return !known_.empty();
 }
 
+void ProcessTreeSampler::start(pid_t root) {
+  root_ = root;
+  if (auto text = files_.read(root_, ProcFile::stat)) {
+    if (auto launcher = monitor::parse_proc_stat(*text)) {
+      launcher_reaped_before_ = static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
+    }
+  }
+}
+
 void ProcessTreeSampler::walk_tree(std::vector<ProcStat>& tree) {
   if (auto text = files_.read(root_, ProcFile::stat)) {
     if (auto launcher = monitor::parse_proc_stat(*text)) {
-      launcher_reaped_ticks_ = static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
+      launcher_reaped_ticks_ =
+          static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks) - launcher_reaped_before_;
     }
   }
   std::vector<pid_t> top;

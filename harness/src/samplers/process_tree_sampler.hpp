@@ -38,7 +38,7 @@ struct TreeResult {
 class ProcessTreeSampler : public Sampler {
  public:
   std::string name() const override { return "process_tree"; }
-  void start(pid_t root) override { root_ = root; }
+  void start(pid_t root) override;
   void sample(double time) override;
   bool wants_quick_resample() const override { return !seen_a_process_; }
   SamplerOutput finish(const TrialFacts& facts) override;
@@ -69,6 +69,8 @@ class ProcessTreeSampler : public Sampler {
   double last_sample_time_ = 0.0;  // for the cache's idea of "unused"
   std::vector<pid_t> known_;       // the tree found by the last walk
   double launcher_reaped_ticks_ = 0;
+  // The launcher lives for the whole run: what it reaped before this trial is not this trial's CPU.
+  double launcher_reaped_before_ = 0;
   double last_cpu_ticks_ = 0;
   std::vector<monitor::ProcStat> tree_;  // reused between samples
   bool seen_a_process_ = false;          // samples before the method was forked are not kept

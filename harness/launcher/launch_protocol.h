@@ -1,0 +1,48 @@
+/*
+ * The messages between the harness and its long-lived perfzero-launch, over one AF_UNIX stream
+ * socket (the launcher's standard input). Shared by the C launcher and the C++ harness, which are
+ * always built together, so the structs go over the socket as they are.
+ *
+ * Per trial: the harness sends a pz_launch_request header (with the trial's log file descriptor
+ * attached as SCM_RIGHTS) followed by `payload_bytes` of NUL-terminated strings: the working
+ * directory, then `argc` arguments, then `envc` NAME=value entries. The launcher answers
+ * PZ_LAUNCH_STARTED (or PZ_LAUNCH_SETUP_FAILED / PZ_LAUNCH_FORK_FAILED) as soon as the method's
+ * process is past its setup, then PZ_LAUNCH_DONE once the whole tree is reaped.
+ */
+#ifndef PERFZERO_LAUNCH_PROTOCOL_H
+#define PERFZERO_LAUNCH_PROTOCOL_H
+
+#include <stdint.h>
+
+#define PZ_LAUNCH_MAGIC 0x315a5050u /* "PPZ1": a request from this very build */
+/* Larger than any command line plus environment the kernel would exec (ARG_MAX is 2 MiB here). */
+#define PZ_LAUNCH_MAX_PAYLOAD (16u << 20)
+
+struct pz_launch_request {
+  uint32_t magic;
+  uint32_t payload_bytes;
+  uint32_t argc;
+  uint32_t envc;
+};
+
+enum pz_launch_reply_kind {
+  PZ_LAUNCH_STARTED = 1,      /* pid: the method's process, in its own process group */
+  PZ_LAUNCH_SETUP_FAILED = 2, /* error: errno of chdir in the child; nothing runs */
+  PZ_LAUNCH_FORK_FAILED = 3,  /* error: errno of fork */
+  PZ_LAUNCH_BAD_REQUEST = 4,  /* the request could not be read; the launcher exits */
+  PZ_LAUNCH_DONE = 5          /* the tree is gone: wait_status of the method, usage of every reaped process */
+};
+
+struct pz_launch_reply {
+  int32_t kind;
+  int32_t pid;
+  int32_t error;
+  int32_t wait_status;
+  int32_t reaped_processes;
+  int32_t reserved;
+  int64_t maxrss_kib;
+  int64_t user_microseconds;
+  int64_t system_microseconds;
+};
+
+#endif

@@ -1,0 +1,31 @@
+/* The method's process tree as perfzero-launch sees it: its children, reaped and accounted. */
+#ifndef PERFZERO_LAUNCHER_TREE_H
+#define PERFZERO_LAUNCHER_TREE_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+/* Set by the parent-death handler: the harness is gone, the tree must end and the launcher with it. */
+extern volatile sig_atomic_t launcher_parent_gone;
+
+/* Arms PR_SET_PDEATHSIG; returns 0 when `harness_pid` is no longer our parent (it died before the
+   signal was armed, so none will ever come). */
+int watch_parent(long harness_pid);
+
+/* SIGKILLs every child of this process (the method and the orphans adopted as subreaper).
+   Async-signal-safe. */
+void kill_remaining_children(void);
+
+/* What the reaping loop learned: the kernel's usage summed over every process it reaped. */
+struct tree_usage {
+  long maxrss_kib;
+  long user_microseconds;
+  long system_microseconds;
+  int reaped;
+  int child_status;
+};
+
+/* Reaps every process of the tree until none is left; ends what the method leaves behind. */
+struct tree_usage reap_tree(pid_t child);
+
+#endif

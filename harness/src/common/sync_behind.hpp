@@ -1,0 +1,57 @@
+#pragma once
+// Durability off the trial's critical path. A finished trial's journal line and report must survive a
+// kernel crash, but an fsync costs milliseconds on a cloud disk, several times what a short command's
+// whole trial costs (docs/performance.md). So the trial's writes are queued here and one background
+// thread syncs them while the next trial runs: a group commit, as databases do. A kill -9 of the
+// harness still loses nothing written (the page cache outlives the process); a power loss loses at
+// most what finished during the sync in progress, a few milliseconds of trials (docs/reliability.md).
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace perfzero::files {
+
+class SyncBehind {
+ public:
+  SyncBehind();
+  // Syncs what is still queued; a failure then is dropped (flush() is where a run hears of one).
+  ~SyncBehind();
+  SyncBehind(const SyncBehind&) = delete;
+  SyncBehind& operator=(const SyncBehind&) = delete;
+
+  // A file just renamed into place: fsync of the file, then of its directory (the rename).
+  void file(const std::filesystem::path& path);
+  // An open descriptor (the journal), fdatasync'd; it must stay open until flush() returns.
+  void descriptor(int fd, const std::filesystem::path& name);
+  // Syncs everything queued so far, now, in this thread's wait; throws OutputError naming the file
+  // for the first failure since the last flush (in the background or here).
+  void flush();
+  // The first background failure not yet reported, e.g. "cannot write F to disk: EIO".
+  std::optional<std::string> failure();
+
+ private:
+  struct Item {
+    int fd = -1;  // -1: open `path` to sync it
+    std::filesystem::path path;
+  };
+  void loop();
+  void sync_batch(std::vector<Item>& batch);
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::vector<Item> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::optional<std::string> failure_;
+  std::thread thread_;
+};
+
+// The harness's one queue: the journal and the trial reports share it, so one batch covers both.
+SyncBehind& sync_behind();
+
+}  // namespace perfzero::files

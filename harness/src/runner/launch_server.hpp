@@ -1,0 +1,70 @@
+#pragma once
+// The run's long-lived perfzero-launch (harness/launcher/): started once, it starts each trial's
+// method on request and reports the kernel's accounting of the method's whole tree, so a trial
+// costs one program start, not two (docs/monitoring.md, docs/performance.md).
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/trial_execution.hpp"
+
+namespace perfzero::runner {
+
+struct ChildCommand {
+  std::vector<std::string> argv;  // argv[0] is looked up on the child's PATH
+  std::filesystem::path working_dir;
+  std::vector<std::string> environment;  // NAME=value, the child's whole environment
+};
+
+// The method could not be started (the launcher cannot run, fork or chdir failed): the trial fails
+// with this message; the run goes on.
+class LaunchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How the method's tree ended, as the launcher saw it after reaping all of it.
+struct TreeEnd {
+  int wait_status = 0;  // the method's own process
+  KernelUsage usage;
+};
+
+// Use it from the thread that runs the whole run (the main thread): the launcher's PR_SET_PDEATHSIG
+// fires when the thread that started it ends, not only when the harness does.
+class LaunchServer {
+ public:
+  explicit LaunchServer(std::filesystem::path launcher);
+  ~LaunchServer();
+  LaunchServer(const LaunchServer&) = delete;
+  LaunchServer& operator=(const LaunchServer&) = delete;
+
+  // Starts `command` with stdin /dev/null, stdout and stderr on `log_fd`, in its own process group,
+  // every signal unblocked; returns the method's pid. Starts (or restarts) the launcher first when
+  // it is not running. Throws LaunchError.
+  pid_t start(const ChildCommand& command, int log_fd);
+  // The launcher's pid (the root of the method's tree for the samplers); -1 when none runs.
+  pid_t launcher_pid() const { return pid_; }
+  // Readable when the method's tree has ended or the launcher died.
+  int reply_fd() const { return socket_; }
+  // After reply_fd() became readable: the tree's end, or nullopt when the launcher died (its exit is
+  // then in `launcher_end`, e.g. "killed by SIGKILL"); a later start() starts a new launcher.
+  std::optional<TreeEnd> finish(std::string& launcher_end);
+  // The launcher was killed with the method's tree (time-out, interruption): reap it, start anew later.
+  void forget();
+
+ private:
+  void spawn();
+  bool send_request(const ChildCommand& command, int log_fd);
+  std::string reap_launcher(bool wait);
+
+  std::filesystem::path launcher_;
+  pid_t pid_ = -1;
+  int socket_ = -1;
+  bool in_trial_ = false;
+};
+
+}  // namespace perfzero::runner
