@@ -97,7 +97,8 @@ class TrialReportReporter : public Reporter {
     if (t.warmup || t.outcome == Outcome::interrupted) return;
     const auto path = artifacts.dir / files::kReportFile;
     files::write_atomically(path, dump_json(build_trial_report(run.info, c, t, artifacts.dir), 2) + "\n");
-    // Synced while the next trial runs, before the journal line that names it (common/sync_behind.hpp).
+    // Synced while the next trial runs, before the journal line that names it (queued after it by
+    // the recorder; common/sync_behind.hpp).
     files::sync_behind().file(path);
   }
 };

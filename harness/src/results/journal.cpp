@@ -71,10 +71,9 @@ void JournalWriter::trial_finished(const Case& c, const Trial& trial) {
   // A sync of an earlier trial that failed in the background stops the run here, before this one.
   if (auto failed = files::sync_behind().failure()) throw OutputError(*failed);
   append({{"event", "trial"}, {"case", c.name}, {"trial", trial_to_json(trial)}});
-  // A finished trial is the one thing a run must not lose, even to a kernel crash: it is synced while
-  // the next trial runs, after its report (common/sync_behind.hpp, docs/reliability.md).
-  files::sync_behind().descriptor(fd_, path_);
 }
+
+void JournalWriter::sync_later() { files::sync_behind().descriptor(fd_, path_); }
 
 void JournalWriter::run_finished(const std::string& status) {
   append({{"event", "run_finished"}, {"time", now_epoch()}, {"status", status}});

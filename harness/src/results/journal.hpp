@@ -25,8 +25,12 @@ class JournalWriter {
   JournalWriter& operator=(const JournalWriter&) = delete;
 
   void run_started(bool resuming);
-  // Writes the case's header the first time one of its trials is journaled.
+  // Writes the case's header the first time one of its trials is journaled. Throws OutputError for a
+  // write refused now or a sync of an earlier line that failed in the background.
   void trial_finished(const Case& c, const Trial& trial);
+  // Queues what was appended so far to be synced while the next trial runs (common/sync_behind.hpp):
+  // a finished trial is the one thing a run must not lose, even to a kernel crash.
+  void sync_later();
   void run_finished(const std::string& status);
 
  private:

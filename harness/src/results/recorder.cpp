@@ -68,6 +68,9 @@ void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialAr
   }
   const auto refused =
       each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+  // Queued after the observers, so the trial's report (queued by its reporter) is synced first: a
+  // crash between the two leaves a trial to run again, never a journaled trial without its report.
+  journal_.sync_later();
   if (refused) {
     // The trial is in the journal, its report is not: stop before the next trial meets the same.
     stored.flags.emplace_back("report_not_written");
