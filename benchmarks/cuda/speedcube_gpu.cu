@@ -32,18 +32,59 @@ __device__ void block_sum(double a, double b, double2* out) {
   if (threadIdx.x == 0) *out = make_double2(sa[0], sb[0]);
 }
 
+// The Box-Muller tables copied into the block's shared memory: a warp's threads read different
+// cells, which constant memory would serialize. Every thread of the block must call it.
+__device__ const BoxMullerTables& shared_tables(const BoxMullerTables* global) {
+  __shared__ BoxMullerTables tables;
+  constexpr int kPairs = sizeof(BoxMullerTables) / sizeof(TablePair);
+  static_assert(sizeof(BoxMullerTables) == kPairs * sizeof(TablePair), "the tables are whole pairs");
+  auto* to = reinterpret_cast<TablePair*>(&tables);
+  const auto* from = reinterpret_cast<const TablePair*>(global);
+  for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += static_cast<int>(blockDim.x)) to[i] = from[i];
+  __syncthreads();
+  return tables;
+}
+
+// A grid-stride walk over the cells of a `rows` x `per_row` grid, row-major: the thread's first
+// cell costs one division, each step after it an add and a compare. A 64-bit division per cell is
+// an emulated routine of dozens of instructions, against about 70 per point of the Box-Muller
+// arithmetic the kernel is there to measure.
+struct GridWalk {
+  std::int64_t cell, row, col;
+  std::int64_t stride, stride_rows, stride_cols, per_row;
+
+  __device__ GridWalk(std::int64_t per_row_cells)
+      : cell(static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x),
+        row(cell / per_row_cells),
+        col(cell % per_row_cells),
+        stride(static_cast<std::int64_t>(gridDim.x) * kThreads),
+        stride_rows(stride / per_row_cells),
+        stride_cols(stride % per_row_cells),
+        per_row(per_row_cells) {}
+
+  __device__ void next() {
+    cell += stride;
+    row += stride_rows;
+    col += stride_cols;
+    if (col >= per_row) {
+      col -= per_row;
+      ++row;
+    }
+  }
+};
+
 // Fused: every point of the chunk generated in registers; all points summed, and those on even
 // rows and even columns (x0, x2 of a group: groups start at multiples of 4).
-__global__ void fused_chunk(Problem p, std::int64_t row0, std::int64_t col0, double2* partials) {
+__global__ void fused_chunk(Problem p, std::int64_t row0, std::int64_t col0, const BoxMullerTables* global_tables,
+                            double2* partials) {
+  const BoxMullerTables& tables = shared_tables(global_tables);
   const std::int64_t per_row = p.chunk / 4;
   const std::int64_t groups = p.chunk * per_row;
   double all = 0;
   double selected = 0;
-  for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; g < groups;
-       g += static_cast<std::int64_t>(gridDim.x) * kThreads) {
-    const std::int64_t row = row0 + g / per_row;
-    const std::int64_t col = col0 + 4 * (g % per_row);
-    const FourPoints x = four_points(counter_of(p.n, row, col), p.seed);
+  for (GridWalk w(per_row); w.cell < groups; w.next()) {
+    const std::int64_t row = row0 + w.row;
+    const FourPoints x = four_points_tabled(counter_of(p.n, row, col0 + 4 * w.col), p.seed, tables);
     all += (x.x0 + x.x2) + (x.x1 + x.x3);
     if ((row & 1) == 0) selected += x.x0 + x.x2;
   }
@@ -51,15 +92,16 @@ __global__ void fused_chunk(Problem p, std::int64_t row0, std::int64_t col0, dou
 }
 
 // Materialized, pass 1: the chunk written row-major into `out` (chunk x chunk doubles), all points summed.
-__global__ void generate_chunk(Problem p, std::int64_t row0, std::int64_t col0, double* out, double2* partials) {
+__global__ void generate_chunk(Problem p, std::int64_t row0, std::int64_t col0, const BoxMullerTables* global_tables,
+                               double* out, double2* partials) {
+  const BoxMullerTables& tables = shared_tables(global_tables);
   const std::int64_t per_row = p.chunk / 4;
   const std::int64_t groups = p.chunk * per_row;
   double all = 0;
-  for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; g < groups;
-       g += static_cast<std::int64_t>(gridDim.x) * kThreads) {
-    const std::int64_t r = g / per_row;
-    const std::int64_t c = 4 * (g % per_row);
-    const FourPoints x = four_points(counter_of(p.n, row0 + r, col0 + c), p.seed);
+  for (GridWalk w(per_row); w.cell < groups; w.next()) {
+    const std::int64_t r = w.row;
+    const std::int64_t c = 4 * w.col;
+    const FourPoints x = four_points_tabled(counter_of(p.n, row0 + r, col0 + c), p.seed, tables);
     double* at = out + r * p.chunk + c;
     at[0] = x.x0;
     at[1] = x.x1;
@@ -76,10 +118,9 @@ __global__ void reduce_chunk(Problem p, const double* chunk, double2* partials) 
   const std::int64_t half = p.chunk / 2;
   const std::int64_t pairs = half * half;
   double selected = 0;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < pairs;
-       i += static_cast<std::int64_t>(gridDim.x) * kThreads) {
-    const std::int64_t r = 2 * (i / half);
-    const std::int64_t c = 2 * (i % half);
+  for (GridWalk w(half); w.cell < pairs; w.next()) {
+    const std::int64_t r = 2 * w.row;
+    const std::int64_t c = 2 * w.col;
     selected += reinterpret_cast<const double2*>(chunk + r * p.chunk + c)->x;
   }
   block_sum(0.0, selected, &partials[blockIdx.x]);
@@ -102,10 +143,13 @@ __global__ void finish_chunk(const double2* partials, int blocks, double2* slot,
   }
 }
 
-__global__ void sample_points(Problem p, const std::int64_t* rows, const std::int64_t* cols, int count, double* out) {
+// The kernels' own arithmetic (tables in shared memory), so the host's four_points checks what they drew.
+__global__ void sample_points(Problem p, const std::int64_t* rows, const std::int64_t* cols, int count,
+                              const BoxMullerTables* global_tables, double* out) {
+  const BoxMullerTables& tables = shared_tables(global_tables);
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= count) return;
-  const FourPoints x = four_points(counter_of(p.n, rows[i], cols[i]), p.seed);
+  const FourPoints x = four_points_tabled(counter_of(p.n, rows[i], cols[i]), p.seed, tables);
   out[4 * i] = x.x0;
   out[4 * i + 1] = x.x1;
   out[4 * i + 2] = x.x2;
@@ -116,6 +160,13 @@ int blocks_for(int device) {
   int sms = 0;
   PERFZERO_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return std::max(1, sms) * 8;
+}
+
+DeviceBuffer<BoxMullerTables> upload_tables() {
+  DeviceBuffer<BoxMullerTables> tables(1);
+  const BoxMullerTables host = make_box_muller_tables();
+  PERFZERO_CUDA_CALL(cudaMemcpy(tables.get(), &host, sizeof host, cudaMemcpyHostToDevice));
+  return tables;
 }
 
 std::int64_t chunk_count(const Problem& p) { return (p.n / p.chunk) * (p.n / p.chunk); }
@@ -147,6 +198,7 @@ struct SingleDeviceRun::State {
   std::int64_t held = 1;
   DeviceBuffer<double2> partials;
   DeviceBuffer<double2> chunk_sums;  // (all, selected) per chunk index
+  DeviceBuffer<BoxMullerTables> tables;
   std::unique_ptr<DeviceBuffer<double>> memory;
   std::vector<std::int64_t> done;  // chunk indices this device ran
 
@@ -156,7 +208,8 @@ struct SingleDeviceRun::State {
         mode(m),
         blocks(blocks_for(d)),
         partials(static_cast<std::size_t>(blocks)),
-        chunk_sums(static_cast<std::size_t>(chunk_count(problem))) {
+        chunk_sums(static_cast<std::size_t>(chunk_count(problem))),
+        tables(upload_tables()) {
     if (mode == Mode::materialized) {
       held = chunks_held(device, p);
       if (held < 1) throw CudaError("not even one chunk fits in this GPU's free memory");
@@ -166,7 +219,7 @@ struct SingleDeviceRun::State {
 
   void fused(cudaStream_t s, std::int64_t c) {
     const std::int64_t side = p.n / p.chunk;
-    fused_chunk<<<blocks, kThreads, 0, s>>>(p, c / side * p.chunk, c % side * p.chunk, partials.get());
+    fused_chunk<<<blocks, kThreads, 0, s>>>(p, c / side * p.chunk, c % side * p.chunk, tables.get(), partials.get());
     finish_chunk<<<1, kThreads, 0, s>>>(partials.get(), blocks, chunk_sums.get() + c, 0);
     PERFZERO_CUDA_CALL(cudaGetLastError());
     done.push_back(c);
@@ -179,7 +232,8 @@ struct SingleDeviceRun::State {
     for (std::size_t k = 0; k < batch.size(); ++k) {
       const std::int64_t c = batch[k];
       double* slot = memory->get() + static_cast<std::int64_t>(k) * chunk_points;
-      generate_chunk<<<blocks, kThreads, 0, s>>>(p, c / side * p.chunk, c % side * p.chunk, slot, partials.get());
+      generate_chunk<<<blocks, kThreads, 0, s>>>(p, c / side * p.chunk, c % side * p.chunk, tables.get(), slot,
+                                                 partials.get());
       finish_chunk<<<1, kThreads, 0, s>>>(partials.get(), blocks, chunk_sums.get() + c, 1);
     }
     for (std::size_t k = 0; k < batch.size(); ++k) {
@@ -303,7 +357,8 @@ double max_sample_difference(int device, const Problem& p) {
   DeviceBuffer<double> d_out(4 * kCount);
   PERFZERO_CUDA_CALL(cudaMemcpy(d_rows.get(), rows.data(), d_rows.bytes(), cudaMemcpyHostToDevice));
   PERFZERO_CUDA_CALL(cudaMemcpy(d_cols.get(), cols.data(), d_cols.bytes(), cudaMemcpyHostToDevice));
-  sample_points<<<1, kCount>>>(p, d_rows.get(), d_cols.get(), kCount, d_out.get());
+  const DeviceBuffer<BoxMullerTables> tables = upload_tables();
+  sample_points<<<1, kCount>>>(p, d_rows.get(), d_cols.get(), kCount, tables.get(), d_out.get());
   PERFZERO_CUDA_CALL(cudaGetLastError());
   std::vector<double> out(4 * kCount);
   PERFZERO_CUDA_CALL(cudaMemcpy(out.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost));

@@ -3,7 +3,9 @@
 // no CUDA device is usable. On a machine with a GPU the methods must succeed instead.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "cuda/cuda_device.hpp"
@@ -61,6 +63,50 @@ TEST(CudaSpeedCube, PointsAreTheCpuFamilysByIndex) {
       }
     }
   }
+}
+
+// The GPU kernels draw through tables and short series; they must give the points four_points
+// gives (the CPU family's within 1e-11, above) to a few units in the last place, over the whole
+// range of words: both ends, the table cells' edges and a spread of random words.
+TEST(CudaSpeedCube, TabledBoxMullerIsFourPointsToTheLastPlaces) {
+  const auto tables = speedcube::make_box_muller_tables();
+  std::vector<std::uint32_t> words{0U, 1U, 2U, 0x7FFFFFFFU, 0x80000000U, 0xFFFFFFFEU, 0xFFFFFFFFU};
+  for (std::uint32_t i = 0; i < 256; ++i) {
+    words.push_back(i << 24);  // angle table steps and log cell edges
+    words.push_back((i << 24) - 1U);
+    words.push_back((i << 24) + (1U << 23));
+  }
+  std::uint32_t state = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    state = state * 1664525U + 1013904223U;
+    words.push_back(state);
+  }
+  double worst_log = 0;
+  double worst_angle = 0;
+  for (const std::uint32_t w : words) {
+    const double u = (static_cast<double>(w) + 0.5) / 4294967296.0;
+    // Relative to ln u's size, but not below 1: near u = 1, ln u is tiny and what counts is the
+    // error of the radius sqrt(-2 ln u), which is checked through the points below.
+    const double log_error =
+        std::fabs(speedcube::log_uniform(w, tables) - std::log(u)) / std::max(1.0, std::fabs(std::log(u)));
+    worst_log = std::max(worst_log, log_error);
+    const double t = 2.0 * (u - 0.5);
+    double s = 0;
+    double c = 0;
+    speedcube::sin_cos_pi_uniform(w, tables, s, c);
+    worst_angle = std::max({worst_angle, std::fabs(s - std::sin(M_PI * t)), std::fabs(c - std::cos(M_PI * t))});
+  }
+  EXPECT_LT(worst_log, 1e-15) << "error of ln u";
+  EXPECT_LT(worst_angle, 1e-15) << "absolute error of sin and cos";
+  double worst_point = 0;
+  for (std::uint64_t counter = 0; counter < 300000; ++counter) {
+    const auto tabled = speedcube::four_points_tabled(counter * 977, 42, tables);
+    const auto plain = speedcube::four_points(counter * 977, 42);
+    worst_point = std::max({worst_point, std::fabs(tabled.x0 - plain.x0), std::fabs(tabled.x1 - plain.x1),
+                            std::fabs(tabled.x2 - plain.x2), std::fabs(tabled.x3 - plain.x3)});
+  }
+  // The GPU methods allow 1e-9 between the points they drew and four_points on the host.
+  EXPECT_LT(worst_point, 1e-12);
 }
 
 TEST(CudaMethods, EveryMethodNeedsAGpuAndEndsSkippedWithoutOne) {
