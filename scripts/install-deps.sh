@@ -28,6 +28,7 @@ packages=(
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs
+  patchelf                                      # scripts/gpu-bundle.sh: the bundled binaries find their libraries
   awscli                                        # infra runner test: the S3 client the runner uses
 )
 

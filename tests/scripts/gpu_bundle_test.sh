@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/gpu-bundle.sh and scripts/gpu-verify.sh on this machine (no GPU): the bundle carries every
+# library the binaries need that is not the host's own (glibc, libstdc++, CUDA), the bundled
+# binaries load them from the bundle, and gpu-verify runs a suite end to end, the CUDA methods
+# ending skipped. On a GPU machine the same two scripts give results/reference/ its runs.
+# usage: gpu_bundle_test.sh SOURCE_DIR BUILD_DIR WORK_DIR
+set -euo pipefail
+source_dir=$1
+build_dir=$2
+work=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cd "$source_dir"
+rm -rf "$work"
+mkdir -p "$work"
+scripts/gpu-bundle.sh "$build_dir" "$work/bundle" || fail "gpu-bundle.sh failed"
+for b in perfzero perfzero-launch perfzero-worker-core perfzero-worker-cuda; do
+  [[ -x "$work/bundle/bin/$b" ]] || fail "$b missing from the bundle"
+done
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+readelf -d "$work/bundle/bin/perfzero" | grep -qF 'Library rpath: [$ORIGIN/../lib]' || fail "perfzero has no \$ORIGIN RPATH"
+# Every library outside glibc, the C++ runtime and CUDA resolves into the bundle.
+outside=$(ldd "$work/bundle/bin/perfzero" | awk '$2 == "=>" {print $1, $3}' |
+  grep -Ev '^(libc|libm|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s)\.' | grep -v "$work/bundle/bin/../lib/" || true)
+[[ -z "$outside" ]] || fail "libraries loaded from outside the bundle: $outside"
+[[ -f "$work/bundle/lib/libyaml-cpp.so.0.7" || -n "$(find "$work/bundle/lib" -name 'libyaml-cpp.so*')" ]] || fail "yaml-cpp not bundled"
+[[ -z "$(find "$work/bundle/lib" -name 'libc.so*' -o -name 'libstdc++*' -o -name 'libcudart*' -o -name 'libcublas*')" ]] ||
+  fail "host-owned libraries were bundled"
+
+# gpu-verify on a two-method suite: a CUDA method skipped here, a CPU method that runs.
+cat > "$work/suite.yaml" <<'YAML'
+suite: bundle_check
+methods:
+  - method: cuda.VecAdd.benchmark_vecadd
+  - method: sanity.Sanity.benchmark_noop
+YAML
+out=$(PERFZERO_FLAGS="--execution_label=bundle-test" scripts/gpu-verify.sh "$work/bundle" "$work/runs" "$work/suite.yaml" 2>&1) ||
+  fail "gpu-verify.sh exited $?: $out"
+grep -q '^| cuda.VecAdd.benchmark_vecadd | skipped |' <<<"$out" || fail "the CUDA method was not skipped: $out"
+grep -q '^| sanity.Sanity.benchmark_noop | succeeded |' <<<"$out" || fail "the CPU method did not succeed: $out"
+[[ -f "$work/runs/suite/summary.json" && -f "$work/runs/suite.log" ]] || fail "no run directory or log in $work/runs"
+grep -q 'bundle-test' "$work/runs/suite/summary.json" || fail "PERFZERO_FLAGS did not reach perfzero"
+
+# Bad input: a missing bundle is a usage error, not a run.
+if scripts/gpu-verify.sh "$work/nothing" "$work/runs2" >/dev/null 2>&1; then fail "gpu-verify.sh accepted a missing bundle"; fi
+echo "PASS: gpu bundle ($(du -sh "$work/bundle" | cut -f1)) and gpu-verify"
