@@ -29,7 +29,7 @@ TEST(CudaWorker, ListMarksTheMethodsThatNeedAGpu) {
       EXPECT_EQ(m["worker"], "cuda");
     }
   }
-  EXPECT_GE(gpu_methods, 9);
+  EXPECT_GE(gpu_methods, 10);
 }
 
 TEST(CudaWorker, EveryGpuMethodEndsSkippedWithTheReasonWithoutAGpu) {
@@ -45,11 +45,13 @@ methods:
     params: {bytes: 16777216, repetitions: 2, warmups: 1}
   - method: cuda.Gemm.benchmark_gemm
     params: {m: 512, n: 512, k: 512, repetitions: 2, warmups: 1}
+  - method: cuda.Training.benchmark_mnist_cnn_step
+    params: {batch: 16, steps: 10, warmups: 0}
 )");
   const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
   const auto summary = read_json(dir.path() / "run" / "summary.json");
-  ASSERT_GE(summary["methods"].size(), 9U);
+  ASSERT_GE(summary["methods"].size(), 10U);
   const bool gpu_present = f.out.find("no CUDA device") == std::string::npos;
   for (const auto& m : summary["methods"]) {
     EXPECT_EQ(m["outcome"], gpu_present ? "succeeded" : "skipped") << m.dump();
