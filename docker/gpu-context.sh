@@ -15,6 +15,11 @@ if [ ! -x "$cuda/bin/nvcc" ]; then
   exit 1
 fi
 mkdir -p "$dest/cuda/lib"
+# Kept in one place: docker/Dockerfile.gpu copies the same list into the image.
+cudnn_sublibraries() {
+  local name
+  for name in cnn ops graph heuristic engines_precompiled engines_runtime_compiled; do echo "libcudnn_$name.so.9"; done
+}
 # cp -u keeps a file that is already current, so its layer stays cached.
 copy() { cp -a -u "$@"; }
 # The sources, as the CPU image's context has them (cp -a keeps their times: the cache holds).
@@ -27,9 +32,11 @@ mkdir -p "$dest/cuda/targets/x86_64-linux"
 ln -sfn ../../include "$dest/cuda/targets/x86_64-linux/include"
 ln -sfn ../../lib "$dest/cuda/targets/x86_64-linux/lib"
 # The libraries: what the worker links (cudart, cuBLAS, cuBLASLt, cuDNN's loader; the build stage
-# checks the list with ldd), and the static pieces CMake's compiler check links.
+# checks the list with ldd), the cuDNN sublibraries that loader opens at run time (ldd cannot see
+# them: read with LD_DEBUG=files on an H100 running the cnn method; cuDNN's adv library, for RNNs
+# and attention, is not opened), and the static pieces CMake's compiler check links.
 for lib in libcudart.so libcudart.so.13 libcudart_static.a libcudadevrt.a libculibos.a libcublas.so libcublas.so.13 \
-           libcublasLt.so libcublasLt.so.13 libcudnn.so libcudnn.so.9; do
+           libcublasLt.so libcublasLt.so.13 libcudnn.so libcudnn.so.9 $(cudnn_sublibraries); do
   copy "$cuda/lib/$lib" "$dest/cuda/lib/"
 done
 mkdir -p "$dest/cuda/lib/stubs" && copy "$cuda/lib/stubs/libcuda.so" "$dest/cuda/lib/stubs/"

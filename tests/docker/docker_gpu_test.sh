@@ -35,7 +35,7 @@ if [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
   [ "${CI:-}" = "true" ] && exit 1
   exit 77
 fi
-cd "$source_dir"
+cd "$source_dir" || exit 1
 start=$(date +%s)
 docker/build.sh --gpu --tag gpu-test > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
 tail -n 1 "$work/build.log"
@@ -52,6 +52,11 @@ check "list shows the oneDNN worker" grep -q "perfzero-worker-onednn" "$work/lis
 docker run --rm --entrypoint sh "$image" -c 'ldd /opt/perfzero/bin/perfzero-worker-cuda' > "$work/ldd.log" 2>&1
 check "the CUDA worker finds every library it links" test "$(grep -c 'not found' "$work/ldd.log")" -eq 0
 check "cuBLASLt comes from the image's CUDA directory" grep -q "libcublasLt.so.13 => /opt/perfzero/lib/cuda/" "$work/ldd.log"
+# cuDNN's loader opens these at run time (the cnn method on an H100 did); ldd cannot list them.
+docker run --rm --entrypoint sh "$image" -c 'ldconfig -p' > "$work/ldconfig.log" 2>&1
+for sub in cnn ops graph heuristic engines_precompiled engines_runtime_compiled; do
+  check "cuDNN's $sub library is in the image" grep -q "libcudnn_$sub.so.9 .*=> /opt/perfzero/lib/cuda/" "$work/ldconfig.log"
+done
 
 mkdir -p "$work/results" && chmod 777 "$work/results"
 docker run --rm "${gpu_args[@]}" -v "$work/results:/results" "$image" \
