@@ -2,6 +2,8 @@
 // a trial that shared the CPUs with a busy process is flagged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -41,7 +43,9 @@ TEST(Samplers, EverySamplerReportsUnderItsNameAndProcessInfoStaysPerfZeros) {
   EXPECT_EQ(samplers["host_load"]["judged"], false) << "a noop is too short to judge";
   EXPECT_TRUE(r["perfzero_cpp"]["flags"].empty());
   EXPECT_TRUE(std::filesystem::exists(trial / "process_info.log"));
-  EXPECT_TRUE(std::filesystem::exists(trial / "sampler_host_load.log"));
+  // A noop ends before the first monitor tick: the host-load series is empty, and an empty series
+  // writes no file (its summary is in the report).
+  EXPECT_FALSE(std::filesystem::exists(trial / "sampler_host_load.log"));
   EXPECT_FALSE(std::filesystem::exists(trial / "sampler_.log"));  // a sampler that did not start writes nothing
 }
 
@@ -64,6 +68,10 @@ methods:
   EXPECT_GT(load["other_busy_cpus"].get<double>(), 0.5) << load.dump();
   EXPECT_EQ(load["busy"], true) << load.dump();
   EXPECT_EQ(r["perfzero_cpp"]["flags"], nlohmann::json::array({"host_busy"}));
+  // 800 ms hold several monitor ticks: the series is written, one JSON object per sample.
+  const std::string series =
+      slurp(dir.path() / "run" / "sanity.Sanity.benchmark_sleep_ms_800_" / "trial_1" / "sampler_host_load.log");
+  EXPECT_GE(std::count(series.begin(), series.end(), '\n'), 3) << series;
   const auto summary = read_json(dir.path() / "run" / "summary.json");
   EXPECT_EQ(summary["methods"][0]["trials_flagged"], 1);
   EXPECT_NE(slurp(dir.path() / "run" / "summary.md").find("host_busy"), std::string::npos);

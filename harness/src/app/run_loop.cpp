@@ -122,12 +122,16 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
       run_dir / recorder_.case_at(case_index).dir / fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
   record.started_offset = std::chrono::duration<double>(started - run_start_).count();
   std::error_code made;
-  std::filesystem::create_directories(record.dir / "tmp", made);  // the trial's TMPDIR (child_command)
+  const bool fresh = std::filesystem::create_directories(record.dir, made);
+  if (!made) std::filesystem::create_directory(record.dir / "tmp", made);  // the trial's TMPDIR (child_command)
   if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
-  std::error_code ignored;
-  std::filesystem::remove(record.dir / files::kResultFile, ignored);
-  std::filesystem::remove(record.dir / runner::kGoogleBenchmarkFile, ignored);
-  std::filesystem::remove(record.dir / files::kChildLogFile, ignored);
+  // A trial directory from before (a resumed run) may hold an earlier attempt's files; a new one holds none.
+  if (!fresh) {
+    std::error_code ignored;
+    std::filesystem::remove(record.dir / files::kResultFile, ignored);
+    std::filesystem::remove(record.dir / runner::kGoogleBenchmarkFile, ignored);
+    std::filesystem::remove(record.dir / files::kChildLogFile, ignored);
+  }
 
   runner::TrialRequest request;
   request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);

@@ -61,7 +61,10 @@ HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, d
 }
 
 HostLoadSampler::HostLoadSampler(std::string proc_stat_path) : path_(std::move(proc_stat_path)) {
-  logical_cpus_ = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  // Read once per process: sysconf reads /sys/devices/system/cpu/online on every call, and a
+  // sampler is made for every trial.
+  static const int online = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  logical_cpus_ = online;
 }
 
 std::optional<CpuTimes> HostLoadSampler::read() const {
