@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -180,6 +182,38 @@ methods:
   EXPECT_GT(clean_report["process_info"]["max_vms"].get<double>(), 0) << clean_report["process_info"].dump();
   EXPECT_GE(clean["process_tree"]["samples"].get<int>(), 1) << clean.dump();
   EXPECT_FALSE(std::filesystem::exists(out / "clean" / "trial_1" / "tmp")) << "an empty TMPDIR is removed";
+  // What the trial left in its TMPDIR was moved to its own directory, and the next trial's TMPDIR
+  // started empty (it counted nothing of it); the run's TMPDIR is gone once the run ends.
+  EXPECT_EQ(std::filesystem::file_size(out / "leave" / "trial_1" / "tmp" / "x"), 1000U);
+  EXPECT_EQ(clean["leftover_files"]["tmp_files"], 0) << clean.dump();
+  EXPECT_FALSE(std::filesystem::exists(out / ".trial-tmp"));
+}
+
+// Every trial gets the run's TMPDIR while trials leave it empty: two trials that each leave a file
+// are each charged their own, and a TMPDIR a killed run left behind is emptied before the first trial.
+TEST(Reliability, EachTrialsTmpdirStartsEmptyEvenAfterATrialOrAKilledRunLeftFiles) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  std::filesystem::create_directories(out / ".trial-tmp");
+  std::ofstream(out / ".trial-tmp" / "from_a_killed_run") << std::string(5000, 'x');
+  const auto suite = dir.write("leave.yaml", R"(
+defaults: {trials: 2}
+methods:
+  - name: leave
+    command: [/bin/sh, -c, 'ls "$TMPDIR"; head -c 1000 /dev/zero > "$TMPDIR/x"']
+    output: none
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "s");
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  for (const char* trial : {"trial_1", "trial_2"}) {
+    const auto report = read_json(out / "leave" / trial / "perfzero_summary.json");
+    const auto& left = report["perfzero_cpp"]["samplers"]["leftover_files"];
+    EXPECT_EQ(left["tmp_files"], 1) << trial << " " << left.dump();
+    EXPECT_EQ(left["tmp_bytes"], 1000) << trial << " " << left.dump();
+    EXPECT_EQ(slurp(out / "leave" / trial / "perfzero.log"), "") << trial << ": its TMPDIR was not empty";
+    EXPECT_TRUE(std::filesystem::exists(out / "leave" / trial / "tmp" / "x")) << trial;
+  }
+  EXPECT_FALSE(std::filesystem::exists(out / ".trial-tmp"));
 }
 
 }  // namespace

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
+
+#include "common/files.hpp"
+#include "temp_dir.hpp"
 
 namespace perfzero::reporters {
 namespace {
@@ -96,6 +100,29 @@ TEST(TrialReport, ABuiltInMethodNamesTheHarnessAsItsFrameworkUnlessItSaysOtherwi
   r = build_trial_report(s.info, s.c, s.t, "/tmp/x");
   EXPECT_EQ(r["ml_framework_info"]["name"], "oneDNN");
   EXPECT_EQ(r["ml_framework_info"]["build_version"], "") << "a non-string value is not taken";
+}
+
+// process_info.log is written for every trial, as PerfZero's; another sampler's series only when it
+// holds a sample (a trial shorter than one monitor tick leaves it empty), and none for a sampler
+// that never started.
+TEST(ProcessLogReporter, WritesProcessInfoAlwaysAndOtherSeriesOnlyWithSamples) {
+  testing::TempDir dir;
+  Sample s;
+  results::Run run;
+  run.info = s.info;
+  s.t.outcome = Outcome::succeeded;
+  results::TrialArtifacts artifacts;
+  artifacts.dir = dir.path();
+  artifacts.series.push_back({"process_tree", {"time", "rss"}, {}});
+  artifacts.series.push_back({"host_load", {"time", "busy"}, {}});
+  artifacts.series.push_back({"gpu", {"time", "sm"}, {{0.1, 50}, {0.2, 60}}});
+  artifacts.series.push_back({"", {}, {}});
+  make_process_log_reporter()->trial_finished(run, s.c, s.t, artifacts);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "process_info.log"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "sampler_host_load.log"));
+  EXPECT_EQ(files::read_text(dir.path() / "sampler_gpu.log").value_or(""),
+            "{\"sm\":50,\"time\":0.1}\n{\"sm\":60,\"time\":0.2}\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "sampler_.log"));
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 #include "app/run_loop.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -54,7 +58,26 @@ std::optional<int> RunLoop::run_all(bool interleave) {
     if (stop_) break;
     run_step(step);
   }
+  std::error_code ignored;
+  std::filesystem::remove(std::filesystem::path(recorder_.run().info.output_dir) / files::kTrialTmpDir, ignored);
   return stop_;
+}
+
+// The TMPDIR every trial gets: the run's, made once and again after a trial left something in it
+// (the leftover_files sampler then moved it to that trial's directory). Found at the run's first
+// trial, it is a killed run's, whose trial runs again: what it holds is removed.
+std::filesystem::path RunLoop::trial_tmp_dir(const std::filesystem::path& run_dir) {
+  const std::filesystem::path dir = run_dir / files::kTrialTmpDir;
+  std::error_code ec;
+  if (!trial_tmp_checked_) {
+    std::filesystem::remove_all(dir, ec);
+    trial_tmp_checked_ = true;
+  }
+  // mkdir that finds the directory costs a path lookup, no more: cheaper than asking first.
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    throw OutputError(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
+  }
+  return dir;
 }
 
 const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number) const {
@@ -123,8 +146,8 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.started_offset = std::chrono::duration<double>(started - run_start_).count();
   std::error_code made;
   const bool fresh = std::filesystem::create_directories(record.dir, made);
-  if (!made) std::filesystem::create_directory(record.dir / "tmp", made);  // the trial's TMPDIR (child_command)
   if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
+  const std::filesystem::path tmp_dir = trial_tmp_dir(run_dir);
   // A trial directory from before (a resumed run) may hold an earlier attempt's files; a new one holds none.
   if (!fresh) {
     std::error_code ignored;
@@ -134,7 +157,8 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   }
 
   runner::TrialRequest request;
-  request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);
+  request.command = child_command(planned, paths_, record.dir, tmp_dir, step.number, options_.root_data_dir);
+  request.tmp_dir = tmp_dir;
   request.launcher = paths_.launcher;
   request.server = &launch_server_;
   request.log_path = record.dir / files::kChildLogFile;
