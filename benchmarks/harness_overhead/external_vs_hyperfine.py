@@ -24,7 +24,7 @@ Give --perfzero more than once (e.g. a build before a change and one after) to t
 the same rounds, each against the hyperfine run of its round.
 
 usage: /usr/bin/python3 benchmarks/harness_overhead/external_vs_hyperfine.py [--runs 200] [--rounds 5]
-           [--perfzero build/ci/harness/perfzero ...] [--command /bin/true]
+           [--perfzero build/ci/harness/perfzero ...] [--command /bin/true] [--work_dir DIR]
 """
 import argparse
 import json
@@ -71,8 +71,10 @@ def trial_timings(out_dir):
 
 
 def run_perfzero(perfzero, suite, work, name):
+    # A new directory every time, and none removed until the end: on ext4 without a journal (this
+    # VM's disk), the inode allocator skips every inode deleted in the last minutes, so removing the
+    # previous round's 1,000 files right before a run made that run's every file slower to create.
     out_dir = work / name
-    shutil.rmtree(out_dir, ignore_errors=True)
     wall = timed([perfzero, f"--config={suite}", f"--output_dir={out_dir}", "--warmup_trials=0"], work)
     timings = trial_timings(out_dir)
     result = {"wall": wall}
@@ -115,12 +117,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--perfzero", action="append", help="a perfzero binary; may be given more than once")
     parser.add_argument("--command", default="/bin/true")
+    parser.add_argument("--work_dir", help="where the runs are written (default: the system's temporary directory)")
     args = parser.parse_args()
     if shutil.which("hyperfine") is None:
         sys.exit("hyperfine is not installed (Debian: apt-get install hyperfine)")
     builds = [str(pathlib.Path(p).resolve()) for p in (args.perfzero or ["build/ci/harness/perfzero"])]
     rows = {build: [] for build in builds}
-    with tempfile.TemporaryDirectory(prefix="perfzero-vs-hyperfine-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="perfzero-vs-hyperfine-", dir=args.work_dir) as tmp:
         work = pathlib.Path(tmp)
         suite_n = write_suite(work, args.command, args.runs)
         suite_1 = write_suite(work, args.command, 1)
@@ -130,9 +133,11 @@ def main():
         print(f"{'round/build':>14} {'hf/run':>8} {'pz/trial':>9} {'child':>7} {'execute':>8} {'report':>7}"
               f" {'ratio':>6} {'hf marg':>8} {'pz marg':>8} {'ratio':>6}")
         for r in range(1, args.rounds + 1):
-            for i, build in enumerate(builds):
-                row = one_round(build, args, work, suite_n, suite_1, f"build{i}")
-                rows[build].append(row)
+            # Each round starts with the next build, so no build always runs right after another.
+            for k in range(len(builds)):
+                i = (r - 1 + k) % len(builds)
+                row = one_round(builds[i], args, work, suite_n, suite_1, f"build{i}_round{r}")
+                rows[builds[i]].append(row)
                 print_row(f"{r}/{i + 1}", row)
     for i, build in enumerate(builds):
         median = {k: statistics.median(row[k] for row in rows[build]) for k in rows[build][0]}
