@@ -14,6 +14,9 @@ binaries=(perfzero perfzero-launch perfzero-worker-core perfzero-worker-cuda)
 for b in "${binaries[@]}"; do
   [[ -x "$build/harness/$b" ]] || { echo "gpu-bundle: $build/harness/$b is missing; build first (cmake --build --preset ci)" >&2; exit 2; }
 done
+# The OpenCL worker too when it was built: NVIDIA's OpenCL runs its methods on the GPU (with its
+# ICD loader and CLBlast from here; gpu-verify.sh registers the driver's OpenCL library).
+if [[ -x "$build/harness/perfzero-worker-opencl" ]]; then binaries+=(perfzero-worker-opencl); fi
 command -v patchelf >/dev/null || { echo "gpu-bundle: needs patchelf (apt-get install patchelf)" >&2; exit 2; }
 
 rm -rf "$out"

@@ -27,15 +27,25 @@ search=()
 while read -r dir; do [[ -d "$dir/nvidia" ]] && search+=("$dir/nvidia"); done < <(python3 -c 'import site; print("\n".join(site.getsitepackages()))' 2>/dev/null)
 search+=(/usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu)
 dirs=()
-for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libnvidia-ml.so.1; do
+opencl=""
+for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libnvidia-ml.so.1 libnvidia-opencl.so.1; do
   found=$(find "${search[@]}" -name "$lib" 2>/dev/null | head -1)
   if [[ -n "$found" ]]; then
     echo "$lib: $found"
     dirs+=("$(dirname "$found")")
+    [[ $lib != libnvidia-opencl.so.1 ]] || opencl=$found
   else
     echo "$lib: not found (searched ${search[*]})"
   fi
 done
+# NVIDIA's OpenCL for the OpenCL worker: the ICD loader reads the vendors from /etc/OpenCL/vendors,
+# which a machine without NVIDIA's OpenCL package lacks; OCL_ICD_VENDORS names a folder of our own.
+if [[ -n "$opencl" && -z "${OCL_ICD_VENDORS:-}" ]] && ! grep -qs nvidia-opencl /etc/OpenCL/vendors/*.icd; then
+  mkdir -p "$out/icd"
+  echo "$opencl" > "$out/icd/nvidia.icd"
+  export OCL_ICD_VENDORS="$out/icd"
+  echo "OCL_ICD_VENDORS=$OCL_ICD_VENDORS ($opencl)"
+fi
 LD_LIBRARY_PATH=$(printf '%s\n' "${dirs[@]}" | awk '!seen[$0]++' | paste -sd: -)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH
 echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"

@@ -41,12 +41,13 @@ Context run_on(const Context& parent, const DeviceInfo& device, DeviceMethod met
   return ctx;
 }
 
-void copy_as_is(Context& to, const Context& from) {
+// One device: its results as they are, its skip reason after its label, as a sweep gives it.
+void copy_as_is(Context& to, const Context& from, const DeviceInfo& d) {
   for (const auto& m : from.metrics()) to.report(m);
   for (const auto& [key, value] : from.extras()) to.set_extra(key, value);
   for (const auto& series : from.repetitions()) to.record_repetitions(series);
   if (from.framework()) to.set_framework(*from.framework());
-  if (from.skip_reason()) to.skip(*from.skip_reason());
+  if (from.skip_reason()) to.skip(d.label() + ": " + *from.skip_reason());
   if (from.failure()) to.fail(*from.failure());
 }
 
@@ -105,7 +106,7 @@ void run_on_selected_devices(Context& ctx, DeviceMethod method) {
   const Selection selection = select_devices(devices, ctx.string_param("platform"), ctx.string_param("device"));
   if (!selection.error.empty()) return ctx.skip(selection.error);
   if (!selection.sweep) {
-    copy_as_is(ctx, run_on(ctx, selection.devices.front(), method));
+    copy_as_is(ctx, run_on(ctx, selection.devices.front(), method), selection.devices.front());
     return;
   }
   ctx.set_extra("devices", static_cast<std::int64_t>(selection.devices.size()));

@@ -196,7 +196,7 @@ void speedcube_fused(Context& ctx, Session& s) {
   if (p.n < 32 || p.chunk <= 0 || p.chunk % 16 != 0 || p.n % p.chunk != 0) {
     return ctx.fail("n must be at least 32, chunk a positive multiple of 16 and n a multiple of chunk");
   }
-  if (!s.device().fp64) return ctx.skip(s.device().label() + " has no double precision (cl_khr_fp64)");
+  if (!s.device().fp64) return ctx.skip("no double precision (cl_khr_fp64)");
   std::size_t local = kLocal;
   std::size_t device_max = 0;
   PERFZERO_CL_CALL(

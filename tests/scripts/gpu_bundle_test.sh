@@ -17,6 +17,10 @@ scripts/gpu-bundle.sh "$build_dir" "$work/bundle" || fail "gpu-bundle.sh failed"
 for b in perfzero perfzero-launch perfzero-worker-core perfzero-worker-cuda; do
   [[ -x "$work/bundle/bin/$b" ]] || fail "$b missing from the bundle"
 done
+if [[ -x "$build_dir/harness/perfzero-worker-opencl" ]]; then
+  [[ -x "$work/bundle/bin/perfzero-worker-opencl" ]] || fail "the OpenCL worker was built but not bundled"
+  [[ -n "$(find "$work/bundle/lib" -name 'libclblast.so*')" ]] || fail "CLBlast not bundled with the OpenCL worker"
+fi
 # shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
 readelf -d "$work/bundle/bin/perfzero" | grep -qF 'Library rpath: [$ORIGIN/../lib]' || fail "perfzero has no \$ORIGIN RPATH"
 # Every library outside glibc, the C++ runtime and CUDA resolves into the bundle.
