@@ -67,7 +67,7 @@ std::optional<int> RunLoop::run_all(bool interleave) {
 // (the leftover_files sampler then moved it to that trial's directory). Found at the run's first
 // trial, it is a killed run's, whose trial runs again: what it holds is removed.
 std::filesystem::path RunLoop::trial_tmp_dir(const std::filesystem::path& run_dir) {
-  const std::filesystem::path dir = run_dir / files::kTrialTmpDir;
+  std::filesystem::path dir = run_dir / files::kTrialTmpDir;
   std::error_code ec;
   if (!trial_tmp_checked_) {
     std::filesystem::remove_all(dir, ec);
