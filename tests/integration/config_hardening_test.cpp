@@ -67,13 +67,14 @@ TEST(CaseDirectories, NamesThatSanitizeAlikeKeepTheirOwnReports) {
   EXPECT_TRUE(dirs.count("x_y") == 1 && dirs.count("ext_n_1_") == 1);  // names needing no change keep theirs
 }
 
-// A method named like one of the run directory's own entries (the run's TMPDIR, a summary) gets a
-// directory of its own, not that entry.
+// A method named like one of the run directory's own files gets a directory of its own, and the
+// run's file stays what it is.
 TEST(CaseDirectories, ANameThatIsARunDirectoryEntryGetsAnotherDirectory) {
   TempDir dir;
   const auto suite = dir.write("suite.yaml", R"(methods:
-  - {name: .trial-tmp, command: [/bin/sh, -c, 'touch "$TMPDIR/left"'], output: none}
+  - {name: .perfzero.reserve, command: [/bin/true], output: none}
   - {name: summary.md, command: [/bin/true], output: none}
+  - {name: cpu_peak.json, command: [/bin/true], output: none}
 )");
   const auto f = run_perfzero({"--config", suite.string(), "--output_dir=run"}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
@@ -83,7 +84,6 @@ TEST(CaseDirectories, ANameThatIsARunDirectoryEntryGetsAnotherDirectory) {
     EXPECT_TRUE(std::filesystem::exists(dir.path() / "run" / name / "trial_1" / "perfzero_summary.json")) << name;
   }
   EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / "run" / "summary.md"));
-  EXPECT_FALSE(std::filesystem::exists(dir.path() / "run" / ".trial-tmp"));
 }
 
 TEST(CaseDirectories, ANameOver255BytesIsShortenedNotFatal) {

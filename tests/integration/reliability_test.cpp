@@ -5,8 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -182,38 +180,32 @@ methods:
   EXPECT_GT(clean_report["process_info"]["max_vms"].get<double>(), 0) << clean_report["process_info"].dump();
   EXPECT_GE(clean["process_tree"]["samples"].get<int>(), 1) << clean.dump();
   EXPECT_FALSE(std::filesystem::exists(out / "clean" / "trial_1" / "tmp")) << "an empty TMPDIR is removed";
-  // What the trial left in its TMPDIR was moved to its own directory, and the next trial's TMPDIR
-  // started empty (it counted nothing of it); the run's TMPDIR is gone once the run ends.
-  EXPECT_EQ(std::filesystem::file_size(out / "leave" / "trial_1" / "tmp" / "x"), 1000U);
-  EXPECT_EQ(clean["leftover_files"]["tmp_files"], 0) << clean.dump();
-  EXPECT_FALSE(std::filesystem::exists(out / ".trial-tmp"));
 }
 
-// Every trial gets the run's TMPDIR while trials leave it empty: two trials that each leave a file
-// are each charged their own, and a TMPDIR a killed run left behind is emptied before the first trial.
-TEST(Reliability, EachTrialsTmpdirStartsEmptyEvenAfterATrialOrAKilledRunLeftFiles) {
+// A trial run again in its old directory (a changed case, --force_resume) starts from nothing of the
+// earlier attempt: not its log, not what it left in its TMPDIR, not its samplers' series.
+TEST(Reliability, ATrialRunAgainInItsDirectoryKeepsNothingOfTheEarlierAttempt) {
   TempDir dir;
   const auto out = dir.path() / "run";
-  std::filesystem::create_directories(out / ".trial-tmp");
-  std::ofstream(out / ".trial-tmp" / "from_a_killed_run") << std::string(5000, 'x');
-  const auto suite = dir.write("leave.yaml", R"(
-defaults: {trials: 2}
-methods:
-  - name: leave
-    command: [/bin/sh, -c, 'ls "$TMPDIR"; head -c 1000 /dev/zero > "$TMPDIR/x"']
-    output: none
+  const auto first = dir.write("first.yaml", R"(methods:
+  - {name: m, command: [/bin/sh, -c, 'echo old; touch "$TMPDIR/junk"; sleep 0.5'], output: none}
 )");
-  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "s");
+  auto f = run_perfzero({"--config=" + first.string(), "--output_dir=" + out.string()}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
-  for (const char* trial : {"trial_1", "trial_2"}) {
-    const auto report = read_json(out / "leave" / trial / "perfzero_summary.json");
-    const auto& left = report["perfzero_cpp"]["samplers"]["leftover_files"];
-    EXPECT_EQ(left["tmp_files"], 1) << trial << " " << left.dump();
-    EXPECT_EQ(left["tmp_bytes"], 1000) << trial << " " << left.dump();
-    EXPECT_EQ(slurp(out / "leave" / trial / "perfzero.log"), "") << trial << ": its TMPDIR was not empty";
-    EXPECT_TRUE(std::filesystem::exists(out / "leave" / trial / "tmp" / "x")) << trial;
+  const auto trial = out / "m" / "trial_1";
+  ASSERT_TRUE(std::filesystem::exists(trial / "tmp" / "junk"));
+  ASSERT_TRUE(std::filesystem::exists(trial / "sampler_host_load.log"));
+  const auto second = dir.write("second.yaml", "methods:\n  - {name: m, command: [/bin/true], output: none}\n");
+  f = run_perfzero({"--config=" + second.string(), "--output_dir=" + out.string(), "--resume", "--force_resume"},
+                   dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_EQ(slurp(trial / "perfzero.log"), "");
+  EXPECT_FALSE(std::filesystem::exists(trial / "tmp")) << "the earlier attempt's TMPDIR";
+  const auto report = read_json(trial / "perfzero_summary.json");
+  EXPECT_EQ(report["perfzero_cpp"]["samplers"]["leftover_files"]["tmp_files"], 0);
+  if (std::filesystem::exists(trial / "sampler_host_load.log")) {
+    EXPECT_LT(slurp(trial / "sampler_host_load.log").size(), 200U) << "the 0.5 s attempt's series is gone";
   }
-  EXPECT_FALSE(std::filesystem::exists(out / ".trial-tmp"));
 }
 
 }  // namespace

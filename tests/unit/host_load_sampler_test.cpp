@@ -47,7 +47,7 @@ TEST(HostLoad, SamplesTheRealProcStat) {
   HostLoadSampler sampler;
   sampler.start(0);
   sampler.sample(0.0);
-  const auto out = sampler.finish(TrialFacts{0.01, 0.0, {}, {}});
+  const auto out = sampler.finish(TrialFacts{0.01, 0.0, {}});
   EXPECT_EQ(out.summary["available"], true);
   EXPECT_EQ(out.summary["judged"], false) << "a 10 ms window is too short to judge";
   EXPECT_EQ(out.series.columns.size(), 3U);

@@ -30,8 +30,8 @@ HarnessPaths find_harness_paths() {
 }
 
 runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& /*paths*/,
-                                   const std::filesystem::path& trial_dir, const std::filesystem::path& tmp_dir,
-                                   int trial, const std::string& root_data_dir) {
+                                   const std::filesystem::path& trial_dir, int trial,
+                                   const std::string& root_data_dir) {
   runner::ChildCommand command;
   std::map<std::string, std::string> env;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
@@ -45,8 +45,8 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
   // The run's output directory (trial dirs are <run>/<case>/trial_N): once-per-run figures go there.
   env["PERFZERO_RUN_DIR"] = trial_dir.parent_path().parent_path().string();
   env["PERFZERO_TRIAL"] = std::to_string(trial);
-  // An empty TMPDIR, so what a trial leaves there is seen (samplers/leftover_files_sampler).
-  env["TMPDIR"] = tmp_dir.string();
+  // A TMPDIR of its own, so what a trial leaves there is seen (samplers/leftover_files_sampler).
+  env["TMPDIR"] = (trial_dir / "tmp").string();
   // perfzero-launch checks it is still this process's child after arming its parent-death signal.
   env["PERFZERO_HARNESS_PID"] = std::to_string(::getpid());
   env["PERFZERO_METHOD"] = planned.name;

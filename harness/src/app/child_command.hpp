@@ -15,9 +15,7 @@ struct HarnessPaths {
 // Next to the running perfzero binary, unless $PERFZERO_LAUNCH says otherwise.
 HarnessPaths find_harness_paths();
 
-// `tmp_dir` becomes the child's TMPDIR.
 runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,
-                                   const std::filesystem::path& trial_dir, const std::filesystem::path& tmp_dir,
-                                   int trial, const std::string& root_data_dir);
+                                   const std::filesystem::path& trial_dir, int trial, const std::string& root_data_dir);
 
 }  // namespace perfzero::app

@@ -1,10 +1,6 @@
 #include "app/run_loop.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 #include <fmt/format.h>
 
@@ -38,6 +34,20 @@ std::string debug_line(const config::PlannedCase& planned, const runner::ChildCo
   return fmt::format("debug: {} in {}", text::join(shown, " "), redact::redact_urls(command.working_dir.string()));
 }
 
+// What an earlier attempt at a trial left in its directory: its result, its log, its TMPDIR and its
+// samplers' series (a sampler with no sample this time writes none, so an old one would stay).
+void remove_earlier_attempt(const std::filesystem::path& dir) {
+  std::error_code ignored;
+  std::filesystem::remove(dir / files::kResultFile, ignored);
+  std::filesystem::remove(dir / runner::kGoogleBenchmarkFile, ignored);
+  std::filesystem::remove(dir / files::kChildLogFile, ignored);
+  std::filesystem::remove_all(dir / "tmp", ignored);
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ignored)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("sampler_") && name.ends_with(".log")) std::filesystem::remove(entry.path(), ignored);
+  }
+}
+
 }  // namespace
 
 RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
@@ -58,26 +68,7 @@ std::optional<int> RunLoop::run_all(bool interleave) {
     if (stop_) break;
     run_step(step);
   }
-  std::error_code ignored;
-  std::filesystem::remove(std::filesystem::path(recorder_.run().info.output_dir) / files::kTrialTmpDir, ignored);
   return stop_;
-}
-
-// The TMPDIR every trial gets: the run's, made once and again after a trial left something in it
-// (the leftover_files sampler then moved it to that trial's directory). Found at the run's first
-// trial, it is a killed run's, whose trial runs again: what it holds is removed.
-std::filesystem::path RunLoop::trial_tmp_dir(const std::filesystem::path& run_dir) {
-  std::filesystem::path dir = run_dir / files::kTrialTmpDir;
-  std::error_code ec;
-  if (!trial_tmp_checked_) {
-    std::filesystem::remove_all(dir, ec);
-    trial_tmp_checked_ = true;
-  }
-  // mkdir that finds the directory costs a path lookup, no more: cheaper than asking first.
-  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-    throw OutputError(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
-  }
-  return dir;
 }
 
 const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number) const {
@@ -147,18 +138,14 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   std::error_code made;
   const bool fresh = std::filesystem::create_directories(record.dir, made);
   if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
-  const std::filesystem::path tmp_dir = trial_tmp_dir(run_dir);
-  // A trial directory from before (a resumed run) may hold an earlier attempt's files; a new one holds none.
-  if (!fresh) {
-    std::error_code ignored;
-    std::filesystem::remove(record.dir / files::kResultFile, ignored);
-    std::filesystem::remove(record.dir / runner::kGoogleBenchmarkFile, ignored);
-    std::filesystem::remove(record.dir / files::kChildLogFile, ignored);
-  }
+  // A trial directory from before (a resumed run) may hold an earlier attempt's files, which this
+  // attempt's reports must not be read with; a new one holds none, and is not searched.
+  if (!fresh) remove_earlier_attempt(record.dir);
+  std::filesystem::create_directory(record.dir / "tmp", made);  // the trial's TMPDIR (child_command)
+  if (made) throw OutputError(fmt::format("cannot create {}: {}", (record.dir / "tmp").string(), made.message()));
 
   runner::TrialRequest request;
-  request.command = child_command(planned, paths_, record.dir, tmp_dir, step.number, options_.root_data_dir);
-  request.tmp_dir = tmp_dir;
+  request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);
   request.launcher = paths_.launcher;
   request.server = &launch_server_;
   request.log_path = record.dir / files::kChildLogFile;

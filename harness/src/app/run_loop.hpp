@@ -29,7 +29,6 @@ class RunLoop {
   void run_step(const Step& step);
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
   std::optional<runner::TrialRecord> execute(std::size_t case_index, const Step& step, const std::string& what);
-  std::filesystem::path trial_tmp_dir(const std::filesystem::path& run_dir);
   void pick_up_cpu_peak();
 
   const cli::Options& options_;
@@ -41,7 +40,6 @@ class RunLoop {
   std::chrono::steady_clock::time_point run_start_;
   std::optional<progress::Progress> progress_;
   std::optional<int> stop_;
-  bool trial_tmp_checked_ = false;
   bool have_cpu_peak_ = false;
   // One perfzero-launch for the whole run: a trial then costs one program start, not two.
   runner::LaunchServer launch_server_;

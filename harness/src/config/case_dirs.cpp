@@ -8,15 +8,25 @@
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
-#include "common/trial_files.hpp"
 
 namespace perfzero::config {
 
 namespace {
 
-// Files the run directory itself holds; a case directory must not take their names.
-const std::vector<std::string> kRunFiles{"run.json",   "journal.ndjson", "summary.json",     "summary.csv",
-                                         "summary.md", ".perfzero.lock", files::kTrialTmpDir};
+// Files the run directory itself holds (the dashboard exports' names are exporters/'s); a case
+// directory must not take their names.
+const std::vector<std::string> kRunFiles{"run.json",
+                                         "journal.ndjson",
+                                         "summary.json",
+                                         "summary.csv",
+                                         "summary.md",
+                                         ".perfzero.lock",
+                                         ".perfzero.reserve",
+                                         "cpu_peak.json",
+                                         "elasticsearch_bulk.ndjson",
+                                         "elasticsearch_template.json",
+                                         "perfzero.prom",
+                                         "influx.lp"};
 
 bool is_run_file(const std::string& dir) {
   return std::find(kRunFiles.begin(), kRunFiles.end(), dir) != kRunFiles.end();

@@ -137,7 +137,6 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
   samplers::TrialFacts facts;
   facts.wall_seconds = execution.wall_seconds;
   facts.trial_dir = request.log_path.parent_path();
-  facts.tmp_dir = request.tmp_dir;
   facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
                                             : tree.result().tree_cpu_seconds;
   for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));

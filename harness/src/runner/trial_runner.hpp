@@ -15,7 +15,6 @@ struct TrialRequest {
   // The run's launcher, kept between trials; null: one is started for this trial alone.
   LaunchServer* server = nullptr;
   std::filesystem::path log_path;
-  std::filesystem::path tmp_dir;         // the child's TMPDIR, empty at launch (samplers/leftover_files_sampler)
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
   std::uint64_t max_log_bytes = std::uint64_t{64} << 20;  // perfzero.log is cut past it (runner/log_cap.hpp)

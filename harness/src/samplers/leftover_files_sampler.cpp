@@ -1,7 +1,5 @@
 #include "samplers/leftover_files_sampler.hpp"
 
-#include "common/trial_files.hpp"
-
 namespace perfzero::samplers {
 
 namespace {
@@ -17,22 +15,14 @@ std::map<std::string, std::uintmax_t> files_in(const std::filesystem::path& dir)
   return out;
 }
 
-// Moves the TMPDIR into the trial's directory; when that cannot be done, removes it, so that the
-// next trial's TMPDIR starts empty all the same (the summary has counted what was there).
-void move_leftovers(const std::filesystem::path& tmp_dir, const std::filesystem::path& to) {
-  std::error_code ec;
-  std::filesystem::remove_all(to, ec);  // an earlier attempt's, in a resumed run
-  std::filesystem::rename(tmp_dir, to, ec);
-  if (ec) std::filesystem::remove_all(tmp_dir, ec);
-}
-
 }  // namespace
 
 LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir)
     : shm_dir_(std::move(shm_dir)), shm_before_(files_in(shm_dir_)) {}
 
 SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
-  const std::filesystem::path& tmp_dir = facts.tmp_dir;
+  // The harness gives every trial TMPDIR=<trial>/tmp (app/child_command.cpp).
+  const std::filesystem::path tmp_dir = facts.trial_dir.empty() ? std::filesystem::path{} : facts.trial_dir / "tmp";
   SamplerOutput out;
   std::uintmax_t shm_files = 0;
   std::uintmax_t shm_bytes = 0;
@@ -45,18 +35,13 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   std::uintmax_t tmp_bytes = 0;
   std::error_code ec;
   if (!tmp_dir.empty()) {
-    bool anything = false;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp_dir, ec)) {
-      anything = true;
       std::error_code size_ec;
       if (!entry.is_regular_file(size_ec)) continue;
       ++tmp_files;
       tmp_bytes += entry.file_size(size_ec);
     }
-    // The TMPDIR is the run's, reused while trials leave it empty (one mkdir per run, not two
-    // directory operations per trial): what this trial left moves to its own directory, to be
-    // looked at there, and the next trial gets a new, empty one.
-    if (anything && !facts.trial_dir.empty()) move_leftovers(tmp_dir, facts.trial_dir / files::kLeftTmpDir);
+    std::filesystem::remove(tmp_dir, ec);  // only when empty: what is left stays to be looked at
   }
   out.summary = {
       {"shm_files", shm_files}, {"shm_bytes", shm_bytes}, {"tmp_files", tmp_files}, {"tmp_bytes", tmp_bytes}};

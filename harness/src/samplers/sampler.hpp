@@ -23,8 +23,7 @@ namespace perfzero::samplers {
 struct TrialFacts {
   double wall_seconds = 0;
   std::optional<double> tree_cpu_seconds;  // user + system of the whole tree (kernel accounting)
-  std::filesystem::path trial_dir;         // where the trial writes
-  std::filesystem::path tmp_dir;           // the trial's TMPDIR (the run's, shared while trials leave it empty)
+  std::filesystem::path trial_dir;         // where the trial writes; its TMPDIR is trial_dir/tmp
 };
 
 struct SamplerOutput {
