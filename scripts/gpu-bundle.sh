@@ -19,13 +19,27 @@ done
 if [[ -x "$build/harness/perfzero-worker-opencl" ]]; then binaries+=(perfzero-worker-opencl); fi
 command -v patchelf >/dev/null || { echo "gpu-bundle: needs patchelf (apt-get install patchelf)" >&2; exit 2; }
 
+# OUT_DIR is replaced whole, so it must be a bundle made here before (or new, or empty).
+marker=.perfzero-gpu-bundle
+if [[ -e "$out" && ! -e "$out/$marker" && -n "$(ls -A "$out" 2>/dev/null)" ]]; then
+  echo "gpu-bundle: $out is not empty and not a bundle made by this script; not replacing it" >&2
+  exit 2
+fi
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
+touch "$out/$marker"
 for b in "${binaries[@]}"; do cp "$build/harness/$b" "$out/bin/"; done
 
 # glibc, the C++ runtime and the CUDA libraries stay the host's: a newer glibc and libstdc++ run
 # what was built against older ones, and the CUDA libraries must match the host's driver.
 host_owned='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcudnn)\.'
+# A library this host cannot find would be missing on the GPU machine too.
+for b in "${binaries[@]}"; do
+  if ldd "$build/harness/$b" 2>/dev/null | grep -F "not found"; then
+    echo "gpu-bundle: $b needs libraries this host does not have (above)" >&2
+    exit 2
+  fi
+done
 for b in "${binaries[@]}"; do
   { ldd "$build/harness/$b" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
@@ -40,5 +54,5 @@ for b in "${binaries[@]}"; do
   if readelf -d "$out/bin/$b" | grep -q NEEDED; then patchelf --force-rpath --set-rpath '$ORIGIN/../lib' "$out/bin/$b"; fi
 done
 
-git rev-parse HEAD > "$out/commit" 2>/dev/null || true
+git describe --always --dirty > "$out/commit" 2>/dev/null || true
 echo "gpu-bundle: $(du -sh "$out" | cut -f1) in $out ($(find "$out/lib" -type f | wc -l) libraries)"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the GPU suites on a GPU machine from a folder made by scripts/gpu-bundle.sh and packs every
-# run directory into one archive: docs/gpu.md, "Verifying on a GPU machine". The CUDA libraries are
+# Runs the GPU suites on a GPU machine from a folder made by scripts/gpu-bundle.sh, one run directory
+# per suite, and prints their summaries: docs/gpu.md, "Verifying on a GPU machine". The CUDA libraries are
 # the machine's own: the toolkit's, or those of its Python packages (PyTorch's and CuPy's wheels
 # ship cuBLAS and cuDNN), found by name.
 #
 # usage: scripts/gpu-verify.sh BUNDLE OUT_DIR [SUITE...]
 #   SUITE: a suite file, or the name of one under benchmarks/suites/ (default: gpu_standard gpu_peer_comparison)
-#   PERFZERO_FLAGS: extra flags for every run (labels: --platform_name=... --system_name=...)
+#   PERFZERO_FLAGS: extra flags for every run (labels: --platform_name=... --system_name=...), split at spaces
+# Exit status: 0 when every suite ran and no CUDA method was skipped, 1 otherwise, 2 for bad arguments.
 set -uo pipefail
 
 [[ $# -ge 2 ]] || { sed -n '2,10p' "$0" >&2; exit 2; }
@@ -17,6 +18,13 @@ suites=("$@")
 [[ ${#suites[@]} -gt 0 ]] || suites=(gpu_standard gpu_peer_comparison)
 perfzero="$bundle/bin/perfzero"
 [[ -x "$perfzero" ]] || { echo "gpu-verify: $perfzero is missing; run scripts/gpu-bundle.sh" >&2; exit 2; }
+for suite in "${suites[@]}"; do
+  # perfzero would refuse the directory, and an old summary must not be printed as this run's.
+  if [[ -e "$out/$(basename "$suite" .yaml)" ]]; then
+    echo "gpu-verify: $out/$(basename "$suite" .yaml) exists; give a new OUT_DIR" >&2
+    exit 2
+  fi
+done
 mkdir -p "$out"
 
 echo "== GPU"
@@ -70,5 +78,12 @@ for suite in "${suites[@]}"; do
   echo "$suite: perfzero exit status $rc"
   [[ $rc -eq 0 ]] || status=1
   cat "$out/$suite/summary.md" 2>/dev/null
+  # perfzero counts a skip as success; on a machine meant to verify the GPU, a skipped CUDA method
+  # means the GPU, its driver or a library was not usable.
+  skipped=$(grep -c '^| cuda\.[^|]* | skipped |' "$out/$suite/summary.md" 2>/dev/null)
+  if [[ ${skipped:-0} -gt 0 ]]; then
+    echo "gpu-verify: $skipped CUDA case(s) of $suite skipped: is the GPU usable? (reasons in $out/$suite.log)" >&2
+    status=1
+  fi
 done
 exit "$status"
