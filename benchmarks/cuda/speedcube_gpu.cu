@@ -166,6 +166,9 @@ DeviceBuffer<BoxMullerTables> upload_tables() {
   DeviceBuffer<BoxMullerTables> tables(1);
   const BoxMullerTables host = make_box_muller_tables();
   PERFZERO_CUDA_CALL(cudaMemcpy(tables.get(), &host, sizeof host, cudaMemcpyHostToDevice));
+  // A copy from pageable memory may return before its DMA ends, and the kernels run on
+  // non-blocking streams that do not wait for the legacy one: wait here, once per run.
+  PERFZERO_CUDA_CALL(cudaDeviceSynchronize());
   return tables;
 }
 

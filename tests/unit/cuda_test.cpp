@@ -66,8 +66,8 @@ TEST(CudaSpeedCube, PointsAreTheCpuFamilysByIndex) {
 }
 
 // The GPU kernels draw through tables and short series; they must give the points four_points
-// gives (the CPU family's within 1e-11, above) to a few units in the last place, over the whole
-// range of words: both ends, the table cells' edges and a spread of random words.
+// gives (the CPU family's within 1e-11, above) within 1e-12, over the whole range of words: both
+// ends, the table cells' edges and a spread of random words.
 TEST(CudaSpeedCube, TabledBoxMullerIsFourPointsToTheLastPlaces) {
   const auto tables = speedcube::make_box_muller_tables();
   std::vector<std::uint32_t> words{0U, 1U, 2U, 0x7FFFFFFFU, 0x80000000U, 0xFFFFFFFEU, 0xFFFFFFFFU};
