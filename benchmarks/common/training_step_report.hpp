@@ -11,6 +11,15 @@
 
 namespace perfzero::bench {
 
+// How every backend measures its step: at least 30 timed steps, named "steps".
+inline const params::MeasureDefaults kTrainingStepMeasure{
+    .repetitions_name = "steps",
+    .repetitions_description = "minimum timed steps over a fixed synthetic set (10 or more); the median counts",
+    .repetitions = 30};
+
+// A fixed labelled set of this many batches, cycled: the loss must fall as it is learnt.
+inline constexpr int kTrainingBatches = 8;
+
 // Reports the figures; false (and the method failed, saying why) when the loss cannot be checked or
 // did not fall.
 inline bool report_training_steps(Context& ctx, const RepetitionSeries& seconds, const std::vector<double>& losses,

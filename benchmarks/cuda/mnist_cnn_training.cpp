@@ -19,18 +19,11 @@ namespace perfzero::cuda {
 
 namespace {
 
-const params::MeasureDefaults kMeasure{
-    .repetitions_name = "steps",
-    .repetitions_description = "minimum timed steps over a fixed synthetic set (10 or more); the median counts",
-    .repetitions = 30};
-
-constexpr int kBatches = 8;  // a fixed labelled set of 8 batches, cycled: the loss must fall as it is learnt
-
 void mnist_step(Context& ctx) {
   const int device = static_cast<int>(ctx.int_param("device"));
   if (skip_without_device(ctx, device)) return;
   const auto batch = ctx.int_param("batch");
-  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  const MeasureOptions options = params::measure_options(ctx, bench::kTrainingStepMeasure);
   if (batch < 1 || batch > 4096 || options.min_repetitions < 10) {
     return ctx.fail("batch must be between 1 and 4096 and steps at least 10");
   }
@@ -42,9 +35,9 @@ void mnist_step(Context& ctx) {
   CnnTrainer trainer(static_cast<int>(batch), 2024, tf32, autotune, timer.stream());
 
   const auto per_batch = static_cast<std::size_t>(batch);
-  DeviceBuffer<float> images(kBatches * per_batch * 784);
-  DeviceBuffer<int> labels(kBatches * per_batch);
-  for (int i = 0; i < kBatches; ++i) {
+  DeviceBuffer<float> images(bench::kTrainingBatches * per_batch * 784);
+  DeviceBuffer<int> labels(bench::kTrainingBatches * per_batch);
+  for (int i = 0; i < bench::kTrainingBatches; ++i) {
     std::vector<float> x;
     std::vector<int> y;
     bench::synthetic_mnist_batch(batch, 100U + static_cast<std::uint32_t>(i), x, y);
@@ -63,7 +56,7 @@ void mnist_step(Context& ctx) {
   };
   const RepetitionSeries seconds = timer.measure(ctx, options.named("training_step"), [&](cudaStream_t) {
     if (calls > 0) collect();
-    const auto at = static_cast<std::size_t>(calls % kBatches) * per_batch;
+    const auto at = static_cast<std::size_t>(calls % bench::kTrainingBatches) * per_batch;
     trainer.step(images.get() + at * 784, labels.get() + at);
     ++calls;
   });
@@ -90,7 +83,7 @@ std::vector<ParamSpec> training_params() {
        "pick each convolution's algorithm by timing them all once before the steps (cudnnFind*, as TensorFlow "
        "autotunes; the pick can change from run to run) instead of by cuDNN's heuristics (the same every run)"}};
   for (auto& spec : common_params()) specs.push_back(std::move(spec));
-  for (auto& spec : params::measure_specs(kMeasure)) specs.push_back(std::move(spec));
+  for (auto& spec : params::measure_specs(bench::kTrainingStepMeasure)) specs.push_back(std::move(spec));
   return specs;
 }
 

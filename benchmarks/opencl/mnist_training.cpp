@@ -13,23 +13,16 @@ namespace perfzero::opencl {
 
 namespace {
 
-const params::MeasureDefaults kMeasure{
-    .repetitions_name = "steps",
-    .repetitions_description = "minimum timed steps over a fixed synthetic set (10 or more); the median counts",
-    .repetitions = 30};
-
-constexpr int kBatches = 8;  // a fixed labelled set of 8 batches, cycled: the loss must fall as it is learnt
-
 void mnist_step(Context& ctx, Session& s) {
   const auto batch = ctx.int_param("batch");
-  const MeasureOptions options = params::measure_options(ctx, kMeasure);
+  const MeasureOptions options = params::measure_options(ctx, bench::kTrainingStepMeasure);
   if (batch < 1 || batch > 4096 || options.min_repetitions < 10) {
     return ctx.fail("batch must be between 1 and 4096 and steps at least 10");
   }
   MnistTrainer trainer(s, static_cast<int>(batch), 2024);
   std::vector<Buffer> images;
   std::vector<Buffer> labels;
-  for (int b = 0; b < kBatches; ++b) {
+  for (int b = 0; b < bench::kTrainingBatches; ++b) {
     std::vector<float> x;
     std::vector<int> y;
     bench::synthetic_mnist_batch(batch, 100U + static_cast<std::uint32_t>(b), x, y);
@@ -42,7 +35,7 @@ void mnist_step(Context& ctx, Session& s) {
   std::vector<double> losses;
   std::int64_t calls = 0;
   const RepetitionSeries seconds = measure(ctx, options.named("training_step"), [&] {
-    const auto i = static_cast<std::size_t>(calls % kBatches);
+    const auto i = static_cast<std::size_t>(calls % bench::kTrainingBatches);
     const double loss = trainer.step(images[i], labels[i]);
     if (calls++ >= options.warmups) losses.push_back(loss);
   });
@@ -53,7 +46,7 @@ void mnist_step(Context& ctx, Session& s) {
 
 std::vector<ParamSpec> training_params() {
   std::vector<ParamSpec> own{{"batch", ParamType::integer, std::int64_t{128}, "examples per step (28 x 28 x 1)"}};
-  for (auto& spec : params::measure_specs(kMeasure)) own.push_back(std::move(spec));
+  for (auto& spec : params::measure_specs(bench::kTrainingStepMeasure)) own.push_back(std::move(spec));
   return with_device_params(std::move(own));
 }
 
