@@ -29,6 +29,8 @@
 
 #include "common/mnist_synthetic.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/cudnn_algorithms.hpp"
+#include "cuda/cudnn_handles.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/mnist_cnn_kernels.hpp"
 
@@ -37,42 +39,6 @@ namespace perfzero::cuda {
 namespace {
 
 constexpr int kPooled = 64 * 12 * 12;  // the flattened input of Dense128
-
-// A cuDNN object, destroyed with the trainer (or when its constructor throws half way).
-template <typename T, cudnnStatus_t (*Destroy)(T)>
-class CudnnObject {
- public:
-  CudnnObject() = default;
-  ~CudnnObject() {
-    if (object_ != nullptr) Destroy(object_);
-  }
-  CudnnObject(const CudnnObject&) = delete;
-  CudnnObject& operator=(const CudnnObject&) = delete;
-  T* out() { return &object_; }
-  T get() const { return object_; }
-
- private:
-  T object_ = nullptr;
-};
-
-using CudnnHandle = CudnnObject<cudnnHandle_t, cudnnDestroy>;
-using TensorDesc = CudnnObject<cudnnTensorDescriptor_t, cudnnDestroyTensorDescriptor>;
-using FilterDesc = CudnnObject<cudnnFilterDescriptor_t, cudnnDestroyFilterDescriptor>;
-using ConvDesc = CudnnObject<cudnnConvolutionDescriptor_t, cudnnDestroyConvolutionDescriptor>;
-using PoolDesc = CudnnObject<cudnnPoolingDescriptor_t, cudnnDestroyPoolingDescriptor>;
-using ActivationDesc = CudnnObject<cudnnActivationDescriptor_t, cudnnDestroyActivationDescriptor>;
-
-class CublasHandle {
- public:
-  CublasHandle() { PERFZERO_CUBLAS_CALL(cublasCreate(&handle_)); }
-  ~CublasHandle() { cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
 
 // The parameters, in the OpenCL trainer's order (their initial values are drawn in this order from
 // one stream), each in one arena per role (values, gradients, Adadelta's two accumulators) so one
@@ -107,53 +73,6 @@ Layout make_layout() {
     l.total += (kShapes[static_cast<std::size_t>(p)].size + kAlign - 1) / kAlign * kAlign;
   }
   return l;
-}
-
-const char* name_of(cudnnConvolutionFwdAlgo_t a) {
-  static constexpr std::array<const char*, 8> kNames{
-      "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
-  const auto i = static_cast<std::size_t>(a);
-  return i < kNames.size() ? kNames[i] : "unknown";
-}
-
-const char* name_of(cudnnConvolutionBwdDataAlgo_t a) {
-  static constexpr std::array<const char*, 6> kNames{"ALGO_0",     "ALGO_1",   "FFT",
-                                                     "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
-  const auto i = static_cast<std::size_t>(a);
-  return i < kNames.size() ? kNames[i] : "unknown";
-}
-
-const char* name_of(cudnnConvolutionBwdFilterAlgo_t a) {
-  static constexpr std::array<const char*, 7> kNames{
-      "ALGO_0", "ALGO_1", "FFT", "ALGO_3", "WINOGRAD", "WINOGRAD_NONFUSED", "FFT_TILING"};
-  const auto i = static_cast<std::size_t>(a);
-  return i < kNames.size() ? kNames[i] : "unknown";
-}
-
-const char* name_of(cudnnMathType_t m) {
-  switch (m) {
-    case CUDNN_DEFAULT_MATH:
-      return "default math";
-    case CUDNN_TENSOR_OP_MATH:
-      return "tensor op math";
-    case CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION:
-      return "tensor op math, conversion allowed";
-    case CUDNN_FMA_MATH:
-      return "FMA math";
-  }
-  return "unknown math";
-}
-
-// The first of cudnnFind*'s or cudnnGet*_v7's results (fastest first, measured or expected) that
-// succeeded and, unless TF32 is allowed, does not use tensor cores.
-template <typename Perf>
-const Perf& first_usable(const std::vector<Perf>& results, int returned, bool tf32, const char* what) {
-  for (int i = 0; i < returned; ++i) {
-    const Perf& p = results[static_cast<std::size_t>(i)];
-    const bool tensor_cores = p.mathType == CUDNN_TENSOR_OP_MATH || p.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
-    if (p.status == CUDNN_STATUS_SUCCESS && (tf32 || !tensor_cores)) return p;
-  }
-  throw CudaError(fmt::format("cuDNN found no usable algorithm for {} ({} tried)", what, returned));
 }
 
 }  // namespace
