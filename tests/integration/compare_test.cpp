@@ -162,15 +162,21 @@ methods:
   const auto f = run_perfzero(
       {"compare", (dir.path() / "a" / "run").string(), (dir.path() / "b" / "run").string(), "--format=json"},
       dir.path());
-  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  ASSERT_TRUE(f.exit_code == 0 || f.exit_code == 1) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   int judged = 0;
+  bool noise_called_slower = false;  // sh's and awk's CPU seconds: a 5-vs-5 test errs on them ~alpha of the time
   for (const auto& r : doc.at("results")) {
-    if (r.at("metric") != "wall_time" && r.at("metric") != "slept_ms") continue;
+    if (r.at("metric") != "wall_time" && r.at("metric") != "slept_ms") {
+      noise_called_slower = noise_called_slower || r.at("verdict") == "slower";
+      continue;
+    }
     ++judged;
     EXPECT_TRUE(r.at("verdict") == "same" || r.at("verdict") == "too noisy") << r.dump();
   }
   EXPECT_EQ(judged, 3) << f.out;
+  // Exit 1 means some metric was slower: allowed only for the unjudged noise.
+  EXPECT_EQ(f.exit_code, noise_called_slower ? 1 : 0) << f.out;
 }
 
 }  // namespace
