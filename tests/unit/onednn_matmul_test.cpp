@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "peak/cpu_peak.hpp"
@@ -49,27 +51,34 @@ TEST(OneDnnMatmul, Bf16RunsOrSaysWhyNot) {
 }
 
 // The measured peak is an upper bound for real work: a matmul above it means the kernel under-reads
-// the CPU (too few accumulators, a missing ISA). 10 % covers timer noise. The peak is a best-of
-// figure, so on a shared host, where the other tenants may take cycles from the peak's runs but not
-// the matmul's, it is measured up to three times and the best kept before the bound is checked.
+// the CPU (too few accumulators, a missing ISA). 10 % covers timer noise. On a shared host (ctest -j2)
+// other processes may take cycles from the peak's runs but not the matmul's, so the matmul is run
+// between two peak measurements, the better peak counts, and this is tried up to three times: a peak
+// really too low fails every time.
 TEST(OneDnnMatmul, NeverReadsMoreThanTheMeasuredPeakPlusNoise) {
-  const Context ctx = run("onednn.Matmul.benchmark_matmul_fp32", 1024, 1024, 1024, 5);
-  ASSERT_FALSE(ctx.failure().has_value()) << *ctx.failure();
-  const double gflops = metric(ctx, "gflops");
-  double peak_gflops = 0;
-  std::string isa;
-  for (int attempt = 0; attempt < 3 && gflops > peak_gflops * 1.10; ++attempt) {
+  const auto fp32_peak = [](std::string& isa) {
     const peak::CpuPeak cpu = peak::measure_cpu_peak(allowed_threads());
     const peak::KernelFigure* fp32 = cpu.best(peak::DataType::fp32);
-    ASSERT_NE(fp32, nullptr);
-    if (fp32->gflops > peak_gflops) {
-      peak_gflops = fp32->gflops;
-      isa = fp32->isa;
-    }
+    if (fp32 == nullptr) return 0.0;
+    isa = fp32->isa;
+    return fp32->gflops;
+  };
+  std::optional<Context> ctx;
+  double gflops = 0;
+  double peak_gflops = 0;
+  std::string isa;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const double before = fp32_peak(isa);
+    ctx.emplace(run("onednn.Matmul.benchmark_matmul_fp32", 1024, 1024, 1024, 5));
+    ASSERT_FALSE(ctx->failure().has_value()) << *ctx->failure();
+    gflops = metric(*ctx, "gflops");
+    peak_gflops = std::max(before, fp32_peak(isa));
+    ASSERT_GT(peak_gflops, 0.0) << "no fp32 kernel measured";
+    if (gflops <= peak_gflops * 1.10) break;
   }
   EXPECT_LE(gflops, peak_gflops * 1.10) << "peak measured with " << isa;
-  EXPECT_GT(metric(ctx, "percent_of_peak"), 0.0);
-  EXPECT_TRUE(ctx.extras().count("peak_formula") == 1);
+  EXPECT_GT(metric(*ctx, "percent_of_peak"), 0.0);
+  EXPECT_TRUE(ctx->extras().count("peak_formula") == 1);
 }
 
 }  // namespace
