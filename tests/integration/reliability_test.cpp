@@ -182,6 +182,37 @@ methods:
   EXPECT_FALSE(std::filesystem::exists(out / "clean" / "trial_1" / "tmp")) << "an empty TMPDIR is removed";
 }
 
+// The TMPDIR an empty, untouched trial leaves moves on to the next trial; one a trial changed never
+// does (app/trial_tmpdirs.hpp): after a trial that made its TMPDIR read-only, put a symlink or a FIFO
+// in its place, the next trial still gets an empty, writable directory of its own.
+TEST(Reliability, ATrialThatBreaksItsTmpdirBreaksNoLaterTrial) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const auto suite = dir.write("s.yaml", R"yaml(defaults: {timeout: 30s}
+methods:
+  - {name: quiet, command: [/bin/true], output: none, trials: 2}
+  - {name: readonly, command: [/bin/sh, -c, 'chmod 500 "$TMPDIR"'], output: none}
+  - {name: check1, command: [/bin/sh, -c, 'test -d "$TMPDIR" && test ! -L "$TMPDIR" && touch "$TMPDIR/x"'], output: none}
+  - {name: symlink, command: [/bin/sh, -c, 'rmdir "$TMPDIR" && ln -s / "$TMPDIR"'], output: none}
+  - {name: check2, command: [/bin/sh, -c, 'test -d "$TMPDIR" && test ! -L "$TMPDIR" && touch "$TMPDIR/x"'], output: none}
+  - {name: fifo, command: [/bin/sh, -c, 'rmdir "$TMPDIR" && mkfifo "$TMPDIR"'], output: none}
+  - {name: check3, command: [/bin/sh, -c, 'test -z "$(ls -A "$TMPDIR")" && touch "$TMPDIR/x"'], output: none}
+)yaml");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
+  for (const char* name : {"check1", "check2", "check3"}) {
+    EXPECT_EQ(read_json(out / name / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["outcome"], "succeeded")
+        << name;
+    EXPECT_TRUE(std::filesystem::exists(out / name / "trial_1" / "tmp" / "x")) << name << ": what it left stays";
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(out / "symlink" / "trial_1" / "tmp")) << "left to be looked at";
+  // Counted as something left, and not followed: the link leads to /.
+  const auto left = read_json(out / "symlink" / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["samplers"];
+  EXPECT_EQ(left["leftover_files"]["tmp_files"], 1) << left.dump();
+  EXPECT_FALSE(std::filesystem::exists(out / "quiet" / "trial_1" / "tmp")) << "moved on to trial 2";
+  EXPECT_FALSE(std::filesystem::exists(out / "quiet" / "trial_2" / "tmp")) << "moved on to readonly";
+}
+
 // A trial run again in its old directory (a changed case, --force_resume) starts from nothing of the
 // earlier attempt: not its log, not what it left in its TMPDIR, not its samplers' series.
 TEST(Reliability, ATrialRunAgainInItsDirectoryKeepsNothingOfTheEarlierAttempt) {

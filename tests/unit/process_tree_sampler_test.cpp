@@ -24,9 +24,10 @@ TEST(ProcessTreeSampler, SeesEveryProcessBelowTheRootAndItsMemory) {
   // This test process stands for perfzero-launch: the shell and what it starts are its tree.
   sampler.start(::getpid());
   {
-    Monitor monitor(std::chrono::milliseconds(10), {&sampler});
+    Monitor monitor;
+    monitor.begin(std::chrono::milliseconds(10), {&sampler});
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
-    const double cpu = monitor.stop();
+    const double cpu = monitor.end();
     EXPECT_GE(cpu, 0.0);
   }
   ::waitpid(root, nullptr, 0);

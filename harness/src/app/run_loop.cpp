@@ -64,10 +64,11 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
 std::optional<int> RunLoop::run_all(bool interleave) {
   const auto schedule = make_schedule(plan_, interleave);
   progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, static_cast<int>(schedule.size()));
-  for (const Step& step : schedule) {
-    if (stop_) break;
-    run_step(step);
+  for (std::size_t i = 0; i < schedule.size() && !stop_; ++i) {
+    run_step(schedule[i], i + 1 < schedule.size() ? &schedule[i + 1] : nullptr);
   }
+  dir_ahead_.discard();
+  tmp_dirs_.release();
   return stop_;
 }
 
@@ -85,19 +86,29 @@ const results::Trial* RunLoop::previous_trial(const std::string& case_name, int 
   return nullptr;
 }
 
-void RunLoop::run_step(const Step& step) {
+bool RunLoop::will_run(const Step& step) const {
+  return step.warmup || previous_trial(plan_[step.case_index].name, step.number) == nullptr;
+}
+
+std::filesystem::path RunLoop::trial_dir(const Step& step) {
+  return std::filesystem::path(recorder_.run().info.output_dir) / recorder_.case_at(step.case_index).dir /
+         fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
+}
+
+void RunLoop::run_step(const Step& step, const Step* next) {
   const config::PlannedCase& planned = plan_[step.case_index];
   const std::string what = step.warmup ? fmt::format("warm-up {}/{}", step.number, planned.warmup_trials)
                                        : fmt::format("trial {}/{}", step.number, planned.trials);
-  if (!step.warmup) {
-    if (const results::Trial* done = previous_trial(planned.name, step.number)) {
-      progress_->resumed(planned.name, what, done->outcome);
-      recorder_.adopt(step.case_index, *done);
-      return;
-    }
+  if (!will_run(step)) {
+    const results::Trial* done = previous_trial(planned.name, step.number);
+    progress_->resumed(planned.name, what, done->outcome);
+    recorder_.adopt(step.case_index, *done, results::TrialArtifacts{trial_dir(step), {}});
+    return;
   }
   auto record = execute(step.case_index, step, what);
   if (!record) return;
+  // The next trial's directory is made while this one's reports are written (app/trial_dir_ahead.hpp).
+  if (next != nullptr && !stop_ && will_run(*next)) dir_ahead_.prepare(trial_dir(*next), files::kChildLogFile);
   pick_up_cpu_peak();
   results::Trial trial = runner::make_trial(*record, with_trial_reports_);
   const results::TrialArtifacts artifacts = runner::make_artifacts(*record);
@@ -132,22 +143,24 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.trial = step.number;
   record.warmup = step.warmup;
   record.run_dir = run_dir;
-  record.dir =
-      run_dir / recorder_.case_at(case_index).dir / fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
+  record.dir = trial_dir(step);
   record.started_offset = std::chrono::duration<double>(started - run_start_).count();
-  std::error_code made;
-  const bool fresh = std::filesystem::create_directories(record.dir, made);
-  if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
-  // A trial directory from before (a resumed run) may hold an earlier attempt's files, which this
-  // attempt's reports must not be read with; a new one holds none, and is not searched.
-  if (!fresh) remove_earlier_attempt(record.dir);
-  std::filesystem::create_directory(record.dir / "tmp", made);  // the trial's TMPDIR (child_command)
-  if (made) throw OutputError(fmt::format("cannot create {}: {}", (record.dir / "tmp").string(), made.message()));
+  if (!dir_ahead_.take(record.dir)) {
+    std::error_code made;
+    const bool fresh = std::filesystem::create_directories(record.dir, made);
+    if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
+    // A trial directory from before (a resumed run, or one half made ahead) may hold an earlier
+    // attempt's files, which this attempt's reports must not be read with; a new one holds none,
+    // and is not searched.
+    if (!fresh) remove_earlier_attempt(record.dir);
+    tmp_dirs_.make(record.dir);  // the trial's TMPDIR (child_command)
+  }
 
   runner::TrialRequest request;
   request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);
   request.launcher = paths_.launcher;
   request.server = &launch_server_;
+  request.monitor = &monitor_;
   request.log_path = record.dir / files::kChildLogFile;
   request.timeout = planned.timeout;
   request.monitor_interval = planned.monitor_interval;
@@ -158,6 +171,7 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   }
 
   record.execution = runner::run_trial(request);
+  tmp_dirs_.done(record.dir);
   record.result = runner::read_trial_result(planned, record.dir, record.execution);
   record.classification = runner::classify(record.execution, record.result);
   // The detail quotes the child (a skip reason, an exception's message) into reports and progress lines.

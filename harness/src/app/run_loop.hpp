@@ -6,6 +6,8 @@
 
 #include "app/child_command.hpp"
 #include "app/schedule.hpp"
+#include "app/trial_dir_ahead.hpp"
+#include "app/trial_tmpdirs.hpp"
 #include "cli/options.hpp"
 #include "config/run_plan.hpp"
 #include "progress/progress.hpp"
@@ -13,6 +15,7 @@
 #include "results/recorder.hpp"
 #include "runner/launch_server.hpp"
 #include "runner/trial_record.hpp"
+#include "samplers/monitor.hpp"
 
 namespace perfzero::app {
 
@@ -26,7 +29,9 @@ class RunLoop {
   std::optional<int> run_all(bool interleave);
 
  private:
-  void run_step(const Step& step);
+  void run_step(const Step& step, const Step* next);
+  std::filesystem::path trial_dir(const Step& step);
+  bool will_run(const Step& step) const;
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
   std::optional<runner::TrialRecord> execute(std::size_t case_index, const Step& step, const std::string& what);
   void pick_up_cpu_peak();
@@ -43,6 +48,10 @@ class RunLoop {
   bool have_cpu_peak_ = false;
   // One perfzero-launch for the whole run: a trial then costs one program start, not two.
   runner::LaunchServer launch_server_;
+  // One monitor thread for the whole run, for the same reason.
+  samplers::Monitor monitor_;
+  TrialTmpDirs tmp_dirs_;
+  TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed
 };
 
 }  // namespace perfzero::app

@@ -184,11 +184,13 @@ TrialExecution run_trial(const TrialRequest& request) {
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
   for (auto* s : all) s->start(server.launcher_pid());
-  samplers::Monitor monitor(request.monitor_interval, all);
+  std::optional<samplers::Monitor> own_monitor;
+  samplers::Monitor::Session sampling(request.monitor != nullptr ? *request.monitor : own_monitor.emplace(),
+                                      request.monitor_interval, all);
   WaitOutcome outcome = wait_for_tree(request, server, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();
-  execution.monitor_cpu_seconds = monitor.stop();
+  execution.monitor_cpu_seconds = sampling.end();
   if (outcome.done) {
     record_tree_end(server, execution);
   } else {

@@ -6,6 +6,7 @@
 
 #include "runner/launch_server.hpp"
 #include "runner/trial_execution.hpp"
+#include "samplers/monitor.hpp"
 
 namespace perfzero::runner {
 
@@ -14,6 +15,8 @@ struct TrialRequest {
   std::filesystem::path launcher;  // perfzero-launch, when `server` is null
   // The run's launcher, kept between trials; null: one is started for this trial alone.
   LaunchServer* server = nullptr;
+  // The run's monitor thread, kept between trials; null: one is made for this trial alone.
+  samplers::Monitor* monitor = nullptr;
   std::filesystem::path log_path;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};

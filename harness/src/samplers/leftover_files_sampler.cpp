@@ -34,14 +34,25 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   std::uintmax_t tmp_files = 0;
   std::uintmax_t tmp_bytes = 0;
   std::error_code ec;
-  if (!tmp_dir.empty()) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp_dir, ec)) {
+  const auto tmp_status =
+      tmp_dir.empty() ? std::filesystem::file_status{} : std::filesystem::symlink_status(tmp_dir, ec);
+  if (std::filesystem::is_directory(tmp_status)) {
+    // Never follows a link (a trial may leave one to / in its TMPDIR), and an unreadable
+    // subdirectory is skipped, not a reason to stop counting.
+    std::filesystem::recursive_directory_iterator it(tmp_dir,
+                                                     std::filesystem::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       std::error_code size_ec;
-      if (!entry.is_regular_file(size_ec)) continue;
+      if (it->is_symlink(size_ec)) {
+        ++tmp_files;  // counted, not followed
+        continue;
+      }
+      if (!it->is_regular_file(size_ec)) continue;
       ++tmp_files;
-      tmp_bytes += entry.file_size(size_ec);
+      tmp_bytes += it->file_size(size_ec);
     }
-    std::filesystem::remove(tmp_dir, ec);  // only when empty: what is left stays to be looked at
+  } else if (std::filesystem::exists(tmp_status)) {
+    ++tmp_files;  // the TMPDIR itself replaced by a link, a FIFO or a file: something left behind
   }
   out.summary = {
       {"shm_files", shm_files}, {"shm_bytes", shm_bytes}, {"tmp_files", tmp_files}, {"tmp_bytes", tmp_bytes}};

@@ -7,37 +7,62 @@
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
+#include <system_error>
 
 namespace perfzero::samplers {
 
-namespace {
-double thread_cpu_seconds() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-}  // namespace
-
-Monitor::Monitor(std::chrono::milliseconds interval, std::vector<Sampler*> samplers)
-    : interval_(interval),
-      samplers_(std::move(samplers)),
-      last_sampled_(samplers_.size(), -1.0),
-      start_(std::chrono::steady_clock::now()),
-      wake_fd_(::eventfd(0, EFD_CLOEXEC)) {
+Monitor::Monitor() : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+  // Without it the thread could never be told to stop.
+  if (wake_fd_ < 0) throw std::system_error(errno, std::generic_category(), "the monitor's eventfd");
   thread_ = std::thread([this] { run(); });
 }
 
 Monitor::~Monitor() {
-  if (!stopped_) stop();
-}
-
-double Monitor::stop() {
-  stopped_ = true;
-  const std::uint64_t one = 1;
-  (void)!::write(wake_fd_, &one, sizeof one);
+  {
+    const std::lock_guard lock(mutex_);
+    quit_ = true;
+    active_ = false;
+  }
+  wake();
   thread_.join();
   ::close(wake_fd_);
-  return cpu_seconds_;
+}
+
+void Monitor::wake() const {
+  const std::uint64_t one = 1;
+  (void)!::write(wake_fd_, &one, sizeof one);
+}
+
+double Monitor::thread_cpu_seconds() {
+  clockid_t clock{};
+  timespec ts{};
+  if (::pthread_getcpuclockid(thread_.native_handle(), &clock) != 0 || ::clock_gettime(clock, &ts) != 0) {
+    return 0;
+  }
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+void Monitor::begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers) {
+  {
+    const std::lock_guard lock(mutex_);
+    interval_ = interval;
+    samplers_ = std::move(samplers);
+    last_sampled_.assign(samplers_.size(), -1.0);
+    start_ = std::chrono::steady_clock::now();
+    cpu_at_begin_ = thread_cpu_seconds();
+    active_ = true;
+    sampled_since_begin_ = false;
+  }
+  wake();
+}
+
+double Monitor::end() {
+  const std::lock_guard lock(mutex_);
+  active_ = false;
+  samplers_.clear();
+  // The thread may be asleep until its next tick; it then finds nothing to sample and waits for
+  // the next begin(). No need to wake it now: that would cost the trial a thread wake-up.
+  return std::max(0.0, thread_cpu_seconds() - cpu_at_begin_);
 }
 
 void Monitor::tick(double time) {
@@ -50,22 +75,38 @@ void Monitor::tick(double time) {
 }
 
 void Monitor::run() {
-  const double cpu_at_start = thread_cpu_seconds();
   // poll() on an eventfd sleeps and wakes in one system call each, which matters at 100 Hz: in a
   // VM every system call after a sleep costs ~10 us (docs/performance.md).
   pollfd wake{wake_fd_, POLLIN, 0};
-  const auto timeout = static_cast<int>(interval_.count());
-  while (true) {
-    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    tick(now);
-    const bool early =
-        now < std::chrono::duration<double>(interval_).count() &&
-        std::any_of(samplers_.begin(), samplers_.end(), [](const Sampler* s) { return s->wants_quick_resample(); });
-    const int ready = ::poll(&wake, 1, early ? 1 : timeout);
-    if (ready > 0) break;  // stop(): the samples describe the method, not the harness reaping it
-    if (ready < 0 && errno != EINTR) break;
+  std::unique_lock lock(mutex_);
+  while (!quit_) {
+    int timeout = -1;  // idle: until begin() or the destructor
+    if (active_) {
+      if (!sampled_since_begin_) {
+        // begin()'s wake-up, when it came before this thread slept: drained, or the poll below
+        // would return at once and take a second first sample.
+        std::uint64_t count = 0;
+        (void)!::read(wake_fd_, &count, sizeof count);
+        sampled_since_begin_ = true;
+      }
+      const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      tick(now);
+      const bool early =
+          now < std::chrono::duration<double>(interval_).count() &&
+          std::any_of(samplers_.begin(), samplers_.end(), [](const Sampler* s) { return s->wants_quick_resample(); });
+      timeout = early ? 1 : static_cast<int>(interval_.count());
+    }
+    lock.unlock();
+    const int ready = ::poll(&wake, 1, timeout);
+    if (ready > 0) {
+      std::uint64_t count = 0;
+      (void)!::read(wake_fd_, &count, sizeof count);
+    } else if (ready < 0 && errno != EINTR) {
+      lock.lock();
+      break;  // cannot sleep: sampling stops rather than spinning
+    }
+    lock.lock();
   }
-  cpu_seconds_ = thread_cpu_seconds() - cpu_at_start;
 }
 
 }  // namespace perfzero::samplers

@@ -1,6 +1,12 @@
 #pragma once
-// The monitor's clock: one thread that wakes every interval and lets each sampler take a sample.
+// The monitor's clock: one thread, kept for the whole run, that wakes every interval while a trial
+// runs and lets each of the trial's samplers take a sample. Kept rather than made per trial: a
+// thread's start, exit and join cost a short command's trial more than its samples do
+// (docs/performance.md, issue 7).
+#include <pthread.h>
+
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -10,27 +16,55 @@ namespace perfzero::samplers {
 
 class Monitor {
  public:
-  // Starts sampling at once; the samplers must have been started and must outlive the monitor.
-  Monitor(std::chrono::milliseconds interval, std::vector<Sampler*> samplers);
+  Monitor();  // an idle thread
   ~Monitor();
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
 
-  // Stops the thread (no sample after the stop: the samples describe the method, not its reaping)
-  // and returns the CPU seconds the thread used.
-  double stop();
+  // Starts sampling a trial at once; the samplers must have been started and must outlive end().
+  void begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers);
+  // Stops sampling (when it returns, no sample is being taken or will be: the samples describe the
+  // method, not its reaping) and returns the CPU seconds the thread used since begin().
+  double end();
+
+  // Ends the sampling begun on a scope's exit, also when the scope is left by an exception: the
+  // samplers belong to the scope and must not be sampled after it.
+  class Session {
+   public:
+    Session(Monitor& monitor, std::chrono::milliseconds interval, std::vector<Sampler*> samplers) : monitor_(monitor) {
+      monitor_.begin(interval, std::move(samplers));
+    }
+    ~Session() {
+      if (!ended_) monitor_.end();
+    }
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+    double end() {
+      ended_ = true;
+      return monitor_.end();
+    }
+
+   private:
+    Monitor& monitor_;
+    bool ended_ = false;
+  };
 
  private:
   void run();
   void tick(double time);
+  double thread_cpu_seconds();
+  void wake() const;
 
-  std::chrono::milliseconds interval_;
+  std::mutex mutex_;  // held while sampling, so end() waits for a sample in progress
+  bool active_ = false;
+  bool quit_ = false;
+  bool sampled_since_begin_ = false;
+  std::chrono::milliseconds interval_{100};
   std::vector<Sampler*> samplers_;
   std::vector<double> last_sampled_;  // per sampler, for min_period
   std::chrono::steady_clock::time_point start_;
-  int wake_fd_;  // an eventfd stop() writes to
-  double cpu_seconds_ = 0;
-  bool stopped_ = false;
+  double cpu_at_begin_ = 0;
+  int wake_fd_;  // an eventfd begin() and the destructor write to
   std::thread thread_;
 };
 

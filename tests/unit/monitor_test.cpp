@@ -1,0 +1,80 @@
+// The monitor thread kept for a whole run: one trial's samplers are sampled between begin() and
+// end() and never after, and the same thread serves the next trial.
+#include "samplers/monitor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+namespace perfzero::samplers {
+namespace {
+
+// Counts its samples; a sample after `closed` is set is a sample after end().
+class CountingSampler : public Sampler {
+ public:
+  std::string name() const override { return "counting"; }
+  void start(pid_t) override {}
+  void sample(double time) override {
+    if (closed) ++after_end;
+    ++samples;
+    last_time = time;
+  }
+  SamplerOutput finish(const TrialFacts&) override { return {}; }
+
+  std::atomic<int> samples{0};
+  std::atomic<int> after_end{0};
+  std::atomic<bool> closed{false};
+  std::atomic<double> last_time{-1};
+};
+
+TEST(Monitor, SamplesOneTrialAtATimeAndNeverAfterItsEnd) {
+  Monitor monitor;
+  for (int trial = 0; trial < 3; ++trial) {
+    CountingSampler sampler;
+    monitor.begin(std::chrono::milliseconds(5), {&sampler});
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    const double cpu = monitor.end();
+    sampler.closed = true;
+    EXPECT_GE(cpu, 0.0);
+    EXPECT_GE(sampler.samples.load(), 3) << "trial " << trial;
+    // Each trial's clock starts at its begin().
+    EXPECT_LT(sampler.last_time.load(), 1.0) << "trial " << trial;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // several intervals after the end
+    EXPECT_EQ(sampler.after_end.load(), 0) << "trial " << trial;
+  }
+}
+
+TEST(Monitor, TakesTheFirstSampleAtOnceEvenWithALongInterval) {
+  Monitor monitor;
+  CountingSampler sampler;
+  monitor.begin(std::chrono::milliseconds(10'000), {&sampler});
+  for (int i = 0; i < 200 && sampler.samples == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  monitor.end();
+  EXPECT_EQ(sampler.samples.load(), 1);
+}
+
+TEST(Monitor, ASessionLeftByAnExceptionStopsSampling) {
+  Monitor monitor;
+  CountingSampler sampler;
+  try {
+    Monitor::Session sampling(monitor, std::chrono::milliseconds(2), {&sampler});
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    throw std::runtime_error("the trial failed");
+  } catch (const std::runtime_error&) {
+  }
+  sampler.closed = true;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_GT(sampler.samples.load(), 0);
+  EXPECT_EQ(sampler.after_end.load(), 0);
+}
+
+TEST(Monitor, AnIdleMonitorIsDestroyedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  { Monitor monitor; }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+}  // namespace
+}  // namespace perfzero::samplers

@@ -1,0 +1,129 @@
+// A trial's TMPDIR moves on to the next trial only when the trial left it empty and as it was made.
+#include "app/trial_tmpdirs.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "temp_dir.hpp"
+
+namespace perfzero::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+ino_t inode_of(const fs::path& p) {
+  struct stat st {};
+  return ::lstat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+class TrialTmpDirsTest : public ::testing::Test {
+ protected:
+  fs::path trial(int n) {
+    const fs::path p = dir_.path() / ("trial_" + std::to_string(n));
+    fs::create_directories(p);
+    return p;
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(TrialTmpDirsTest, AnEmptyUntouchedTmpMovesOnToTheNextTrial) {
+  TrialTmpDirs dirs;
+  const auto t1 = trial(1);
+  dirs.make(t1);
+  const ino_t first = inode_of(t1 / "tmp");
+  ASSERT_NE(first, 0U);
+  dirs.done(t1);
+  const auto t2 = trial(2);
+  dirs.make(t2);
+  EXPECT_FALSE(fs::exists(t1 / "tmp"));
+  EXPECT_EQ(inode_of(t2 / "tmp"), first) << "moved, not made again";
+  dirs.done(t2);
+  dirs.release();
+  EXPECT_FALSE(fs::exists(t2 / "tmp")) << "the last one is removed at the run's end";
+}
+
+TEST_F(TrialTmpDirsTest, WhatATrialLeftStaysAndTheNextTrialGetsANewOne) {
+  TrialTmpDirs dirs;
+  const auto t1 = trial(1);
+  dirs.make(t1);
+  std::ofstream(t1 / "tmp" / "left") << "x";
+  dirs.done(t1);
+  const auto t2 = trial(2);
+  dirs.make(t2);
+  EXPECT_TRUE(fs::exists(t1 / "tmp" / "left"));
+  EXPECT_TRUE(fs::is_empty(t2 / "tmp"));
+}
+
+TEST_F(TrialTmpDirsTest, AChangedTmpIsNeverHandedOn) {
+  struct Case {
+    const char* what;
+    void (*change)(const fs::path& tmp);
+  };
+  const Case cases[] = {
+      {"made read-only", [](const fs::path& tmp) { ::chmod(tmp.c_str(), 0500); }},
+      {"given the sticky bit", [](const fs::path& tmp) { ::chmod(tmp.c_str(), 01777); }},
+      {"holding an empty subdirectory", [](const fs::path& tmp) { fs::create_directory(tmp / "sub"); }},
+      {"replaced by a symlink to a directory",
+       [](const fs::path& tmp) {
+         fs::remove(tmp);
+         fs::create_directory_symlink("/", tmp);
+       }},
+      {"replaced by a FIFO",
+       [](const fs::path& tmp) {
+         fs::remove(tmp);
+         ::mkfifo(tmp.c_str(), 0600);
+       }},
+      {"removed", [](const fs::path& tmp) { fs::remove(tmp); }},
+  };
+  int n = 0;
+  for (const auto& c : cases) {
+    TrialTmpDirs dirs;
+    const auto t1 = trial(++n);
+    dirs.make(t1);
+    const ino_t first = inode_of(t1 / "tmp");
+    c.change(t1 / "tmp");
+    dirs.done(t1);
+    const auto t2 = trial(++n);
+    dirs.make(t2);
+    const auto tmp = t2 / "tmp";
+    EXPECT_TRUE(fs::is_directory(fs::symlink_status(tmp))) << c.what;
+    EXPECT_NE(inode_of(tmp), first) << c.what;
+    EXPECT_TRUE(fs::is_empty(tmp)) << c.what;
+    EXPECT_EQ(::access(tmp.c_str(), W_OK), 0) << c.what;
+    std::error_code ignored;  // so that the temporary directory can be removed
+    fs::permissions(t1 / "tmp", fs::perms::owner_all, fs::perm_options::add, ignored);
+  }
+}
+
+TEST_F(TrialTmpDirsTest, ATmpWithAnExtendedAttributeIsNotHandedOn) {
+  TrialTmpDirs dirs;
+  const auto t1 = trial(1);
+  dirs.make(t1);
+  const ino_t first = inode_of(t1 / "tmp");
+  if (::setxattr((t1 / "tmp").c_str(), "user.perfzero_test", "1", 1, 0) != 0) {
+    GTEST_SKIP() << "this file system takes no user extended attribute";
+  }
+  dirs.done(t1);
+  const auto t2 = trial(2);
+  dirs.make(t2);
+  EXPECT_NE(inode_of(t2 / "tmp"), first);
+}
+
+TEST_F(TrialTmpDirsTest, AnExistingTmpIsAnErrorNamingIt) {
+  TrialTmpDirs dirs;
+  const auto t1 = trial(1);
+  fs::create_directories(t1 / "tmp" / "old");
+  try {
+    dirs.make(t1);
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find((t1 / "tmp").string()), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace perfzero::app
