@@ -1,6 +1,8 @@
 // A stopped run writes what it has, leaves no process, and --resume finishes it.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -39,6 +41,7 @@ methods:
   EXPECT_TRUE(std::filesystem::exists(out / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json"));
   // The interrupted trial has no report, so --resume runs it again.
   EXPECT_FALSE(std::filesystem::exists(sleep_dir / "perfzero_summary.json"));
+  EXPECT_FALSE(std::filesystem::exists(out / "sanity.Sanity.benchmark_spin" / "trial_1")) << "never started";
 
   // Resume without the long sleep (a different plan, so --force_resume): what was done is kept,
   // the rest runs, and the dropped case stays in the record.
@@ -76,6 +79,41 @@ TEST(Resume, SkipsTrialsAlreadyReportedAndRunsTheRest) {
   EXPECT_NE(f.out.find("trial 2/3  succeeded  (already reported"), std::string::npos) << f.out;
   const auto third = read_json(out / "sanity.Sanity.benchmark_noop" / "trial_3" / "perfzero_summary.json");
   EXPECT_EQ(third["execution_id"], first_id);
+}
+
+// Trial reports are not synced during a run: the journal is the record (docs/reliability.md). A
+// report a power loss took (gone, empty, cut short) is written again from the journal by --resume;
+// one that is whole is left as it is.
+TEST(Resume, WritesAgainTheReportsACrashLostFromTheJournal) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  ASSERT_EQ(run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=4",
+                          "--output_dir=" + out.string()},
+                         dir.path())
+                .exit_code,
+            0);
+  const auto trial = [&](int n) {
+    return out / "sanity.Sanity.benchmark_noop" / ("trial_" + std::to_string(n)) / "perfzero_summary.json";
+  };
+  const auto original = read_json(trial(2));
+  const auto whole = slurp(trial(4));
+  std::filesystem::remove(trial(1));
+  std::ofstream(trial(2), std::ios::trunc).flush();
+  const auto cut = slurp(trial(3));
+  std::ofstream(trial(3), std::ios::trunc) << cut.substr(0, cut.size() / 2);
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=4",
+                               "--output_dir=" + out.string(), "--resume"},
+                              dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  for (int n = 1; n <= 3; ++n) {
+    const auto report = read_json(trial(n));
+    EXPECT_EQ(report["benchmark_result"]["trial_id"], n);
+    EXPECT_EQ(report["benchmark_result"]["succeeded"], true);
+  }
+  const auto again = read_json(trial(2));
+  EXPECT_EQ(again["benchmark_result"]["metrics"], original["benchmark_result"]["metrics"]);
+  EXPECT_EQ(again["execution_id"], original["execution_id"]);
+  EXPECT_EQ(slurp(trial(4)), whole) << "a whole report is not rewritten";
 }
 
 TEST(OutputDir, TwoRunsNeverShareADirectory) {

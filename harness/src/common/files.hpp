@@ -7,9 +7,9 @@
 namespace perfzero::files {
 
 // How much a write survives. `visible`: a harness crash loses nothing written (rename), a kernel
-// crash or power loss may. `synced`: fsync of the file and its directory, for what a finished trial
-// must keep (its report; the journal syncs its own lines). Summaries are `visible`: they are rebuilt
-// from the journal, and an fsync costs milliseconds per method (docs/reliability.md).
+// crash or power loss may. `synced`: fsync of the file and its directory. Trial reports and summaries
+// are `visible`: the journal, which syncs its own lines, is the record they are written again from,
+// and an fsync costs milliseconds per method (docs/reliability.md).
 enum class Durability { visible, synced };
 
 // Writes via a temporary file made with mkstemp in the same directory, then a rename: readers see
@@ -18,6 +18,9 @@ void write_atomically(const std::filesystem::path& path, std::string_view conten
                       Durability durability = Durability::visible);
 // fsync of a directory, so that a rename in it survives a kernel crash; best effort.
 void sync_directory(const std::filesystem::path& dir);
+// syncfs of the file system `dir` is on: every file written there reaches the disk, in one call
+// rather than one fsync per file (the run's end: thousands of trial reports). False when it failed.
+bool sync_file_system(const std::filesystem::path& dir);
 // Sets `bytes` of disk aside in `path` (posix_fallocate), so that a run that meets a full disk can
 // free them and still write its final status; false when even that is refused (best effort).
 bool reserve_space(const std::filesystem::path& path, long bytes);

@@ -1,8 +1,10 @@
 #pragma once
-// Durability off the trial's critical path. A finished trial's journal line and report must survive a
-// kernel crash, but an fsync costs milliseconds on a cloud disk, several times what a short command's
-// whole trial costs (docs/performance.md). So the trial's writes are queued here and one background
-// thread syncs them while the next trial runs: a group commit, as databases do. A kill -9 of the
+// Durability off the trial's critical path. A finished trial's journal line (the run's record; the
+// reports are written again from it by --resume) must survive a kernel crash, but an fsync costs
+// milliseconds on a cloud disk, several times what a short command's whole trial costs
+// (docs/performance.md). So the line is queued here and one background thread, at SCHED_IDLE so that
+// it never takes a core from the method being measured, syncs it while the next trial runs: a group
+// commit, as databases do. A kill -9 of the
 // harness still loses nothing written (the page cache outlives the process); a power loss loses at
 // most what finished during the sync in progress, a few milliseconds of trials (docs/reliability.md).
 #include <condition_variable>

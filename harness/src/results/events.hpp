@@ -28,6 +28,10 @@ class RunObserver {
   virtual void run_started(const Run& /*run*/) {}
   virtual void trial_finished(const Run& /*run*/, const Case& /*c*/, const Trial& /*trial*/,
                               const TrialArtifacts& /*artifacts*/) {}
+  // A trial kept from the run being resumed (--resume), as the journal recorded it: a chance to
+  // write again what a crash lost of its files (artifacts.series is empty: samples are not journaled).
+  virtual void trial_adopted(const Run& /*run*/, const Case& /*c*/, const Trial& /*trial*/,
+                             const TrialArtifacts& /*artifacts*/) {}
   // Now and then during a long run (at most every few seconds): a chance to rewrite whole files.
   virtual void checkpoint(const Run& /*run*/) {}
   // The run ended: completed, or interrupted (run.status says which).

@@ -77,7 +77,7 @@ void JournalWriter::sync_later() { files::sync_behind().descriptor(fd_, path_); 
 
 void JournalWriter::run_finished(const std::string& status) {
   append({{"event", "run_finished"}, {"time", now_epoch()}, {"status", status}});
-  // The run's end waits for every queued sync: when perfzero exits, what it reported is on disk.
+  // The run's end waits for every queued sync (the recorder then syncs the reports and summaries).
   files::sync_behind().descriptor(fd_, path_);
   files::sync_behind().flush();
 }

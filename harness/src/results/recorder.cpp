@@ -1,10 +1,13 @@
 #include "results/recorder.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "results/run_manifest.hpp"
 
 namespace perfzero::results {
@@ -46,10 +49,12 @@ void Recorder::warn_once(const std::string& message) {
   }
 }
 
-void Recorder::adopt(std::size_t case_index, Trial trial) {
+void Recorder::adopt(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts) {
   Case& c = case_at(case_index);
   trial.resumed = true;
-  (trial.warmup ? c.warmups : c.trials).push_back(std::move(trial));
+  auto& list = trial.warmup ? c.warmups : c.trials;
+  list.push_back(std::move(trial));
+  each_observer("trial adopt", [&](RunObserver& o) { o.trial_adopted(run_, c, list.back(), artifacts); });
 }
 
 void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts) {
@@ -68,8 +73,8 @@ void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialAr
   }
   const auto refused =
       each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
-  // Queued after the observers, so the trial's report (queued by its reporter) is synced first: a
-  // crash between the two leaves a trial to run again, never a journaled trial without its report.
+  // The journal line is the trial's record: synced in the background while the next trial runs. The
+  // report is not synced; a crash that takes it is repaired by --resume (trial_adopted).
   journal_.sync_later();
   if (refused) {
     // The trial is in the journal, its report is not: stop before the next trial meets the same.
@@ -112,6 +117,11 @@ std::optional<std::string> Recorder::finish(const std::string& status) {
     if (!failure) failure = e.what();
   }
   each_observer("run end", [&](RunObserver& o) { o.run_finished(run_); });
+  // Reports and summaries are written but not synced during the run (the journal is the record):
+  // one syncfs now, so that when perfzero exits every file of the run is on disk.
+  if (!files::sync_file_system(run_.info.output_dir) && !failure) {
+    failure = fmt::format("cannot write the files of {} to disk: {}", run_.info.output_dir, std::strerror(errno));
+  }
   return failure;
 }
 

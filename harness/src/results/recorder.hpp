@@ -31,7 +31,7 @@ class Recorder {
   Case& case_at(std::size_t index) { return run_.cases.at(index); }
 
   // A trial taken over from the run being resumed: in the model, already in the journal.
-  void adopt(std::size_t case_index, Trial trial);
+  void adopt(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts);
   // Throws OutputError when the journal refuses the trial; the trial is then flagged not_recorded.
   void trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts);
   // Adds what became known about the machine during the run (e.g. the CPU peak a method measured),
