@@ -1,5 +1,7 @@
 #include "opencl/session.hpp"
 
+#include <thread>
+
 #include <fmt/format.h>
 
 namespace perfzero::opencl {
@@ -53,5 +55,20 @@ void Session::launch(const Kernel& kernel, std::size_t global, std::size_t local
 }
 
 void Session::finish() const { PERFZERO_CL_CALL(clFinish(queue_.get())); }
+
+void Session::launch_and_wait(const Kernel& kernel, std::size_t global, std::chrono::microseconds spin) const {
+  cl_event raw = nullptr;
+  PERFZERO_CL_CALL(clEnqueueNDRangeKernel(queue_.get(), kernel.get(), 1, nullptr, &global, nullptr, 0, nullptr, &raw));
+  const Event done(raw);
+  PERFZERO_CL_CALL(clFlush(queue_.get()));  // submitted before polling, or it may never start
+  const auto give_up = std::chrono::steady_clock::now() + spin;
+  while (std::chrono::steady_clock::now() < give_up) {
+    cl_int status = CL_QUEUED;
+    PERFZERO_CL_CALL(clGetEventInfo(raw, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    if (status == CL_COMPLETE || status < 0) break;  // an error is reported by the wait below
+    std::this_thread::yield();                       // the device may be this CPU (PoCL): its threads get the core
+  }
+  PERFZERO_CL_CALL(clWaitForEvents(1, &raw));
+}
 
 }  // namespace perfzero::opencl

@@ -1,6 +1,7 @@
 #pragma once
 // One device's context and in-order queue, and the helpers every method uses: building programs
 // (a failed build carries the compiler's log), buffers, transfers, kernel launches.
+#include <chrono>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,12 @@ class Session {
   // Enqueues a 1-D range (local size 0: the implementation's choice) without waiting.
   void launch(const Kernel& kernel, std::size_t global, std::size_t local = 0) const;
   void finish() const;
+  // Launches and waits for that launch with the least host latency: polls its status, yielding the
+  // core between polls, for up to `spin` (a launch of a few dozen microseconds ends in that time),
+  // then blocks. Blocking at once (clFinish) puts the host thread to sleep and makes the device's
+  // completion wake it: on PoCL in a 2-vCPU VM that wake-up was a quarter of a 50,000-float
+  // vecadd (docs/performance.md). CUDA's default wait spins the same way before it blocks.
+  void launch_and_wait(const Kernel& kernel, std::size_t global, std::chrono::microseconds spin) const;
 
  private:
   DeviceInfo device_;
