@@ -132,15 +132,17 @@ static int send_reply(int sock, const struct pz_launch_reply* reply) {
 /* In the vfork()ed child: the method's own process group (a terminal's Ctrl-C reaches only the
    harness, which then ends the tree), no blocked or handled signal, output to the trial's log.
    It shares this program's memory until exec, so it only makes system calls, writes no memory but
-   `environ` (which run_one restores) and never returns: no stdio, no malloc. */
+   `environ` (which run_one restores) and never returns: no stdio, no malloc. It starts with every
+   signal blocked (run_one), and unblocks them only once no handler of this program is left: a
+   handler run here would run on the launcher's memory (on_parent_death would end the trial). */
 static void become_method(const struct request* req, int setup_pipe) {
   setpgid(0, 0);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
   signal(SIGTERM, SIG_DFL);
   /* A closed pipe must kill the method as it would outside perfzero, whatever the harness ignores. */
   signal(SIGPIPE, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
   dup2(req->log_fd, STDOUT_FILENO);
   dup2(req->log_fd, STDERR_FILENO);
   if (chdir(req->working_dir) != 0) {
@@ -162,6 +164,17 @@ static void become_method(const struct request* req, int setup_pipe) {
   _exit(127);
 }
 
+/* At exec, a vfork()ed child's peak RSS starts from this program's lifetime peak (a fork()ed one's from
+   its current RSS): a large request's payload would raise every later trial's max_rss. Resetting the
+   peak to the current RSS first gives both the same floor. */
+static int reset_peak_rss(void) {
+  const int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  const int ok = write(fd, "5", 1) == 1;
+  close(fd);
+  return ok ? 0 : -1;
+}
+
 /* Starts the method, tells the harness, reaps the tree and tells the harness again. */
 static int run_one(int sock, const struct request* req) {
   struct pz_launch_reply reply;
@@ -170,11 +183,17 @@ static int run_one(int sock, const struct request* req) {
   if (pipe2(setup, O_CLOEXEC) != 0) setup[0] = setup[1] = -1;
   /* vfork, not fork: the child borrows this program's memory until exec instead of copying its page
      tables and taking a copy-on-write fault per page it touches, as posix_spawn does (and hyperfine,
-     through it). Its peak RSS still starts from this tiny program's, as above. */
+     through it). Where the peak RSS cannot be reset (no /proc), fork keeps max_rss exact instead. */
+  sigset_t all;
+  sigset_t own_mask;
+  sigfillset(&all);
+  sigprocmask(SIG_SETMASK, &all, &own_mask);
   char** const own_environ = environ;
-  const pid_t child = vfork();
+  const pid_t child = reset_peak_rss() == 0 ? vfork() : fork();
   if (child == 0) become_method(req, setup[1]);
+  const int fork_error = child < 0 ? errno : 0; /* before any other call can change it */
   environ = own_environ;
+  sigprocmask(SIG_SETMASK, &own_mask, NULL);
   if (setup[1] >= 0) close(setup[1]);
   int setup_error = 0;
   /* EOF at exec (the pipe is close-on-exec), or the errno of a failed chdir. */
@@ -183,7 +202,7 @@ static int run_one(int sock, const struct request* req) {
   if (child < 0 || setup_error != 0) {
     if (child > 0) waitpid(child, NULL, 0);
     reply.kind = child < 0 ? PZ_LAUNCH_FORK_FAILED : PZ_LAUNCH_SETUP_FAILED;
-    reply.error = child < 0 ? errno : setup_error;
+    reply.error = child < 0 ? fork_error : setup_error;
     return send_reply(sock, &reply);
   }
   if (launcher_parent_gone) kill_remaining_children(); /* the harness died while we forked */

@@ -114,6 +114,14 @@ TEST(Resume, WritesAgainTheReportsACrashLostFromTheJournal) {
   EXPECT_EQ(again["benchmark_result"]["metrics"], original["benchmark_result"]["metrics"]);
   EXPECT_EQ(again["execution_id"], original["execution_id"]);
   EXPECT_EQ(slurp(trial(4)), whole) << "a whole report is not rewritten";
+
+  // A whole trial directory gone: made again, with its report.
+  std::filesystem::remove_all(trial(4).parent_path());
+  const auto g = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=4",
+                               "--output_dir=" + out.string(), "--resume"},
+                              dir.path());
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_EQ(read_json(trial(4))["benchmark_result"]["trial_id"], 4);
 }
 
 TEST(OutputDir, TwoRunsNeverShareADirectory) {

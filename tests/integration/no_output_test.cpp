@@ -43,6 +43,27 @@ methods:
   static inline Finished finished_;
 };
 
+// A command's peak RSS is its own, whatever an earlier trial asked of the launcher: a 4 MB command
+// line (refused by exec: E2BIG) before a small command must not raise the small one's max_rss.
+// (perfzero-launch vforks; at exec a vforked child starts from the launcher's peak RSS, which the
+// launcher resets to its current RSS before each start.)
+TEST(NoOutputPeak, AnEarlierTrialsLargeRequestDoesNotRaiseALaterTrialsPeak) {
+  TempDir dir;
+  nlohmann::json big_command = nlohmann::json::array({"/bin/true"});
+  for (int i = 0; i < 40; ++i) big_command.push_back(std::string(100000, 'x'));
+  nlohmann::json suite{{"methods",
+                        {{{"name", "big"}, {"command", big_command}, {"output", "none"}},
+                         {{"name", "small"}, {"command", {"/bin/true"}}, {"output", "none"}, {"trials", 3}}}}};
+  const auto file = dir.write("s.yaml", suite.dump());
+  const auto f = run_perfzero({"--config=" + file.string(), "--output_dir=run"}, dir.path());
+  ASSERT_NE(f.exit_code, 2) << f.err;
+  for (int trial = 1; trial <= 3; ++trial) {
+    const auto r =
+        read_json(dir.path() / "run" / "small" / ("trial_" + std::to_string(trial)) / "perfzero_summary.json");
+    EXPECT_LT(metrics_of(r).at("max_rss"), 3.0 * 1024 * 1024) << "trial " << trial;
+  }
+}
+
 TEST_F(NoOutput, ExitZeroSucceedsWithTheFourMeasurements) {
   EXPECT_EQ(finished_.exit_code, 1) << finished_.err;  // ext.exit3 fails
   const auto r = report(out(), "ext.true");

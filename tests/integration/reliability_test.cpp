@@ -2,6 +2,7 @@
 // or missing output directory, and a changed plan on --resume each end in one clear line, and
 // nothing finished is lost.
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -188,29 +189,107 @@ methods:
 TEST(Reliability, ATrialThatBreaksItsTmpdirBreaksNoLaterTrial) {
   TempDir dir;
   const auto out = dir.path() / "run";
-  const auto suite = dir.write("s.yaml", R"yaml(defaults: {timeout: 30s}
-methods:
-  - {name: quiet, command: [/bin/true], output: none, trials: 2}
-  - {name: readonly, command: [/bin/sh, -c, 'chmod 500 "$TMPDIR"'], output: none}
-  - {name: check1, command: [/bin/sh, -c, 'test -d "$TMPDIR" && test ! -L "$TMPDIR" && touch "$TMPDIR/x"'], output: none}
-  - {name: symlink, command: [/bin/sh, -c, 'rmdir "$TMPDIR" && ln -s / "$TMPDIR"'], output: none}
-  - {name: check2, command: [/bin/sh, -c, 'test -d "$TMPDIR" && test ! -L "$TMPDIR" && touch "$TMPDIR/x"'], output: none}
-  - {name: fifo, command: [/bin/sh, -c, 'rmdir "$TMPDIR" && mkfifo "$TMPDIR"'], output: none}
-  - {name: check3, command: [/bin/sh, -c, 'test -z "$(ls -A "$TMPDIR")" && touch "$TMPDIR/x"'], output: none}
-)yaml");
+  // Each trial writes its TMPDIR's inode beside its report; each check trial also checks the mode
+  // against a new directory's under the same umask (root ignores modes, so writing is no test) and
+  // that no inode flag was carried over.
+  const std::string record = R"(stat -c %i "$TMPDIR" > "$TMPDIR/../inode")";
+  const std::string check = record +
+                            R"sh( && test -d "$TMPDIR" && test ! -L "$TMPDIR" && test -z "$(ls -A "$TMPDIR")" && )sh" +
+                            R"sh([ "$(stat -c %a "$TMPDIR")" = "$(printf %o $((0777 & ~$(umask))))" ] && )sh" +
+                            R"sh(! lsattr -d "$TMPDIR" 2>/dev/null | cut -d' ' -f1 | grep -q A && touch "$TMPDIR/x")sh";
+  const auto method = [](const std::string& name, const std::string& script, int trials = 1) {
+    nlohmann::json m{{"name", name}, {"command", {"/bin/sh", "-c", script}}, {"output", "none"}, {"trials", trials}};
+    return m;
+  };
+  nlohmann::json suite_doc{{"defaults", {{"timeout", "30s"}}}};
+  suite_doc["methods"] = {
+      method("quiet", record, 2),
+      method("readonly", record + R"( && chmod 500 "$TMPDIR")"),
+      method("check1", check),
+      method("symlink", record + R"( && rmdir "$TMPDIR" && ln -s / "$TMPDIR")"),
+      method("check2", check),
+      method("fifo", record + R"( && rmdir "$TMPDIR" && mkfifo "$TMPDIR")"),
+      method("check3", check),
+      method("noatime", record + R"( && { chattr +A "$TMPDIR" 2>/dev/null && touch "$TMPDIR/../flagged" || true; })"),
+      method("check4", check)};
+  const auto suite = dir.write("s.json.yaml", suite_doc.dump());  // JSON is YAML
   const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
-  for (const char* name : {"check1", "check2", "check3"}) {
+  const auto inode = [&](const char* name, int trial = 1) {
+    return slurp(out / name / ("trial_" + std::to_string(trial)) / "inode");
+  };
+  for (const char* name : {"check1", "check2", "check3", "check4"}) {
     EXPECT_EQ(read_json(out / name / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["outcome"], "succeeded")
         << name;
     EXPECT_TRUE(std::filesystem::exists(out / name / "trial_1" / "tmp" / "x")) << name << ": what it left stays";
   }
+  // Moved on: the quiet trials and the next one share one directory; a changed one is never reused.
+  EXPECT_EQ(inode("quiet", 1), inode("quiet", 2));
+  EXPECT_EQ(inode("quiet", 2), inode("readonly"));
+  EXPECT_NE(inode("readonly"), inode("check1"));
+  // Where the file system took the flag (ext4 does; tmpfs may not), the directory is not reused.
+  if (std::filesystem::exists(out / "noatime" / "trial_1" / "flagged")) {
+    EXPECT_NE(inode("noatime"), inode("check4"));
+  } else {
+    EXPECT_EQ(inode("noatime"), inode("check4"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(out / "quiet" / "trial_1" / "tmp"));
   EXPECT_TRUE(std::filesystem::is_symlink(out / "symlink" / "trial_1" / "tmp")) << "left to be looked at";
   // Counted as something left, and not followed: the link leads to /.
   const auto left = read_json(out / "symlink" / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["samplers"];
   EXPECT_EQ(left["leftover_files"]["tmp_files"], 1) << left.dump();
-  EXPECT_FALSE(std::filesystem::exists(out / "quiet" / "trial_1" / "tmp")) << "moved on to trial 2";
-  EXPECT_FALSE(std::filesystem::exists(out / "quiet" / "trial_2" / "tmp")) << "moved on to readonly";
+}
+
+// Whatever a trial leaves in its TMPDIR counts, not only regular files: each stays on disk.
+TEST(Reliability, EveryKindOfEntryLeftInTheTmpdirIsCounted) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const auto suite = dir.write("s.yaml", R"(methods:
+  - {name: fifo, command: [/bin/sh, -c, 'mkfifo "$TMPDIR/p"'], output: none}
+  - {name: subdir, command: [/bin/sh, -c, 'mkdir "$TMPDIR/d"'], output: none}
+  - {name: link, command: [/bin/sh, -c, 'ln -s /etc/passwd "$TMPDIR/l"'], output: none}
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  for (const char* name : {"fifo", "subdir", "link"}) {
+    const auto r = read_json(out / name / "trial_1" / "perfzero_summary.json")["perfzero_cpp"];
+    EXPECT_EQ(r["samplers"]["leftover_files"]["tmp_files"], 1) << name << r["samplers"].dump();
+    EXPECT_EQ(r["samplers"]["leftover_files"]["tmp_bytes"], 0) << name << ": a link's target is not counted";
+    EXPECT_NE(r["flags"].dump().find("left_files"), std::string::npos) << name << r["flags"].dump();
+  }
+}
+
+// What cannot be removed of an earlier attempt's TMPDIR (a read-only directory inside: root would
+// remove it, so this runs as nobody) is moved aside; the trial runs again in a new TMPDIR.
+TEST(Reliability, ATrialRunAgainPastAnUnremovableTmpdirMovesItAside) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch to nobody";
+  TempDir dir;
+  const auto work = dir.path() / "work";
+  std::filesystem::create_directories(work);
+  ASSERT_EQ(::chown(work.c_str(), 65534, 65534), 0);
+  const auto first = dir.write("first.yaml", R"(methods:
+  - {name: m, command: [/bin/sh, -c, 'mkdir "$TMPDIR/ro" && touch "$TMPDIR/ro/f" && chmod 555 "$TMPDIR/ro"'], output: none}
+)");
+  const auto second = dir.write("second.yaml", "methods:\n  - {name: m, command: [/bin/true], output: none}\n");
+  const auto as_nobody = [&](const std::filesystem::path& suite, std::vector<std::string> extra) {
+    std::vector<std::string> args{"--reuid=nobody",
+                                  "--regid=nogroup",
+                                  "--clear-groups",
+                                  kPerfzero.string(),
+                                  "--config=" + suite.string(),
+                                  "--output_dir=" + (work / "run").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_perfzero(args, work, "/usr/bin/setpriv");
+  };
+  auto f = as_nobody(first, {});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto trial = work / "run" / "m" / "trial_1";
+  ASSERT_TRUE(std::filesystem::exists(trial / "tmp" / "ro" / "f"));
+  f = as_nobody(second, {"--resume", "--force_resume"});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_TRUE(std::filesystem::exists(trial / "tmp.earlier.1" / "ro" / "f")) << "moved aside, not lost";
+  EXPECT_FALSE(std::filesystem::exists(trial / "tmp")) << "the new attempt's TMPDIR, empty, is removed";
+  EXPECT_EQ(read_json(trial / "perfzero_summary.json")["perfzero_cpp"]["outcome"], "succeeded");
 }
 
 // A trial run again in its old directory (a changed case, --force_resume) starts from nothing of the

@@ -129,6 +129,27 @@ TEST(OpenClMethods, VecaddChecksEveryElementAndRecordsTheDevice) {
   EXPECT_EQ(ctx.repetitions().front().name, "vecadd");
 }
 
+// Both ways of waiting give the same checked answer and are recorded; anything else is refused.
+TEST(OpenClMethods, VecaddWaitsByPollingOrBlockingAsAsked) {
+  REQUIRE_OPENCL_DEVICE(devices);
+  for (const char* wait : {"poll", "block"}) {
+    const Context ctx = run("opencl.VectorAdd.benchmark_vecadd", {{"n", std::int64_t{50001}},
+                                                                  {"repetitions", std::int64_t{3}},
+                                                                  {"wait", std::string(wait)},
+                                                                  {"pause_us", std::int64_t{0}}});
+    ASSERT_FALSE(ctx.failure().has_value()) << wait << ": " << *ctx.failure();
+    EXPECT_GT(metric(ctx, "gbps"), 0.0) << wait;
+    EXPECT_EQ(extra(ctx, "wait"), wait);
+    EXPECT_EQ(extra(ctx, "pause_us"), "0");
+  }
+  const Context bad = run("opencl.VectorAdd.benchmark_vecadd", {{"wait", std::string("spin")}});
+  ASSERT_TRUE(bad.failure().has_value());
+  EXPECT_NE(bad.failure()->find("wait must be 'poll' or 'block', not 'spin'"), std::string::npos) << *bad.failure();
+  const Context negative = run("opencl.VectorAdd.benchmark_vecadd", {{"pause_us", std::int64_t{-1}}});
+  ASSERT_TRUE(negative.failure().has_value());
+  EXPECT_NE(negative.failure()->find("pause_us must be between 0 and 1000000"), std::string::npos);
+}
+
 TEST(OpenClMethods, DeviceAllNamesEachDevicesResults) {
   REQUIRE_OPENCL_DEVICE(devices);
   const Context ctx =

@@ -49,6 +49,19 @@ TEST(TrialDirAhead, AFailedStepIsLeftToTheCaller) {
   EXPECT_FALSE(ahead.take(blocker / "trial_1"));
 }
 
+TEST(TrialDirAhead, ANewCasesDirectoryMadeForAnUntakenTrialIsRemovedToo) {
+  testing::TempDir dir;
+  TrialTmpDirs tmp_dirs;
+  TrialDirAhead ahead(tmp_dirs);
+  ahead.prepare(dir.path() / "new_case" / "trial_1", "perfzero.log");
+  ahead.discard();
+  EXPECT_FALSE(fs::exists(dir.path() / "new_case"));
+  fs::create_directories(dir.path() / "old_case");
+  ahead.prepare(dir.path() / "old_case" / "trial_1", "perfzero.log");
+  ahead.discard();
+  EXPECT_TRUE(fs::exists(dir.path() / "old_case")) << "there before: not ours to remove";
+}
+
 TEST(TrialDirAhead, WhatNoTrialTookIsRemoved) {
   testing::TempDir dir;
   const auto trial = dir.path() / "trial_1";

@@ -1,7 +1,10 @@
 // A trial's TMPDIR moves on to the next trial only when the trial left it empty and as it was made.
 #include "app/trial_tmpdirs.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -111,6 +114,25 @@ TEST_F(TrialTmpDirsTest, ATmpWithAnExtendedAttributeIsNotHandedOn) {
   const auto t2 = trial(2);
   dirs.make(t2);
   EXPECT_NE(inode_of(t2 / "tmp"), first);
+}
+
+TEST_F(TrialTmpDirsTest, ATmpGivenAnInodeFlagIsNotHandedOn) {
+  TrialTmpDirs dirs;
+  const auto t1 = trial(1);
+  dirs.make(t1);
+  const ino_t first = inode_of(t1 / "tmp");
+  const int fd = ::open((t1 / "tmp").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  int flags = 0;
+  // chattr +A: no access-time updates; harmless, and any user may set it on their own directory.
+  const bool set = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags |= FS_NOATIME_FL, true) &&
+                   ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+  ::close(fd);
+  if (!set) GTEST_SKIP() << "this file system takes no inode flags";
+  dirs.done(t1);
+  const auto t2 = trial(2);
+  dirs.make(t2);
+  EXPECT_NE(inode_of(t2 / "tmp"), first) << "the flag would have carried over";
 }
 
 TEST_F(TrialTmpDirsTest, AnExistingTmpIsAnErrorNamingIt) {

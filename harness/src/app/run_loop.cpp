@@ -42,6 +42,11 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
   std::filesystem::remove(dir / runner::kGoogleBenchmarkFile, ignored);
   std::filesystem::remove(dir / files::kChildLogFile, ignored);
   std::filesystem::remove_all(dir / "tmp", ignored);
+  // What cannot be removed (a read-only directory inside, as Go's module cache makes) is moved
+  // aside, left to be looked at: the new attempt's TMPDIR must be new and empty.
+  for (int n = 1; std::filesystem::exists(std::filesystem::symlink_status(dir / "tmp", ignored)) && n < 1000; ++n) {
+    std::filesystem::rename(dir / "tmp", dir / fmt::format("tmp.earlier.{}", n), ignored);
+  }
   for (const auto& entry : std::filesystem::directory_iterator(dir, ignored)) {
     const std::string name = entry.path().filename().string();
     if (name.starts_with("sampler_") && name.ends_with(".log")) std::filesystem::remove(entry.path(), ignored);
@@ -64,11 +69,21 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
 std::optional<int> RunLoop::run_all(bool interleave) {
   const auto schedule = make_schedule(plan_, interleave);
   progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, static_cast<int>(schedule.size()));
-  for (std::size_t i = 0; i < schedule.size() && !stop_; ++i) {
-    run_step(schedule[i], i + 1 < schedule.size() ? &schedule[i + 1] : nullptr);
+  // However the loop ends (a stop, or an error that ends the run), a directory made ahead for a trial
+  // that will not run and the kept TMPDIR go now, while the run still holds its output directory.
+  const auto tidy = [&] {
+    dir_ahead_.discard();
+    tmp_dirs_.release();
+  };
+  try {
+    for (std::size_t i = 0; i < schedule.size() && !stop_; ++i) {
+      run_step(schedule[i], i + 1 < schedule.size() ? &schedule[i + 1] : nullptr);
+    }
+  } catch (...) {
+    tidy();
+    throw;
   }
-  dir_ahead_.discard();
-  tmp_dirs_.release();
+  tidy();
   return stop_;
 }
 

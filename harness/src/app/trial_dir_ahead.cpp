@@ -52,6 +52,7 @@ void TrialDirAhead::discard() {
   ::unlink((dir / log_name_).c_str());
   ::rmdir((dir / "tmp").c_str());
   ::rmdir(dir.c_str());
+  if (made_parent_) ::rmdir(dir.parent_path().c_str());  // a new case's directory, made for this trial
 }
 
 void TrialDirAhead::run() {
@@ -72,6 +73,7 @@ void TrialDirAhead::run() {
 void TrialDirAhead::make() {
   made_ = false;
   std::error_code ec;
+  made_parent_ = !std::filesystem::exists(job_->parent_path(), ec);
   // Only a new directory: create_directories is false for one that exists.
   if (!std::filesystem::create_directories(*job_, ec) || ec) return;
   try {

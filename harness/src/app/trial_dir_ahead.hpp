@@ -46,7 +46,9 @@ class TrialDirAhead {
   std::optional<std::filesystem::path> job_;  // the directory to make, while queued or under way
   std::filesystem::path log_name_;
   bool busy_ = false;
-  bool made_ = false;                           // the last job made its directory whole
+  bool made_ = false;
+  bool made_parent_ = false;  // the last job also made its parent (a new case's directory)                           //
+                              // the last job made its directory whole
   std::optional<std::filesystem::path> ready_;  // made whole, not yet taken
   bool quit_ = false;
   std::thread thread_;

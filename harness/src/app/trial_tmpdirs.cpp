@@ -39,21 +39,24 @@ bool has_no_entry(int dir_fd) {
   return empty;
 }
 
+// The inode flags (FS_IOC_GETFLAGS, chattr's); nothing where the file system has none.
+std::optional<long> inode_flags(int fd) {
+  int flags = 0;  // the kernel reads and writes an int, whatever the ioctl's declared type
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) return std::nullopt;
+  return flags;
+}
+
 }  // namespace
 
-bool is_untouched_empty_dir(const std::filesystem::path& dir, mode_t mode) {
+bool is_untouched_empty_dir(const std::filesystem::path& dir, const TrialTmpDirs::MadeAs& made_as) {
   // O_NOFOLLOW and fstat: the checks are of the directory itself, not of what a link points to.
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};
   const bool as_made = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
-                       st.st_gid == ::getegid() && (st.st_mode & 07777) == mode && st.st_nlink == 2;
+                       st.st_gid == ::getegid() && (st.st_mode & 07777) == made_as.mode && st.st_nlink == 2;
   const bool no_xattr = as_made && ::flistxattr(fd, nullptr, 0) == 0;
-  int flags = 0;
-  // A file system without inode flags (ENOTTY and the like) cannot have set one either.
-  const bool no_flags =
-      no_xattr && (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) == 0);
-  if (!no_flags) {
+  if (!no_xattr || inode_flags(fd) != made_as.flags) {
     ::close(fd);
     return false;
   }
@@ -77,16 +80,18 @@ void TrialTmpDirs::make(const std::filesystem::path& trial_dir) {
   if (::mkdir(tmp.c_str(), 0777) != 0) {
     throw OutputError(fmt::format("cannot create {}: {}", tmp.string(), std::strerror(errno)));
   }
-  if (!mode_) {
+  if (!made_as_) {
+    const int fd = ::open(tmp.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
-    if (::lstat(tmp.c_str(), &st) == 0) mode_ = st.st_mode & 07777;
+    if (fd >= 0 && ::fstat(fd, &st) == 0) made_as_ = MadeAs{st.st_mode & 07777, inode_flags(fd)};
+    if (fd >= 0) ::close(fd);
   }
 }
 
 void TrialTmpDirs::done(const std::filesystem::path& trial_dir) {
   release();  // normally none: make() took it
   const std::filesystem::path tmp = trial_dir / kTmpName;
-  if (mode_ && is_untouched_empty_dir(tmp, *mode_)) {
+  if (made_as_ && is_untouched_empty_dir(tmp, *made_as_)) {
     kept_ = tmp;
     return;
   }

@@ -104,9 +104,17 @@ class TrialReportReporter : public Reporter {
   void trial_adopted(const results::Run& run, const results::Case& c, const results::Trial& t,
                      const results::TrialArtifacts& artifacts) override {
     if (t.warmup || t.outcome == Outcome::interrupted) return;
-    const auto kept = files::read_text(artifacts.dir / files::kReportFile);
-    if (kept && nlohmann::json::parse(*kept, nullptr, false).is_object()) return;
-    write(run, c, t, artifacts.dir);
+    const nlohmann::json report = build_trial_report(run.info, c, t, artifacts.dir);
+    // Kept only when it is this trial's, as journaled: an earlier attempt's whole report (a trial run
+    // again in its directory, whose new report was lost) is not.
+    const auto kept_text = files::read_text(artifacts.dir / files::kReportFile);
+    const auto kept = kept_text ? nlohmann::json::parse(*kept_text, nullptr, false) : nlohmann::json();
+    if (kept.is_object() && kept.value("execution_id", nlohmann::json()) == report["execution_id"] &&
+        kept.value("benchmark_result", nlohmann::json()) == report["benchmark_result"]) {
+      return;
+    }
+    std::filesystem::create_directories(artifacts.dir);  // a whole trial directory may be gone
+    files::write_atomically(artifacts.dir / files::kReportFile, dump_json(report, 2) + "\n");
   }
 
  private:

@@ -54,7 +54,11 @@ void Recorder::adopt(std::size_t case_index, Trial trial, const TrialArtifacts& 
   trial.resumed = true;
   auto& list = trial.warmup ? c.warmups : c.trials;
   list.push_back(std::move(trial));
-  each_observer("trial adopt", [&](RunObserver& o) { o.trial_adopted(run_, c, list.back(), artifacts); });
+  // A kept trial whose report cannot be written again stops the run, as a new one's would.
+  if (auto refused =
+          each_observer("trial adopt", [&](RunObserver& o) { o.trial_adopted(run_, c, list.back(), artifacts); })) {
+    throw OutputError(*refused);
+  }
 }
 
 void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts) {

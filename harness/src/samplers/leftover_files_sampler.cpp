@@ -41,15 +41,12 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
     // subdirectory is skipped, not a reason to stop counting.
     std::filesystem::recursive_directory_iterator it(tmp_dir,
                                                      std::filesystem::directory_options::skip_permission_denied, ec);
+    // Every entry counts, whatever it is (a file, a directory, a link, a FIFO, a socket): each is
+    // left on disk. Only regular files have bytes; a link is counted, not followed.
     for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      std::error_code size_ec;
-      if (it->is_symlink(size_ec)) {
-        ++tmp_files;  // counted, not followed
-        continue;
-      }
-      if (!it->is_regular_file(size_ec)) continue;
       ++tmp_files;
-      tmp_bytes += it->file_size(size_ec);
+      std::error_code size_ec;
+      if (!it->is_symlink(size_ec) && it->is_regular_file(size_ec)) tmp_bytes += it->file_size(size_ec);
     }
   } else if (std::filesystem::exists(tmp_status)) {
     ++tmp_files;  // the TMPDIR itself replaced by a link, a FIFO or a file: something left behind
