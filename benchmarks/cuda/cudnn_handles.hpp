@@ -4,26 +4,14 @@
 #include <cublas_v2.h>
 #include <cudnn.h>
 
+#include "common/owned_handle.hpp"
 #include "cuda/cuda_check.hpp"
 
 namespace perfzero::cuda {
 
-// A cuDNN object: made through out() by its cudnnCreate* call, destroyed by `Destroy`.
+// A cuDNN object: made through address() by its cudnnCreate* call, destroyed by `Destroy`.
 template <typename T, cudnnStatus_t (*Destroy)(T)>
-class CudnnObject {
- public:
-  CudnnObject() = default;
-  ~CudnnObject() {
-    if (object_ != nullptr) Destroy(object_);
-  }
-  CudnnObject(const CudnnObject&) = delete;
-  CudnnObject& operator=(const CudnnObject&) = delete;
-  T* out() { return &object_; }
-  T get() const { return object_; }
-
- private:
-  T object_ = nullptr;
-};
+using CudnnObject = bench::OwnedHandle<T, Destroy>;
 
 using CudnnHandle = CudnnObject<cudnnHandle_t, cudnnDestroy>;
 using TensorDesc = CudnnObject<cudnnTensorDescriptor_t, cudnnDestroyTensorDescriptor>;

@@ -141,13 +141,13 @@ CnnTrainer::Impl::Impl(int batch_size, std::uint32_t seed, bool use_tf32, bool f
   PERFZERO_CUDA_CALL(cudaMemset(accum_grad.get(), 0, accum_grad.bytes()));
   PERFZERO_CUDA_CALL(cudaMemset(accum_update.get(), 0, accum_update.bytes()));
 
-  PERFZERO_CUDNN_CALL(cudnnCreate(cudnn.out()));
+  PERFZERO_CUDNN_CALL(cudnnCreate(cudnn.address()));
   PERFZERO_CUDNN_CALL(cudnnSetStream(cudnn.get(), stream));
   PERFZERO_CUBLAS_CALL(cublasSetStream(cublas.get(), stream));
   PERFZERO_CUBLAS_CALL(cublasSetMathMode(cublas.get(), tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
 
   const auto tensor = [](TensorDesc& d, int n, int c, int height, int width) {
-    PERFZERO_CUDNN_CALL(cudnnCreateTensorDescriptor(d.out()));
+    PERFZERO_CUDNN_CALL(cudnnCreateTensorDescriptor(d.address()));
     PERFZERO_CUDNN_CALL(cudnnSetTensor4dDescriptor(d.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, height, width));
   };
   tensor(x_desc, batch, 1, 28, 28);
@@ -156,7 +156,7 @@ CnnTrainer::Impl::Impl(int batch_size, std::uint32_t seed, bool use_tf32, bool f
   tensor(pooled_desc, batch, 64, 12, 12);
   tensor(dense_desc, batch, 128, 1, 1);
   const auto filter = [](FilterDesc& d, int out, int in) {
-    PERFZERO_CUDNN_CALL(cudnnCreateFilterDescriptor(d.out()));
+    PERFZERO_CUDNN_CALL(cudnnCreateFilterDescriptor(d.address()));
     PERFZERO_CUDNN_CALL(cudnnSetFilter4dDescriptor(d.get(), CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, out, in, 3, 3));
   };
   filter(w1_desc, 32, 1);
@@ -165,7 +165,7 @@ CnnTrainer::Impl::Impl(int batch_size, std::uint32_t seed, bool use_tf32, bool f
   // CUDNN_FMA_MATH keeps cuDNN off TF32 tensor cores (its default math allows them from Ampere on).
   const cudnnMathType_t math = tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
   for (ConvDesc* conv : {&conv1, &conv2}) {
-    PERFZERO_CUDNN_CALL(cudnnCreateConvolutionDescriptor(conv->out()));
+    PERFZERO_CUDNN_CALL(cudnnCreateConvolutionDescriptor(conv->address()));
     PERFZERO_CUDNN_CALL(
         cudnnSetConvolution2dDescriptor(conv->get(), 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
     PERFZERO_CUDNN_CALL(cudnnSetConvolutionMathType(conv->get(), math));
@@ -182,10 +182,10 @@ CnnTrainer::Impl::Impl(int batch_size, std::uint32_t seed, bool use_tf32, bool f
   expect_output(conv1, x_desc, w1_desc, 32, 26);
   expect_output(conv2, c1_desc, w2_desc, 64, 24);
   // NaNs propagate, so a diverging step shows in the loss instead of being hidden by a ReLU or a max.
-  PERFZERO_CUDNN_CALL(cudnnCreatePoolingDescriptor(pool.out()));
+  PERFZERO_CUDNN_CALL(cudnnCreatePoolingDescriptor(pool.address()));
   PERFZERO_CUDNN_CALL(
       cudnnSetPooling2dDescriptor(pool.get(), CUDNN_POOLING_MAX, CUDNN_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2));
-  PERFZERO_CUDNN_CALL(cudnnCreateActivationDescriptor(relu.out()));
+  PERFZERO_CUDNN_CALL(cudnnCreateActivationDescriptor(relu.address()));
   PERFZERO_CUDNN_CALL(cudnnSetActivationDescriptor(relu.get(), CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0));
   choose_algorithms(find);
 }
