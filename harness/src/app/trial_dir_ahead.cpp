@@ -61,30 +61,29 @@ void TrialDirAhead::run() {
     cv_.wait(lock, [&] { return quit_ || (busy_ && job_); });
     if (quit_) return;
     lock.unlock();
-    make();
+    const bool made = make();
     lock.lock();
-    if (made_) ready_ = job_;
+    if (made) ready_ = job_;
     job_.reset();
     busy_ = false;
     cv_.notify_all();
   }
 }
 
-void TrialDirAhead::make() {
-  made_ = false;
+bool TrialDirAhead::make() {
   std::error_code ec;
   made_parent_ = !std::filesystem::exists(job_->parent_path(), ec);
   // Only a new directory: create_directories is false for one that exists.
-  if (!std::filesystem::create_directories(*job_, ec) || ec) return;
+  if (!std::filesystem::create_directories(*job_, ec) || ec) return false;
   try {
     tmp_dirs_.make(*job_);
   } catch (const std::exception&) {
-    return;  // the harness thread tries again and reports it
+    return false;  // the harness thread tries again and reports it
   }
   const int fd = ::open((*job_ / log_name_).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return;
+  if (fd < 0) return false;
   ::close(fd);
-  made_ = true;
+  return true;
 }
 
 }  // namespace perfzero::app

@@ -37,7 +37,7 @@ class TrialDirAhead {
 
  private:
   void run();
-  void make();
+  bool make();  // true when it made the job's directory whole
   void wait(std::unique_lock<std::mutex>& lock);
 
   TrialTmpDirs& tmp_dirs_;
@@ -46,9 +46,7 @@ class TrialDirAhead {
   std::optional<std::filesystem::path> job_;  // the directory to make, while queued or under way
   std::filesystem::path log_name_;
   bool busy_ = false;
-  bool made_ = false;
-  bool made_parent_ = false;  // the last job also made its parent (a new case's directory)                           //
-                              // the last job made its directory whole
+  bool made_parent_ = false;                    // the last job also made its parent (a new case's directory)
   std::optional<std::filesystem::path> ready_;  // made whole, not yet taken
   bool quit_ = false;
   std::thread thread_;

@@ -98,7 +98,7 @@ class TrialReportReporter : public Reporter {
     // and a report a power loss took is written again from it by --resume (trial_adopted). Syncing
     // each report and its directory as well cost a short command's trial 0.1 ms on this VM's disk
     // (docs/performance.md); databases sync their log, not every page, for the same reason.
-    write(run, c, t, artifacts.dir);
+    write(build_trial_report(run.info, c, t, artifacts.dir), artifacts.dir);
   }
 
   void trial_adopted(const results::Run& run, const results::Case& c, const results::Trial& t,
@@ -114,13 +114,12 @@ class TrialReportReporter : public Reporter {
       return;
     }
     std::filesystem::create_directories(artifacts.dir);  // a whole trial directory may be gone
-    files::write_atomically(artifacts.dir / files::kReportFile, dump_json(report, 2) + "\n");
+    write(report, artifacts.dir);
   }
 
  private:
-  static void write(const results::Run& run, const results::Case& c, const results::Trial& t,
-                    const std::filesystem::path& dir) {
-    files::write_atomically(dir / files::kReportFile, dump_json(build_trial_report(run.info, c, t, dir), 2) + "\n");
+  static void write(const nlohmann::json& report, const std::filesystem::path& dir) {
+    files::write_atomically(dir / files::kReportFile, dump_json(report, 2) + "\n");
   }
 };
 
