@@ -65,6 +65,40 @@ class RunningPerfzero {
   Finished wait() {
     int status = 0;
     ::waitpid(pid_, &status, 0);
+    return finished(status);
+  }
+
+  // For input that once made perfzero loop or take all memory: a regression must fail the test,
+  // not take the machine down. Kills it past `limit` or `max_rss_kib` (VmRSS) and says so in err.
+  Finished wait_bounded(std::chrono::seconds limit, long max_rss_kib) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      const long rss = rss_kib();
+      if (std::chrono::steady_clock::now() > deadline || rss > max_rss_kib) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        Finished f = finished(status);
+        f.err += "[killed by the test: over " + std::to_string(limit.count()) + " s or " + std::to_string(max_rss_kib) +
+                 " KiB, at " + std::to_string(rss) + " KiB]";
+        return f;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return finished(status);
+  }
+
+ private:
+  long rss_kib() const {
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    }
+    return 0;
+  }
+
+  Finished finished(int status) const {
     Finished f;
     f.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     f.out = slurp(scratch_ / "stdout");
@@ -72,7 +106,6 @@ class RunningPerfzero {
     return f;
   }
 
- private:
   std::filesystem::path scratch_;
   pid_t pid_ = -1;
 };

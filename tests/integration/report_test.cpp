@@ -186,6 +186,20 @@ TEST_F(ReportTest, ABrokenCatalogStopsWithTheEntryAndField) {
   EXPECT_NE(f.err.find("broken-catalog.yaml:3:"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("shapes[0] (c7i.large).usd_per_hour: expected a positive number, got '-1'"), std::string::npos)
       << f.err;
+  // A stray ',' once made yaml-cpp loop for ever; a second document was silently ignored.
+  const std::vector<std::pair<std::string, std::string>> unreadable{
+      {"# prices\n,\n", "comma-catalog.yaml:2:1: YAML syntax error: unexpected ','"},
+      {"catalog_version: 1\nshapes: []\n---\ncatalog_version: 1\n",
+       "two-docs-catalog.yaml:3:1: holds 2 YAML documents ('---'); a price catalog holds exactly one"}};
+  for (std::size_t i = 0; i < unreadable.size(); ++i) {
+    const fs::path file = kScratch / (i == 0 ? "comma-catalog.yaml" : "two-docs-catalog.yaml");
+    std::ofstream(file) << unreadable[i].first;
+    RunningPerfzero p({"report", small.string(), "--catalog", file.string()},
+                      kScratch / ("unreadable" + std::to_string(i)));
+    const auto r = p.wait_bounded(std::chrono::seconds(60), 1L << 20);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(unreadable[i].second), std::string::npos) << r.err;
+  }
   const auto usage = run_perfzero({"report"}, kScratch / "usage");
   EXPECT_EQ(usage.exit_code, 2);
   EXPECT_NE(usage.err.find("RESULT_DIR is required"), std::string::npos) << usage.err;

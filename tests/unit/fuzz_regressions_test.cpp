@@ -1,12 +1,17 @@
 // Every input that once broke a reader (found by tests/fuzz/run_fuzzers.sh or by hand) is kept in
 // tests/fixtures/fuzz_regressions/<reader>/ and replayed here: a result or a message, never a throw.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include <fstream>
 #include <string>
 
 #include "common/errors.hpp"
 #include "config/suite.hpp"
+#include "pricing/price_catalog.hpp"
 #include "runner/child_result.hpp"
 #include "runner/google_benchmark_result.hpp"
 
@@ -43,21 +48,42 @@ TEST(FuzzRegressions, GoogleBenchmarkReaderSurvivesEveryKeptInput) {
   EXPECT_GT(replay("google_benchmark", [](const std::string& t) { return parse_google_benchmark(t); }), 0);
 }
 
-// Suites the suite fuzzer broke: loading one gives a suite or a ConfigError, nothing else. The folder
-// exists once the fuzzer has found something; until then there is nothing to replay.
+// YAML the suite and catalog fuzzers broke: loading it gives a suite (a catalog) or a ConfigError,
+// nothing else. Some once made yaml-cpp loop, taking memory as fast as it could, so each is loaded
+// in a child under an alarm: a regression fails here instead of taking the machine. A folder exists
+// once its fuzzer has found something; until then there is nothing to replay.
+template <typename Load>
+void replay_yaml(const std::filesystem::path& dir, Load load) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with(".")) continue;
+    EXPECT_EXIT(
+        {
+          ::alarm(20);
+          try {
+            (void)load(entry.path());
+          } catch (const ConfigError&) {
+            // the expected answer to a broken file
+          } catch (const std::exception& e) {
+            std::fputs(e.what(), stderr);
+            std::_Exit(1);
+          }
+          std::_Exit(0);
+        },
+        ::testing::ExitedWithCode(0), "")
+        << entry.path();
+  }
+}
+
 TEST(FuzzRegressions, SuiteLoaderSurvivesEveryKeptInput) {
   const auto dir = kRegressions / "suite";
   if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no suite input has broken the loader yet";
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().filename().string().starts_with(".")) continue;
-    try {
-      (void)config::load_suite(entry.path());
-    } catch (const ConfigError&) {
-      // the expected answer to a broken suite
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << entry.path() << ": " << e.what();
-    }
-  }
+  replay_yaml(dir, [](const std::filesystem::path& p) { return config::load_suite(p); });
+}
+
+TEST(FuzzRegressions, CatalogLoaderSurvivesEveryKeptInput) {
+  const auto dir = kRegressions / "catalog";
+  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no catalog input has broken the loader yet";
+  replay_yaml(dir, [](const std::filesystem::path& p) { return pricing::load_catalog(p); });
 }
 
 }  // namespace

@@ -104,6 +104,7 @@ TEST(PriceCatalog, BrokenCatalogsNameTheEntryAndTheField) {
   EXPECT_NE(load_error(date).find("date: expected a date as YYYY-MM-DD"), std::string::npos);
   EXPECT_NE(load_error("catalog_version: 2\nshapes: []\n").find("catalog_version: 1"), std::string::npos);
   EXPECT_NE(load_error("shapes: [").find("YAML syntax error"), std::string::npos);
+  EXPECT_NE(load_error(kHead + kGood + "---\n" + kHead + kGood).find("holds 2 YAML documents"), std::string::npos);
   EXPECT_NE(load_error(std::string(100000, '[')).find("nested too deeply"), std::string::npos);
 }
 

@@ -1,24 +1,20 @@
 #include "config/suite.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <string_view>
 
 #include <fmt/format.h>
-#include <yaml-cpp/depthguard.h>
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
 #include "config/method_selector.hpp"
 #include "config/yaml_checks.hpp"
+#include "config/yaml_document.hpp"
+#include "config/yaml_file.hpp"
 
 namespace perfzero::config {
 
 namespace {
-
-constexpr std::uintmax_t kMaxSuiteBytes = 16U << 20;
 
 const std::vector<std::string> kTopKeys{"suite",       "description", "defaults", "methods",
                                         "comparisons", "interleave",  "max_cases"};
@@ -227,55 +223,6 @@ Comparison read_comparison(const yaml::Checker& check, const YAML::Node& node, c
   return c;
 }
 
-// The file's text, after checking that it is a regular file of a sane size: a FIFO would block
-// and /dev/zero would never end.
-std::string read_suite_text(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (status.type() == std::filesystem::file_type::not_found) throw ConfigError(file + ": no such suite file");
-  if (ec) throw ConfigError(fmt::format("{}: cannot read: {}", file, ec.message()));
-  if (status.type() == std::filesystem::file_type::directory) {
-    throw ConfigError(file + ": is a directory; --config expects a suite file (.yaml)");
-  }
-  if (status.type() != std::filesystem::file_type::regular) {
-    throw ConfigError(file + ": is not a regular file (a FIFO, device or socket); --config expects a suite file");
-  }
-  if (std::filesystem::file_size(path, ec) > kMaxSuiteBytes) {
-    throw ConfigError(
-        fmt::format("{}: larger than {} MiB; a suite file is expected to be small", file, kMaxSuiteBytes >> 20));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("{}: cannot read: {}", file, std::strerror(errno)));
-  std::string text(kMaxSuiteBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxSuiteBytes) throw ConfigError(file + ": grew past the suite size limit while being read");
-  return text;
-}
-
-YAML::Node parse_one_document(const std::string& file, const std::string& text) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::DeepRecursion& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: nested too deeply (a suite needs a few levels)", file, e.mark.line + 1,
-                                  e.mark.column + 1));
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}: cannot read: {}", file, e.what()));
-  }
-  // A second document ("---") would be silently ignored; one file is one suite.
-  if (documents.size() > 1) {
-    throw ConfigError(
-        fmt::format("{}: holds {} YAML documents ('---'); a suite file holds exactly one (use one "
-                    "file per suite, each given with --config)",
-                    yaml::Checker(file).where(documents[1]), documents.size()));
-  }
-  return documents.empty() ? YAML::Node() : documents.front();
-}
-
 // One item of the 'methods' list; its key is set here so error messages can name it later.
 SuiteEntry read_entry(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
                       const Registry& registry, const std::filesystem::path& suite_dir) {
@@ -332,7 +279,10 @@ void read_comparisons(const yaml::Checker& check, const YAML::Node& root, Suite&
 
 Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
   const std::string file = path.string();
-  const YAML::Node root = parse_one_document(file, read_suite_text(path));
+  const YAML::Node root =
+      yaml::load_one_document(file, yaml::read_yaml_file(path, {"suite file", "--config"}),
+                              {"a suite needs a few levels",
+                               "a suite file holds exactly one (use one file per suite, each given with --config)"});
   const yaml::Checker check(file);
   if (!root.IsMap()) {
     throw ConfigError(

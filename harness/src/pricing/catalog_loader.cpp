@@ -2,15 +2,15 @@
 // file:line:column, the entry and the field, so a user editing prices finds the line at once.
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
-#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "common/errors.hpp"
 #include "config/yaml_checks.hpp"
+#include "config/yaml_document.hpp"
+#include "config/yaml_file.hpp"
 #include "pricing/price_catalog.hpp"
 
 namespace perfzero::pricing {
@@ -20,44 +20,10 @@ namespace {
 using config::yaml::Checker;
 using config::yaml::describe;
 
-constexpr std::uintmax_t kMaxCatalogBytes = 16ULL << 20;
-
 const std::vector<std::string> kProviders{"oci", "aws", "gcp", "azure"};
 const std::vector<std::string> kArchs{"x86_64", "aarch64"};
 const std::vector<std::string> kShapeKeys{"provider",   "shape", "region",       "arch",     "vcpus",  "ocpus",
                                           "memory_gib", "gpus",  "usd_per_hour", "flexible", "source", "date"};
-
-// A FIFO would block and /dev/zero never end: only a regular file of a sane size is read.
-std::string read_catalog_text(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (status.type() == std::filesystem::file_type::not_found) throw ConfigError(file + ": no such price catalog");
-  if (status.type() != std::filesystem::file_type::regular) {
-    throw ConfigError(file + ": is not a regular file; --catalog expects a price catalog (.yaml)");
-  }
-  if (std::filesystem::file_size(path, ec) > kMaxCatalogBytes) {
-    throw ConfigError(
-        fmt::format("{}: larger than {} MiB; a price catalog is expected to be small", file, kMaxCatalogBytes >> 20));
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) throw ConfigError(file + ": cannot read");
-  return text;
-}
-
-YAML::Node parse(const std::string& file, const std::string& text) {
-  try {
-    return YAML::Load(text);
-  } catch (const YAML::DeepRecursion& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: nested too deeply (a catalog needs three levels)", file, e.mark.line + 1,
-                                  e.mark.column + 1));
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}: cannot read: {}", file, e.what()));
-  }
-}
 
 double positive_number(const Checker& check, const YAML::Node& node, const std::string& key, bool allow_zero) {
   const std::string s = node.IsScalar() ? node.Scalar() : std::string();
@@ -144,7 +110,9 @@ Catalog load_catalog(const std::filesystem::path& path) {
   Catalog catalog;
   catalog.file = path.string();
   const Checker check(catalog.file);
-  const YAML::Node root = parse(catalog.file, read_catalog_text(path));
+  const YAML::Node root = config::yaml::load_one_document(
+      catalog.file, config::yaml::read_yaml_file(path, {"price catalog", "--catalog"}),
+      {"a catalog needs three levels", "a price catalog holds exactly one (merge the lists under one shapes key)"});
   check.check_keys(root, "", {"catalog_version", "currency", "shapes"});
   if (!root["catalog_version"] || check.int_of(root["catalog_version"], "catalog_version", 1, 1000) != 1) {
     check.fail(root, "catalog_version", "expected 'catalog_version: 1' (the format this perfzero reads)");
