@@ -1,17 +1,13 @@
 // libFuzzer target: any bytes as a YAML suite file. The loader must accept the suite or throw a
 // ConfigError with a message (file:line:column), never crash, hang, or throw anything else
 // (docs/suites.md).
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <string>
 
 #include "common/errors.hpp"
 #include "config/suite.hpp"
+#include "input_file.hpp"
 #include "perfzero/registry.hpp"
 
 namespace {
@@ -37,21 +33,12 @@ const perfzero::Registry& registry() {
   return r;
 }
 
-const std::filesystem::path& suite_path() {
-  static const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("perfzero-fuzz-suite-" + std::to_string(::getpid()) + ".yaml");
-  return path;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  {
-    std::ofstream out(suite_path(), std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));  // NOLINT(*-reinterpret-cast)
-  }
+  const auto& path = perfzero::fuzz::write_input_file("perfzero-fuzz-suite", data, size);
   try {
-    (void)perfzero::config::load_suite(suite_path(), registry());
+    (void)perfzero::config::load_suite(path, registry());
   } catch (const perfzero::ConfigError&) {
     // The expected answer to a broken suite.
   } catch (...) {

@@ -12,6 +12,10 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILE
   -DCMAKE_CXX_COMPILER=clang++ -DPERFZERO_BUILD_FUZZERS=ON -DPERFZERO_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" --target fuzz_child_result fuzz_google_benchmark fuzz_suite fuzz_catalog
 
+# The suite and catalog targets write each input to a file under TMPDIR; keep those here.
+export TMPDIR="$build/tmp"
+mkdir -p "$TMPDIR"
+
 status=0
 for target in child_result google_benchmark suite catalog; do
   corpus="$build/corpus/$target"
