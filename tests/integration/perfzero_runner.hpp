@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <dirent.h>
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -73,19 +74,24 @@ class RunningPerfzero {
   Finished wait_bounded(std::chrono::seconds limit, long max_rss_kib) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     int status = 0;
-    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+    while (true) {
+      const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+      if (r == pid_ || (r < 0 && errno != EINTR)) return finished(status);
       const long rss = rss_kib();
       if (std::chrono::steady_clock::now() > deadline || rss > max_rss_kib) {
         ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
+        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
         Finished f = finished(status);
-        f.err += "[killed by the test: over " + std::to_string(limit.count()) + " s or " + std::to_string(max_rss_kib) +
-                 " KiB, at " + std::to_string(rss) + " KiB]";
+        // Only when the kill ended it: a child that exited just before keeps its own status.
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+          f.err += "[killed by the test: over " + std::to_string(limit.count()) + " s or " +
+                   std::to_string(max_rss_kib) + " KiB, at " + std::to_string(rss) + " KiB]";
+        }
         return f;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    return finished(status);
   }
 
  private:

@@ -186,7 +186,8 @@ TEST_F(ReportTest, ABrokenCatalogStopsWithTheEntryAndField) {
   EXPECT_NE(f.err.find("broken-catalog.yaml:3:"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("shapes[0] (c7i.large).usd_per_hour: expected a positive number, got '-1'"), std::string::npos)
       << f.err;
-  // A stray ',' once made yaml-cpp loop for ever; a second document was silently ignored.
+  // A stray ',' is a syntax error at its line (it was read as an empty catalog), and a second
+  // document is refused (it was silently ignored).
   const std::vector<std::pair<std::string, std::string>> unreadable{
       {"# prices\n,\n", "comma-catalog.yaml:2:1: YAML syntax error: unexpected ','"},
       {"catalog_version: 1\nshapes: []\n---\ncatalog_version: 1\n",

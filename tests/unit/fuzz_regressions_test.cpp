@@ -53,12 +53,13 @@ TEST(FuzzRegressions, GoogleBenchmarkReaderSurvivesEveryKeptInput) {
 // in a child under an alarm: a regression fails here instead of taking the machine. A folder exists
 // once its fuzzer has found something; until then there is nothing to replay.
 template <typename Load>
-void replay_yaml(const std::filesystem::path& dir, Load load) {
+int replay_yaml(const std::filesystem::path& dir, Load load) {
+  int replayed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().filename().string().starts_with(".")) continue;
     EXPECT_EXIT(
         {
-          ::alarm(20);
+          ::alarm(5);
           try {
             (void)load(entry.path());
           } catch (const ConfigError&) {
@@ -71,19 +72,27 @@ void replay_yaml(const std::filesystem::path& dir, Load load) {
         },
         ::testing::ExitedWithCode(0), "")
         << entry.path();
+    ++replayed;
   }
+  return replayed;
 }
 
-TEST(FuzzRegressions, SuiteLoaderSurvivesEveryKeptInput) {
+bool nothing_kept(const std::filesystem::path& dir) {
+  return !std::filesystem::is_directory(dir) || std::filesystem::is_empty(dir);
+}
+
+TEST(FuzzRegressionsDeathTest, SuiteLoaderSurvivesEveryKeptInput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
   const auto dir = kRegressions / "suite";
-  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no suite input has broken the loader yet";
-  replay_yaml(dir, [](const std::filesystem::path& p) { return config::load_suite(p); });
+  if (nothing_kept(dir)) GTEST_SKIP() << "no suite input has broken the loader yet";
+  EXPECT_GT(replay_yaml(dir, [](const std::filesystem::path& p) { return config::load_suite(p); }), 0);
 }
 
-TEST(FuzzRegressions, CatalogLoaderSurvivesEveryKeptInput) {
+TEST(FuzzRegressionsDeathTest, CatalogLoaderSurvivesEveryKeptInput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
   const auto dir = kRegressions / "catalog";
-  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no catalog input has broken the loader yet";
-  replay_yaml(dir, [](const std::filesystem::path& p) { return pricing::load_catalog(p); });
+  if (nothing_kept(dir)) GTEST_SKIP() << "no catalog input has broken the loader yet";
+  EXPECT_GT(replay_yaml(dir, [](const std::filesystem::path& p) { return pricing::load_catalog(p); }), 0);
 }
 
 }  // namespace

@@ -39,10 +39,14 @@ std::string at(const std::string& file, const YAML::Mark& mark) {
 // all memory (jbeder/yaml-cpp#1040; fixed upstream after 0.8). A document that starts where the
 // last one started consumed nothing: that is the syntax error, at that token.
 [[noreturn]] void no_progress(const std::string& file, const std::string& text, const YAML::Mark& mark) {
-  const auto pos = static_cast<std::size_t>(mark.pos);
-  const bool printable = pos < text.size() && std::isprint(static_cast<unsigned char>(text[pos])) != 0;
+  // The character is named only where mark.pos indexes the bytes: yaml-cpp counts from after a
+  // UTF-8 byte order mark, and in characters, not bytes, in UTF-16 and UTF-32.
+  const bool utf8_bom = text.rfind("\xEF\xBB\xBF", 0) == 0;
+  const bool wide = text.find('\0') < 4 || text.rfind("\xFE\xFF", 0) == 0 || text.rfind("\xFF\xFE", 0) == 0;
+  const auto pos = static_cast<std::size_t>(mark.pos) + (utf8_bom ? 3 : 0);
+  const bool printable = !wide && pos < text.size() && std::isprint(static_cast<unsigned char>(text[pos])) != 0;
   throw ConfigError(fmt::format("{}: YAML syntax error: unexpected {}", at(file, mark),
-                                printable ? fmt::format("'{}'", text[pos]) : std::string("character")));
+                                printable ? fmt::format("'{}'", text[pos]) : std::string("token")));
 }
 
 std::vector<YAML::Mark> document_starts(const std::string& file, const std::string& text) {
@@ -72,7 +76,7 @@ YAML::Node load_one_document(const std::string& file, const std::string& text, c
   } catch (const YAML::ParserException& e) {
     throw ConfigError(fmt::format("{}: YAML syntax error: {}", at(file, e.mark), e.msg));
   } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}: cannot read: {}", file, e.what()));
+    throw ConfigError(fmt::format("{}: cannot read: {}", e.mark.is_null() ? file : at(file, e.mark), e.msg));
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Parses the text of a YAML file that must hold exactly one document (a suite, a price catalog),
-// turning every yaml-cpp failure into a ConfigError with file:line:column.
+// turning every yaml-cpp failure into a ConfigError naming the file (and the line and column
+// wherever yaml-cpp knows them).
 #include <string>
 #include <string_view>
 

@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "common/fd_guard.hpp"
+
 #include "launch_protocol.h"
 #include "runner/signals.hpp"
 
@@ -29,13 +31,6 @@ namespace {
 // The launcher answers STARTED once the method is past exec; this only guards against a launcher
 // that stopped answering (stopped by a debugger, say), so that the harness never hangs on it.
 constexpr int kStartReplyTimeoutMs = 60'000;
-
-struct FdGuard {
-  int fd;
-  ~FdGuard() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 // Runs in the forked launcher before exec: its own process group (a terminal's Ctrl-C reaches only
 // the harness, which then ends the tree) and no blocked signal.

@@ -11,16 +11,11 @@
 
 #include <fmt/format.h>
 
+#include "common/fd_guard.hpp"
+
 namespace perfzero::runner {
 
 namespace {
-
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 bool write_all(int fd, const char* data, std::size_t size, off_t at) {
   while (size > 0) {
@@ -54,7 +49,7 @@ bool move_down(int fd, off_t from, off_t to, std::uint64_t size) {
 
 std::uint64_t cap_log(const std::filesystem::path& path, std::uint64_t max_bytes) {
   // The child could have replaced the log with a FIFO or a symlink: only a regular file is cut.
-  const Fd log{::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
+  const FdGuard log{::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
   struct stat info {};
   if (log.fd < 0 || ::fstat(log.fd, &info) != 0 || !S_ISREG(info.st_mode)) return 0;
   const auto size = static_cast<std::uint64_t>(info.st_size);

@@ -1,6 +1,7 @@
 #include "runner/trial_runner.hpp"
 
 #include "common/errors.hpp"
+#include "common/fd_guard.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -143,13 +144,6 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
   execution.tree = tree.release();
   execution.tree.samples.clear();  // they went out as the sampler's series
 }
-
-struct FdGuard {
-  int fd;
-  ~FdGuard() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 // Starts the method; on failure records why and ends anything a dying launcher left.
 pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecution& execution) {

@@ -9,16 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "common/fd_guard.hpp"
+
 namespace perfzero::runner {
 
 namespace {
-
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 std::string file_kind(mode_t mode) {
   if (S_ISFIFO(mode)) return "a FIFO";
@@ -35,7 +30,7 @@ UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64
   UntrustedFile out;
   // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting for one.
   // O_NOFOLLOW: a symlink (to /dev/zero, to a file outside the trial) is refused, not followed.
-  const Fd file{::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
+  const FdGuard file{::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
   if (file.fd < 0) {
     if (errno == ENOENT) {
       out.missing = true;
