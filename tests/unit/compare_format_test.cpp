@@ -18,8 +18,12 @@ Report sample() {
   slow.metric = "latency";
   slow.unit = "ms";
   slow.direction = Direction::lower_is_better;
-  slow.baseline = {{100, 101}, 100.5, 0.007};
-  slow.candidate = {{110, 111}, 110.5, 0.006};
+  slow.baseline.values = {100, 101};
+  slow.baseline.median = 100.5;
+  slow.baseline.cv = 0.007;
+  slow.candidate.values = {110, 111};
+  slow.candidate.median = 110.5;
+  slow.candidate.cv = 0.006;
   slow.change = 0.099;
   slow.ci_low = 0.08;
   slow.ci_high = 0.12;
@@ -29,7 +33,8 @@ Report sample() {
   missing.case_name = "evil\x1b[2Jname";
   missing.metric = "wall_time";
   missing.unit = "s";
-  missing.baseline = {{1.0}, 1.0, std::nullopt};
+  missing.baseline.values = {1.0};
+  missing.baseline.median = 1.0;
   missing.verdict = Verdict::missing;
   missing.reason = "no succeeded trial in the candidate";
   r.rows = {slow, missing};
@@ -50,7 +55,7 @@ TEST(CompareFormat, MarkdownIsOneTableRowPerMetricWithPipesEscaped) {
 
 TEST(CompareFormat, JsonCarriesEveryFigureAndTheGate) {
   const auto doc = nlohmann::json::parse(to_json_text(sample()));
-  EXPECT_EQ(doc["compare_version"], 1);
+  EXPECT_EQ(doc["compare_version"], 2);
   EXPECT_EQ(doc["regression"], true);
   EXPECT_EQ(doc["counts"]["slower"], 1);
   EXPECT_EQ(doc["counts"]["missing"], 1);

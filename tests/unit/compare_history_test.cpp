@@ -67,8 +67,9 @@ TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
   std::vector<results::Run> quiet;
   for (int i = 0; i < 5; ++i) quiet.push_back(run_with("q" + std::to_string(i), {100.0 + i * 0.01}));
   const Report small = compare_with_history(quiet, run_with("c", {102}), {}, 5.0);
-  EXPECT_EQ(row(small, "time").verdict, Verdict::same);
-  EXPECT_NE(row(small, "time").reason.find("change below"), std::string::npos);
+  EXPECT_EQ(row(small, "time").verdict, Verdict::below_threshold);
+  EXPECT_NE(row(small, "time").reason.find("smaller than 5.0%"), std::string::npos) << row(small, "time").reason;
+  EXPECT_FALSE(small.regression());
 }
 
 TEST(HistoryCompare, TooShortAHistoryOrNoneAtAll) {

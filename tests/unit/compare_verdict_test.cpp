@@ -52,7 +52,8 @@ TEST(Verdict, TenPercentSlowerWithTenTrialsIsSlowerAndFailsTheGate) {
   EXPECT_GT(*m.ci_low, 0.0);
   EXPECT_LT(*m.p_value, 0.001);
   EXPECT_TRUE(r.regression());
-  EXPECT_EQ(row(r, "m", kWallTimeRow).verdict, Verdict::same);
+  // The wall times are within 0.5 % of each other on both sides: shown to be within +-5 %.
+  EXPECT_EQ(row(r, "m", kWallTimeRow).verdict, Verdict::equivalent);
 }
 
 TEST(Verdict, DirectionDecidesWhichWayIsWorse) {
@@ -68,12 +69,13 @@ TEST(Verdict, DirectionDecidesWhichWayIsWorse) {
   EXPECT_FALSE(r.regression());
 }
 
-TEST(Verdict, SmallChangesAreSameEvenWhenSignificant) {
-  // Clean data, 1 % apart: significant, but below the 5 % that matters.
+TEST(Verdict, SmallSignificantChangesAreBelowThresholdNeverSameOrEquivalent) {
+  // Clean data, 1 % apart: significant, but below the 5 % that matters; it does not fail the gate.
   const Report report = compare_one(around(100, 10, 0.001), around(101, 10, 0.001), Direction::lower_is_better);
   const auto& m = row(report, "m", "time_ms");
   EXPECT_LT(*m.p_value, 0.05);
-  EXPECT_EQ(m.verdict, Verdict::same);
+  EXPECT_EQ(m.verdict, Verdict::below_threshold) << m.reason;
+  EXPECT_FALSE(report.regression());
   Settings strict;
   strict.min_change = 0.005;
   EXPECT_EQ(row(compare_one(around(100, 10, 0.001), around(101, 10, 0.001), Direction::lower_is_better, strict), "m",
@@ -127,7 +129,61 @@ TEST(Verdict, FailedTrialsAndWarmupsAreNotMeasurements) {
     run->cases[0].trials.push_back(failed);
     run->cases[0].trials.push_back(warm);
   }
-  EXPECT_EQ(row(compare_runs(a, b, {}), "m", "time_ms").verdict, Verdict::same);
+  EXPECT_EQ(row(compare_runs(a, b, {}), "m", "time_ms").verdict, Verdict::equivalent);
+}
+
+TEST(Verdict, NoEvidenceEitherWayIsSameNotEquivalent) {
+  // 25 % spread, no shift: p is large, and the interval reaches past +-5 %: nothing is shown.
+  Settings loose;
+  loose.max_cv = 1.0;
+  const Report r = compare_one(around(100, 10, 0.5), around(100, 10, 0.5), Direction::lower_is_better, loose);
+  EXPECT_EQ(row(r, "m", "time_ms").verdict, Verdict::same) << row(r, "m", "time_ms").reason;
+}
+
+results::Run with_flags(const std::vector<double>& values, int disturbed, const std::string& flag = "host_busy") {
+  results::Run run;
+  run.cases.push_back(make_case("m", values, Direction::lower_is_better));
+  for (int i = 0; i < disturbed; ++i) run.cases[0].trials[static_cast<std::size_t>(i)].flags.push_back(flag);
+  return run;
+}
+
+TEST(Verdict, DisturbedTrialsNeverDecide) {
+  // Every trial of both runs ran on a busy host: the +10 % shows the host, not the change.
+  const Report r = compare_runs(with_flags(around(100, 20), 20), with_flags(around(110, 20), 20), {});
+  const auto& m = row(r, "m", "time_ms");
+  EXPECT_EQ(m.verdict, Verdict::unreliable) << m.reason;
+  EXPECT_NE(m.reason.find("host busy in 20/20 vs 20/20 trials"), std::string::npos) << m.reason;
+  EXPECT_FALSE(r.regression());
+  EXPECT_EQ(m.baseline.disturbed, 20);
+  // --use_flagged judges them anyway, and says so.
+  Settings use;
+  use.use_flagged = true;
+  const Report kept = compare_runs(with_flags(around(100, 20), 20), with_flags(around(110, 20), 20), use);
+  EXPECT_EQ(row(kept, "m", "time_ms").verdict, Verdict::slower);
+  EXPECT_NE(row(kept, "m", "time_ms").reason.find("--use_flagged"), std::string::npos);
+}
+
+TEST(Verdict, EnoughUndisturbedTrialsStillDecideAndTheLeftOutAreCounted) {
+  const Report r = compare_runs(with_flags(around(100, 20), 5), with_flags(around(110, 20), 3), {});
+  const auto& m = row(r, "m", "time_ms");
+  EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
+  EXPECT_EQ(m.baseline.values.size(), 15U);
+  EXPECT_EQ(m.candidate.values.size(), 17U);
+  EXPECT_NE(m.reason.find("5 + 3 disturbed trials left out"), std::string::npos) << m.reason;
+  // A flag that says nothing about the timing (a truncated log) leaves the trial in.
+  const Report log = compare_runs(with_flags(around(100, 20), 20, "log_truncated"), with_flags(around(110, 20), 0), {});
+  EXPECT_EQ(row(log, "m", "time_ms").baseline.values.size(), 20U);
+}
+
+TEST(Verdict, MetricsChoosesWhatGatesTheExitStatus) {
+  Settings only_wall;
+  only_wall.metrics = "^wall_time$";
+  const Report r = compare_one(around(100, 10), around(110, 10), Direction::lower_is_better, only_wall);
+  EXPECT_EQ(row(r, "m", "time_ms").verdict, Verdict::slower);
+  EXPECT_FALSE(row(r, "m", "time_ms").gated);
+  EXPECT_FALSE(r.regression());
+  only_wall.metrics = "time";
+  EXPECT_TRUE(compare_one(around(100, 10), around(110, 10), Direction::lower_is_better, only_wall).regression());
 }
 
 }  // namespace

@@ -26,6 +26,8 @@ compare::Settings settings_of(const cli::CompareOptions& o) {
   s.max_cv = o.max_cv;
   s.resamples = o.resamples;
   s.seed = o.seed;
+  s.use_flagged = o.use_flagged;
+  s.metrics = o.metrics;
   return s;
 }
 
@@ -67,6 +69,8 @@ int print_comparison(const compare::Report& report, const cli::CompareOptions& o
     text = compare::to_markdown(report);
   } else if (options.format == "json") {
     text = compare::to_json_text(report);
+    // stdout stays one JSON document; the advice a person needs goes beside it.
+    if (const std::string more = compare::advice(report); !more.empty()) std::fputs(more.c_str(), stderr);
   } else {
     text = compare::to_terminal(report, use_colour(options.colour));
   }

@@ -19,6 +19,8 @@ struct CompareOptions {
   double max_cv = 0.20;  // a fraction
   int resamples = 2000;
   std::uint64_t seed = 1;
+  bool use_flagged = false;  // judge disturbed trials (host busy, GPU throttled) too
+  std::string metrics;       // a regular expression: the metrics that gate the exit status; empty: all
   // --history: the candidate against the last runs of a label in a results database.
   std::string history_db;
   std::string label;
@@ -29,5 +31,8 @@ struct CompareOptions {
 // Parses `perfzero compare` flags (argv[0] is "compare"). Returns the help text for --help; throws
 // UsageError naming the flag for anything else it cannot take.
 std::optional<std::string> parse_compare_flags(int argc, const char* const* argv, CompareOptions& out);
+
+// Throws UsageError naming `flag` when `pattern` is not an ECMAScript regular expression.
+void check_metrics_pattern(const std::string& flag, const std::string& pattern);
 
 }  // namespace perfzero::cli

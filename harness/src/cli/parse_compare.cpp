@@ -1,4 +1,6 @@
 // `perfzero compare` flags (docs/compare.md).
+#include <regex>
+
 #include <fmt/format.h>
 
 #include "cli/cli_app.hpp"
@@ -31,7 +33,28 @@ void add_threshold_flags(CLI::App& app, CompareOptions& out, double& min_change_
   app.add_option("--seed", out.seed, "The bootstrap's seed: the same runs and seed give the same output (default 1)")
       ->type_name("N")
       ->group(group);
+  app.add_flag("--use_flagged", out.use_flagged,
+               "Judge disturbed trials too (host busy, GPU throttled); by default they are left out, and a row "
+               "with too few others is 'unreliable'")
+      ->group(group);
+  app.add_option("--metrics", out.metrics,
+                 "Only metrics whose name this regular expression finds gate the exit status (e.g. 'cpu_seconds$' "
+                 "on a busy runner); every row is still shown")
+      ->type_name("RE")
+      ->group(group);
 }
+
+}  // namespace
+
+void check_metrics_pattern(const std::string& flag, const std::string& pattern) {
+  try {
+    (void)std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw UsageError(fmt::format("{}: not a regular expression: '{}' ({})", flag, pattern, e.what()));
+  }
+}
+
+namespace {
 
 void add_history_flags(CLI::App& app, CompareOptions& out) {
   const std::string group = "Against the history (docs/history.md)";
@@ -59,8 +82,10 @@ void add_history_flags(CLI::App& app, CompareOptions& out) {
 std::optional<std::string> parse_compare_flags(int argc, const char* const* argv, CompareOptions& out) {
   CLI::App app{
       "Compares two runs per method and metric: the change in median with a 95% bootstrap interval, a "
-      "Mann-Whitney U p-value and a verdict (faster, slower, same, changed, too noisy, missing). Exit 1 when any "
-      "metric is significantly slower beyond --min_change, 0 otherwise, 2 for bad flags or unreadable runs.",
+      "Mann-Whitney U p-value and a verdict (faster, slower, same, below threshold, equivalent, changed, too noisy, "
+      "unreliable, missing). Trials flagged as disturbed (host busy, GPU throttled) are left out. Exit 1 when a gated "
+      "metric is significantly slower beyond --min_change, 0 otherwise, 2 for bad flags or unreadable runs, 4 when "
+      "--markdown or --json cannot be written.",
       "perfzero compare"};
   app.get_formatter()->column_width(30);
   std::vector<std::string> runs;
@@ -79,6 +104,7 @@ std::optional<std::string> parse_compare_flags(int argc, const char* const* argv
   add_threshold_flags(app, out, min_change_pct, max_cv_pct);
   add_history_flags(app, out);
   if (auto help = parse_or_help(app, argc, argv)) return help;
+  check_metrics_pattern("compare --metrics", out.metrics);
   out.min_change = min_change_pct / 100;
   out.max_cv = max_cv_pct / 100;
   const std::size_t wanted = out.history_db.empty() ? 2 : 1;

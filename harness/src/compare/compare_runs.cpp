@@ -1,7 +1,6 @@
 #include "compare/compare_runs.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace perfzero::compare {
 
@@ -11,7 +10,7 @@ CaseValues::Series& series_for(CaseValues& c, const std::string& metric) {
   for (auto& s : c.series) {
     if (s.metric == metric) return s;
   }
-  c.series.push_back({metric, "", Direction::unspecified, {}});
+  c.series.push_back({metric, "", Direction::unspecified, {}, {}});
   return c.series.back();
 }
 
@@ -45,8 +44,9 @@ void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& se
     row.unit = known->unit;
     // The candidate's declaration wins: it is the newer code's statement of what it measures.
     row.direction = c != nullptr && c->direction != Direction::unspecified ? c->direction : known->direction;
-    if (b != nullptr) row.baseline.values = b->values;
-    if (c != nullptr) row.candidate.values = c->values;
+    if (b != nullptr) row.baseline = side_of(*base, *b, settings.use_flagged);
+    if (c != nullptr) row.candidate = side_of(*cand, *c, settings.use_flagged);
+    row.gated = gates(settings.metrics, metric);
     judge(row, settings);
     out.rows.push_back(std::move(row));
   }
@@ -58,30 +58,51 @@ int Report::count(Verdict v) const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return r.verdict == v; }));
 }
 
+bool Report::regression() const {
+  return std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.gated && r.verdict == Verdict::slower; });
+}
+
 std::vector<CaseValues> collect_values(const results::Run& run) {
   std::vector<CaseValues> out;
   out.reserve(run.cases.size());
   for (const auto& c : run.cases) {
     CaseValues values;
     values.case_name = c.name;
-    values.series.push_back({kWallTimeRow, "s", Direction::lower_is_better, {}});
+    values.series.push_back({kWallTimeRow, "s", Direction::lower_is_better, {}, {}});
     for (const auto& t : c.trials) {
       // A failed trial's time is not a speed; a warm-up is not a measurement.
       if (t.warmup || t.outcome != Outcome::succeeded) continue;
-      // An external command timed by perfzero already has wall_time as a metric: that one stands.
+      const bool disturbed = results::disturbed(t);
+      results::count_disturbances(t, values.flags);
+      // A method that reports its own wall_time metric (older runs of `output: none` did too): that one stands.
       bool has_wall_metric = false;
       for (const auto& m : t.metrics) {
         auto& s = series_for(values, m.name);
         s.unit = m.unit;
         if (m.direction != Direction::unspecified) s.direction = m.direction;
         s.values.push_back(m.value);
+        s.disturbed.push_back(disturbed);
         has_wall_metric = has_wall_metric || m.name == kWallTimeRow;
       }
-      if (!has_wall_metric) values.series.front().values.push_back(t.wall_time);
+      if (!has_wall_metric) {
+        values.series.front().values.push_back(t.wall_time);
+        values.series.front().disturbed.push_back(disturbed);
+      }
     }
     out.push_back(std::move(values));
   }
   return out;
+}
+
+Side side_of(const CaseValues& c, const CaseValues::Series& s, bool use_flagged) {
+  Side side;
+  side.succeeded = static_cast<int>(s.values.size());
+  for (std::size_t i = 0; i < s.values.size(); ++i) {
+    if (s.disturbed[i]) ++side.disturbed;
+    if (use_flagged || !s.disturbed[i]) side.values.push_back(s.values[i]);
+  }
+  if (side.disturbed > 0) side.flags = c.flags;
+  return side;
 }
 
 Report compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings) {

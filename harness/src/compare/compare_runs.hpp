@@ -24,13 +24,16 @@ struct Report {
   Settings settings;
   std::optional<double> z_threshold;   // set when the baseline is a history (compare/history_compare.hpp)
   std::vector<MetricComparison> rows;  // baseline's case order, then cases only in the candidate
+  std::string design;                  // `ab`: how the pairs were run and judged, in a sentence
 
   int count(Verdict v) const;
-  bool regression() const { return count(Verdict::slower) > 0; }
+  // A gated row is slower: the exit status is 1.
+  bool regression() const;
 };
 
 // The succeeded, non-warm-up trials' values of every metric of one case, in first-reported order,
-// wall_time first. Used by the run comparison and by the history.
+// wall_time first, each with whether its trial was disturbed (results/flags.hpp). Used by the run
+// comparison, `ab` and the history.
 struct CaseValues {
   std::string case_name;
   struct Series {
@@ -38,10 +41,16 @@ struct CaseValues {
     std::string unit;
     Direction direction = Direction::unspecified;
     std::vector<double> values;
+    std::vector<bool> disturbed;  // one per value
   };
   std::vector<Series> series;
+  results::FlagCounts flags;  // the disturbances of its succeeded trials
 };
 std::vector<CaseValues> collect_values(const results::Run& run);
+
+// One side of a row from a series: the values judged (undisturbed ones only, unless use_flagged)
+// and the counts behind them.
+Side side_of(const CaseValues& c, const CaseValues::Series& s, bool use_flagged);
 
 Report compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings);
 

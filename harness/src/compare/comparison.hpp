@@ -1,5 +1,6 @@
 #pragma once
-// What `perfzero compare` decides, per case and metric, before any formatting (docs/compare.md).
+// What `perfzero compare` and `perfzero ab` decide, per case and metric, before any formatting
+// (docs/compare.md).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -7,19 +8,26 @@
 #include <vector>
 
 #include "perfzero/metric.hpp"
+#include "results/flags.hpp"
 
 namespace perfzero::compare {
 
 enum class Verdict {
-  faster,     // significantly better beyond the minimum change
-  slower,     // significantly worse beyond the minimum change: exit status 1
-  same,       // no significant change, or one smaller than the minimum change
-  changed,    // significant, but the metric declares no direction, so neither better nor worse
-  too_noisy,  // too few trials to reach significance, or a spread above --max_cv
-  missing,    // on one side only (or with no succeeded trial on one side)
+  faster,           // significantly better beyond the minimum change
+  slower,           // significantly worse beyond the minimum change: exit status 1 (when gated)
+  same,             // no evidence of a change
+  below_threshold,  // a significant change, smaller than the minimum change
+  equivalent,       // no significant change, and shown to be within the minimum change both ways
+  changed,          // significant and large, but the metric declares no direction: neither better nor worse
+  too_noisy,        // too few trials to reach significance, or a spread above --max_cv
+  unreliable,       // too few undisturbed trials: the host was busy (or the GPU throttled) while they ran
+  unknown,          // `ab`: the budget ran out before the metric was decided
+  missing,          // on one side only (or with no succeeded trial on one side)
 };
 
 std::string_view to_string(Verdict v);
+// Every verdict, in the order the counts are printed.
+const std::vector<Verdict>& all_verdicts();
 
 struct Settings {
   double min_change = 0.05;  // relative change of the median that matters
@@ -27,10 +35,15 @@ struct Settings {
   double max_cv = 0.20;      // a side whose coefficient of variation is above this is too noisy
   int resamples = 2000;      // bootstrap resamplings for the confidence interval
   std::uint64_t seed = 1;    // the bootstrap's seed: the same runs give the same output
+  bool use_flagged = false;  // judge disturbed trials too (--use_flagged)
+  std::string metrics;       // --metrics: a regular expression; the rows whose metric it finds gate the exit code
 };
 
 struct Side {
-  std::vector<double> values;  // one per succeeded trial, in trial order
+  std::vector<double> values;  // the measurements judged, in trial order
+  int succeeded = 0;           // succeeded trials with this metric, disturbed ones included
+  int disturbed = 0;           // of those, disturbed (left out of `values` unless --use_flagged)
+  results::FlagCounts flags;   // which disturbances, on how many of those trials
   std::optional<double> median;
   std::optional<double> cv;
 };
@@ -42,16 +55,25 @@ struct MetricComparison {
   Direction direction = Direction::unspecified;
   Side baseline;
   Side candidate;
-  std::optional<double> change;  // median(candidate) / median(baseline) - 1
-  std::optional<double> ci_low;  // its bootstrap confidence interval
+  std::optional<double> change;  // median(candidate) / median(baseline) - 1 (ab: the paired estimate)
+  std::optional<double> ci_low;  // its confidence interval
   std::optional<double> ci_high;
-  std::optional<double> p_value;  // Mann-Whitney U, two-sided
+  std::optional<double> p_value;  // Mann-Whitney U, two-sided (ab: Wilcoxon signed-rank)
   std::optional<double> z_score;  // --history: the candidate's median against the history's runs
+  std::optional<int> pairs;       // ab: the pairs judged
+  bool gated = true;              // a slower verdict here fails the gate (--metrics)
   Verdict verdict = Verdict::same;
   std::string reason;  // why, in a few words
 };
 
 // Fills median, cv, change, interval, p-value, verdict and reason from the two sides' values.
 void judge(MetricComparison& m, const Settings& settings);
+
+// "host busy in 20/20 vs 3/20 trials": what disturbed the two sides.
+std::string disturbance_words(const Side& baseline, const Side& candidate);
+
+// True when the row's metric is gated by `pattern` (an ECMAScript regular expression searched in the
+// metric's name; empty gates every metric). Throws std::regex_error for a bad pattern.
+bool gates(const std::string& pattern, const std::string& metric);
 
 }  // namespace perfzero::compare

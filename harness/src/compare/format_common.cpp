@@ -1,4 +1,6 @@
 // What the three outputs of `perfzero compare` print alike.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compare/formats.hpp"
@@ -25,9 +27,48 @@ std::string significance(const MetricComparison& m) {
 std::string headline(const Report& report) {
   std::string out = fmt::format("{} slower, {} faster, {} same", report.count(Verdict::slower),
                                 report.count(Verdict::faster), report.count(Verdict::same));
-  if (const int n = report.count(Verdict::changed)) out += fmt::format(", {} changed", n);
-  if (const int n = report.count(Verdict::too_noisy)) out += fmt::format(", {} too noisy", n);
-  if (const int n = report.count(Verdict::missing)) out += fmt::format(", {} missing on one side", n);
+  for (const Verdict v : all_verdicts()) {
+    if (v == Verdict::slower || v == Verdict::faster || v == Verdict::same) continue;
+    if (const int n = report.count(v)) {
+      out += fmt::format(", {} {}{}", n, to_string(v), v == Verdict::missing ? " on one side" : "");
+    }
+  }
+  const auto ungated_slower = std::count_if(report.rows.begin(), report.rows.end(),
+                                            [](const auto& r) { return !r.gated && r.verdict == Verdict::slower; });
+  if (ungated_slower > 0) out += fmt::format(" ({} slower not gated by --metrics)", ungated_slower);
+  return out;
+}
+
+std::string verdict_text(const MetricComparison& m) {
+  std::string out(to_string(m.verdict));
+  if (!m.gated && m.verdict == Verdict::slower) out += " (not gated)";
+  // Why it cannot decide, where it is read: "unreliable (host busy in 20/20 vs 20/20 trials)".
+  if (m.verdict == Verdict::unreliable) out += " (" + disturbance_words(m.baseline, m.candidate) + ")";
+  return out;
+}
+
+std::string advice(const Report& report) {
+  std::string out;
+  if (const int n = report.count(Verdict::unreliable)) {
+    out += fmt::format(
+        "{} row(s) unreliable: most trials ran while the host was busy (or the GPU throttled), so their figures "
+        "show the machine, not the change. Run again on a quieter machine, run both sides interleaved with "
+        "`perfzero ab` (its pairs share the conditions, so a busy host cannot decide), or judge them anyway with "
+        "--use_flagged.\n",
+        n);
+  }
+  if (report.settings.use_flagged) {
+    const bool any = std::any_of(report.rows.begin(), report.rows.end(),
+                                 [](const auto& r) { return r.baseline.disturbed + r.candidate.disturbed > 0; });
+    if (any) out += "--use_flagged: disturbed trials (host busy, GPU throttled) were judged as measurements.\n";
+  }
+  const auto gated_unknown = std::count_if(report.rows.begin(), report.rows.end(),
+                                           [](const auto& r) { return r.gated && r.verdict == Verdict::unknown; });
+  if (const auto n = gated_unknown) {
+    out += fmt::format("{} row(s) unknown: the budget (--max_trials, --max_time) ran out before they were decided; "
+                       "run longer to decide them.\n",
+                       n);
+  }
   return out;
 }
 

@@ -12,7 +12,12 @@ using nlohmann::json;
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json side_json(const Side& s) {
+  json flags = json::object();
+  for (const auto& [flag, n] : s.flags) flags[flag] = n;
   return {{"trials", s.values.size()},
+          {"succeeded", s.succeeded},
+          {"disturbed", s.disturbed},
+          {"flags", std::move(flags)},
           {"median", optional_number(s.median)},
           {"cv", optional_number(s.cv)},
           {"values", s.values}};
@@ -39,15 +44,14 @@ std::string to_json_text(const Report& report) {
                     {"ci_high", optional_number(r.ci_high)},
                     {"p_value", optional_number(r.p_value)},
                     {"z_score", optional_number(r.z_score)},
+                    {"pairs", r.pairs ? json(*r.pairs) : json(nullptr)},
+                    {"gated", r.gated},
                     {"verdict", std::string(to_string(r.verdict))},
                     {"reason", r.reason}});
   }
   json counts = json::object();
-  for (Verdict v :
-       {Verdict::slower, Verdict::faster, Verdict::same, Verdict::changed, Verdict::too_noisy, Verdict::missing}) {
-    counts[std::string(to_string(v))] = report.count(v);
-  }
-  const json doc = {{"compare_version", 1},
+  for (const Verdict v : all_verdicts()) counts[std::string(to_string(v))] = report.count(v);
+  const json doc = {{"compare_version", 2},
                     {"baseline", label_json(report.baseline)},
                     {"candidate", label_json(report.candidate)},
                     {"settings",
@@ -55,7 +59,10 @@ std::string to_json_text(const Report& report) {
                       {"alpha", report.settings.alpha},
                       {"max_cv", report.settings.max_cv},
                       {"bootstrap_resamples", report.settings.resamples},
-                      {"seed", report.settings.seed}}},
+                      {"seed", report.settings.seed},
+                      {"use_flagged", report.settings.use_flagged},
+                      {"metrics", report.settings.metrics.empty() ? json(nullptr) : json(report.settings.metrics)}}},
+                    {"design", report.design.empty() ? json(nullptr) : json(report.design)},
                     {"regression", report.regression()},
                     {"counts", counts},
                     {"results", rows}};

@@ -22,21 +22,35 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-std::string mark(Verdict v) {
-  switch (v) {
+std::string mark(const MetricComparison& m) {
+  switch (m.verdict) {
     case Verdict::slower:
-      return "**slower**";
+      return m.gated ? "**slower**" : "slower (not gated)";
     case Verdict::faster:
       return "**faster**";
     default:
-      return std::string(to_string(v));
+      return verdict_text(m);
   }
+}
+
+// Advice lines as a Markdown list, each line a cell (no HTML or table syntax from names).
+std::string cell_lines(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    out += fmt::format("- {}\n", cell(text.substr(start, end - start)));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
 }
 
 }  // namespace
 
 std::string to_markdown(const Report& report) {
   std::string out = fmt::format("### perfzero compare: {}\n\n", headline(report));
+  if (!report.design.empty()) out += fmt::format("{}\n\n", cell(report.design));
   const std::string method = report.z_threshold
                                  ? fmt::format(
                                        "z-score of the candidate's median against the history's run medians, "
@@ -55,8 +69,9 @@ std::string to_markdown(const Report& report) {
     out += fmt::format("| {} | {} | {}{} | {}{} | {} | {} | {} | {} |\n", cell(r.case_name), cell(r.metric),
                        number(r.baseline.median), cell(r.baseline.median ? unit : ""), number(r.candidate.median),
                        cell(r.candidate.median ? unit : ""), percent(r.change), interval(r), significance(r),
-                       mark(r.verdict));
+                       mark(r));
   }
+  if (const std::string more = advice(report); !more.empty()) out += fmt::format("\n{}", cell_lines(more));
   return out;
 }
 

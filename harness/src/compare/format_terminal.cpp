@@ -21,10 +21,15 @@ const char* colour_of(Verdict v) {
       return "\033[1;32m";
     case Verdict::too_noisy:
     case Verdict::changed:
+    case Verdict::unreliable:
+    case Verdict::unknown:
       return "\033[33m";
     case Verdict::missing:
       return "\033[35m";
+    case Verdict::below_threshold:
+      return "\033[36m";
     case Verdict::same:
+    case Verdict::equivalent:
       break;
   }
   return "";
@@ -50,13 +55,13 @@ Row row_of(const MetricComparison& r) {
           with_unit(r.candidate.median),
           fmt::format("{} {}", percent(r.change), interval(r)),
           significance(r),
-          std::string(to_string(r.verdict))};
+          verdict_text(r)};
 }
 
 }  // namespace
 
 std::string to_terminal(const Report& report, bool colour) {
-  std::vector<Row> rows{{"method", "metric", "baseline", "candidate", "change [95% CI]", "p", "verdict"}};
+  std::vector<Row> rows{{"method", "metric", "baseline", "candidate", report.design.empty() ? "change [95% CI]" : "change [CI]", "p", "verdict"}};
   for (const auto& r : report.rows) rows.push_back(row_of(r));
   std::array<std::size_t, kColumns> width{};
   for (const auto& row : rows) {
@@ -68,7 +73,9 @@ std::string to_terminal(const Report& report, bool colour) {
     for (std::size_t i = 0; i + 1 < kColumns; ++i) out += fmt::format("{:<{}}  ", rows[k][i], width[i]);
     out += *on != '\0' ? fmt::format("{}{}\033[0m\n", on, rows[k].back()) : fmt::format("{}\n", rows[k].back());
   }
+  if (!report.design.empty()) out += printable(report.design) + "\n";
   out += fmt::format("{}\n", headline(report));
+  out += advice(report);
   return out;
 }
 

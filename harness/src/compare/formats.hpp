@@ -16,6 +16,10 @@ std::string percent(const std::optional<double>& fraction);
 std::string interval(const MetricComparison& m);
 std::string number(const std::optional<double>& v);
 std::string headline(const Report& report);
+// "slower", or "slower (not gated)" where --metrics leaves the row out of the gate.
+std::string verdict_text(const MetricComparison& m);
+// What to do about unreliable, unknown or --use_flagged rows: lines for a person, empty when none.
+std::string advice(const Report& report);
 // The significance column: the p-value, or z against the history ("z=6.1"), or "-".
 std::string significance(const MetricComparison& m);
 

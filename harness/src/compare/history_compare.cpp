@@ -18,12 +18,13 @@ using Key = std::pair<std::string, std::string>;  // case, metric
 
 // Each history run contributes one value per case and metric: its median over the run's trials, so a
 // run with many trials weighs no more than one with few.
-std::map<Key, std::vector<double>> run_medians(const std::vector<results::Run>& history) {
+// Disturbed trials are left out of each run's median as they are out of a comparison of two runs.
+std::map<Key, std::vector<double>> run_medians(const std::vector<results::Run>& history, bool use_flagged) {
   std::map<Key, std::vector<double>> out;
   for (const auto& run : history) {
     for (const auto& c : collect_values(run)) {
       for (const auto& s : c.series) {
-        if (const auto median = results::compute_stats(s.values).median)
+        if (const auto median = results::compute_stats(side_of(c, s, use_flagged).values).median)
           out[{c.case_name, s.metric}].push_back(*median);
       }
     }
@@ -44,6 +45,11 @@ void judge_against_history(MetricComparison& m, const Settings& settings, double
   m.baseline.cv = base.cv;
   m.candidate.median = cand.median;
   m.candidate.cv = cand.cv;
+  if (base.median && !cand.median && m.candidate.succeeded > 0) {
+    m.verdict = Verdict::unreliable;
+    m.reason = disturbance_words(m.baseline, m.candidate);
+    return;
+  }
   if (!base.median || !cand.median) {
     m.verdict = Verdict::missing;
     m.reason = base.median ? "no succeeded trial in the candidate" : "not in the history";
@@ -69,8 +75,8 @@ void judge_against_history(MetricComparison& m, const Settings& settings, double
     m.verdict = Verdict::same;
     m.reason = fmt::format("|z| = {:.2g} <= {}", std::fabs(*m.z_score), z_threshold);
   } else if (!large) {
-    m.verdict = Verdict::same;
-    m.reason = fmt::format("change below {:.1f}%", settings.min_change * 100);
+    m.verdict = Verdict::below_threshold;
+    m.reason = fmt::format("z = {:.3g}; a step smaller than {:.1f}%", *m.z_score, settings.min_change * 100);
   } else {
     m.verdict = directed(*m.change, m.direction);
     m.reason = fmt::format("step change: z = {:.3g}", *m.z_score);
@@ -85,7 +91,7 @@ Report compare_with_history(const std::vector<results::Run>& history, const resu
   out.settings = settings;
   out.z_threshold = z_threshold;
   out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};
-  const auto medians = run_medians(history);
+  const auto medians = run_medians(history, settings.use_flagged);
   for (const auto& c : collect_values(candidate)) {
     for (const auto& s : c.series) {
       MetricComparison row;
@@ -93,7 +99,8 @@ Report compare_with_history(const std::vector<results::Run>& history, const resu
       row.metric = s.metric;
       row.unit = s.unit;
       row.direction = s.direction;
-      row.candidate.values = s.values;
+      row.candidate = side_of(c, s, settings.use_flagged);
+      row.gated = gates(settings.metrics, s.metric);
       if (const auto it = medians.find({c.case_name, s.metric}); it != medians.end()) row.baseline.values = it->second;
       judge_against_history(row, settings, z_threshold);
       out.rows.push_back(std::move(row));

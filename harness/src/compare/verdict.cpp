@@ -1,5 +1,7 @@
 // The verdict rules of docs/compare.md, in the order they are applied.
+#include <algorithm>
 #include <cmath>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -17,19 +19,64 @@ std::string_view to_string(Verdict v) {
       return "slower";
     case Verdict::same:
       return "same";
+    case Verdict::below_threshold:
+      return "below threshold";
+    case Verdict::equivalent:
+      return "equivalent";
     case Verdict::changed:
       return "changed";
     case Verdict::too_noisy:
       return "too noisy";
+    case Verdict::unreliable:
+      return "unreliable";
+    case Verdict::unknown:
+      return "unknown";
     case Verdict::missing:
       return "missing";
   }
   return "same";
 }
 
+const std::vector<Verdict>& all_verdicts() {
+  static const std::vector<Verdict> all = {Verdict::slower,     Verdict::faster,    Verdict::same,
+                                           Verdict::below_threshold, Verdict::equivalent, Verdict::changed,
+                                           Verdict::too_noisy,  Verdict::unreliable, Verdict::unknown,
+                                           Verdict::missing};
+  return all;
+}
+
+std::string disturbance_words(const Side& baseline, const Side& candidate) {
+  results::FlagCounts names = baseline.flags;
+  for (const auto& [flag, n] : candidate.flags) {
+    bool known = false;
+    for (const auto& [have, m] : names) known = known || have == flag;
+    if (!known) names.emplace_back(flag, 0);
+  }
+  auto count_of = [](const Side& s, const std::string& flag) {
+    for (const auto& [f, n] : s.flags) {
+      if (f == flag) return n;
+    }
+    return 0;
+  };
+  std::string out;
+  for (const auto& [flag, ignored] : names) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{} in {}/{} vs {}/{} trials", results::flag_words(flag), count_of(baseline, flag),
+                       baseline.succeeded, count_of(candidate, flag), candidate.succeeded);
+  }
+  return out;
+}
+
+bool gates(const std::string& pattern, const std::string& metric) {
+  if (pattern.empty()) return true;
+  return std::regex_search(metric, std::regex(pattern, std::regex::ECMAScript));
+}
+
 namespace {
 
 void describe_side(Side& side) {
+  // A side given as values alone (the history's per-run medians) has one succeeded trial per value.
+  side.succeeded = std::max(side.succeeded, static_cast<int>(side.values.size()));
   const results::Stats s = results::compute_stats(side.values);
   side.median = s.median;
   side.cv = s.cv;
@@ -48,9 +95,21 @@ Verdict directed(double change, Direction direction) {
   return Verdict::changed;
 }
 
+bool cannot_reach(std::size_t a, std::size_t b, double alpha) { return smallest_attainable_p(a, b) >= alpha; }
+
+// Too few undisturbed trials to decide anything, while the disturbed ones would have been enough:
+// the host, not the method, is what the figures would show.
+bool unreliable(MetricComparison& m, const Settings& settings) {
+  if (settings.use_flagged || (m.baseline.disturbed == 0 && m.candidate.disturbed == 0)) return false;
+  if (!cannot_reach(m.baseline.values.size(), m.candidate.values.size(), settings.alpha)) return false;
+  m.verdict = Verdict::unreliable;
+  m.reason = fmt::format("{}; {} vs {} undisturbed trials left", disturbance_words(m.baseline, m.candidate),
+                         m.baseline.values.size(), m.candidate.values.size());
+  return true;
+}
+
 bool too_noisy(MetricComparison& m, const Settings& settings) {
-  const double best_p = smallest_attainable_p(m.baseline.values.size(), m.candidate.values.size());
-  if (best_p >= settings.alpha) {
+  if (cannot_reach(m.baseline.values.size(), m.candidate.values.size(), settings.alpha)) {
     m.reason = fmt::format("{} vs {} trials cannot reach p < {}", m.baseline.values.size(), m.candidate.values.size(),
                            settings.alpha);
     return true;
@@ -65,14 +124,66 @@ bool too_noisy(MetricComparison& m, const Settings& settings) {
   return false;
 }
 
+// Two one-sided tests at alpha, each against a change of min_change one way: both reject exactly
+// when the (1 - 2 alpha) interval lies inside (-min_change, +min_change).
+bool shown_equivalent(const MetricComparison& m, const Settings& settings) {
+  if (settings.min_change <= 0) return false;
+  const auto ci = bootstrap_median_change(m.baseline.values, m.candidate.values, settings.resamples, settings.seed,
+                                          1.0 - 2.0 * settings.alpha);
+  return ci && ci->low > -settings.min_change && ci->high < settings.min_change;
+}
+
+// What the verdict rests on, when trials were left out or kept despite their flags.
+void note_disturbances(MetricComparison& m, const Settings& settings) {
+  if (m.baseline.disturbed == 0 && m.candidate.disturbed == 0) return;
+  if (m.verdict == Verdict::unreliable || m.verdict == Verdict::missing) return;
+  m.reason += settings.use_flagged
+                  ? fmt::format("; disturbed trials judged (--use_flagged): {}",
+                                disturbance_words(m.baseline, m.candidate))
+                  : fmt::format("; {} + {} disturbed trials left out", m.baseline.disturbed, m.candidate.disturbed);
+}
+
+void decide(MetricComparison& m, const Settings& settings) {
+  if (unreliable(m, settings)) return;
+  if (too_noisy(m, settings)) {
+    m.verdict = Verdict::too_noisy;
+    return;
+  }
+  const bool significant = *m.p_value < settings.alpha;
+  // The interval must lie on one side of zero too: a p-value alone can come from a shift in the tails.
+  const bool interval_agrees = m.ci_low && m.ci_high && (*m.ci_low > 0 || *m.ci_high < 0);
+  const bool large = m.change && std::fabs(*m.change) >= settings.min_change;
+  if (significant && interval_agrees && large) {
+    m.verdict = directed(*m.change, m.direction);
+    m.reason = m.verdict == Verdict::changed ? "significant; the metric declares no direction"
+                                             : fmt::format("p = {:.3g}", *m.p_value);
+  } else if (significant && interval_agrees) {
+    m.verdict = Verdict::below_threshold;
+    m.reason = fmt::format("p = {:.3g}; a real change, smaller than {:.1f}%", *m.p_value, settings.min_change * 100);
+  } else if (significant) {
+    m.verdict = Verdict::same;
+    m.reason = "the interval includes no change";
+  } else if (shown_equivalent(m, settings)) {
+    m.verdict = Verdict::equivalent;
+    m.reason = fmt::format("p = {:.3g}; within ±{:.1f}% (two one-sided tests)", *m.p_value, settings.min_change * 100);
+  } else {
+    m.verdict = Verdict::same;
+    m.reason = fmt::format("p = {:.3g} >= {}", *m.p_value, settings.alpha);
+  }
+}
+
 }  // namespace
 
 void judge(MetricComparison& m, const Settings& settings) {
   describe_side(m.baseline);
   describe_side(m.candidate);
-  if (m.baseline.values.empty() || m.candidate.values.empty()) {
+  if (m.baseline.succeeded == 0 || m.candidate.succeeded == 0) {
     m.verdict = Verdict::missing;
-    m.reason = m.baseline.values.empty() ? "no succeeded trial in the baseline" : "no succeeded trial in the candidate";
+    m.reason = m.baseline.succeeded == 0 ? "no succeeded trial in the baseline" : "no succeeded trial in the candidate";
+    return;
+  }
+  if (m.baseline.values.empty() || m.candidate.values.empty()) {
+    unreliable(m, settings);  // every trial of a side was disturbed
     return;
   }
   if (*m.baseline.median != 0) m.change = *m.candidate.median / *m.baseline.median - 1.0;
@@ -82,26 +193,8 @@ void judge(MetricComparison& m, const Settings& settings) {
     m.ci_low = ci->low;
     m.ci_high = ci->high;
   }
-  if (too_noisy(m, settings)) {
-    m.verdict = Verdict::too_noisy;
-    return;
-  }
-  const bool significant = *m.p_value < settings.alpha;
-  // The interval must lie on one side of zero too: a p-value alone can come from a shift in the tails.
-  const bool interval_agrees = m.ci_low && m.ci_high && (*m.ci_low > 0 || *m.ci_high < 0);
-  const bool large = m.change && std::fabs(*m.change) >= settings.min_change;
-  if (!significant) {
-    m.verdict = Verdict::same;
-    m.reason = fmt::format("p = {:.3g} >= {}", *m.p_value, settings.alpha);
-  } else if (!large || !interval_agrees) {
-    m.verdict = Verdict::same;
-    m.reason =
-        large ? "the interval includes no change" : fmt::format("change below {:.1f}%", settings.min_change * 100);
-  } else {
-    m.verdict = directed(*m.change, m.direction);
-    m.reason = m.verdict == Verdict::changed ? "significant; the metric declares no direction"
-                                             : fmt::format("p = {:.3g}", *m.p_value);
-  }
+  decide(m, settings);
+  note_disturbances(m, settings);
 }
 
 }  // namespace perfzero::compare

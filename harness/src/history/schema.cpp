@@ -1,10 +1,25 @@
 // The history's schema and its migrations (docs/history.md). Each migration takes the database from
 // version N-1 to N inside one transaction; a database newer than this build is refused.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "history/store.hpp"
 
 namespace perfzero::history {
+
+// What a list shows in its system column when the run was given no --system_name: the instance type,
+// else the host's name.
+std::string system_of(const nlohmann::json& info) {
+  const auto text = [&](const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  if (!info.is_object()) return "";
+  if (auto name = text(info, "system_name"); !name.empty()) return name;
+  if (auto type = text(info, "instance_type"); !type.empty()) return type;
+  const auto sys = info.find("system_info");
+  return sys != info.end() && sys->is_object() ? text(*sys, "hostname") : "";
+}
 
 namespace {
 
@@ -39,6 +54,26 @@ std::vector<std::string> migration_1(const SqlConnection& db) {
   };
 }
 
+// Version 2: each trial's flags as a column of their own (a JSON array), so that comparisons against
+// the history leave disturbed trials out without reading every trial's JSON; and the system column
+// filled for runs given no --system_name.
+void migration_2(SqlConnection& db) {
+  db.exec("ALTER TABLE trials ADD COLUMN flags TEXT NOT NULL DEFAULT '[]'");
+  for (const auto& row : db.query("SELECT id, trial_json FROM trials")) {
+    const auto trial = nlohmann::json::parse(row[1].value_or("{}"), nullptr, false);
+    const auto flags = trial.is_object() ? trial.find("flags") : trial.end();
+    if (flags == trial.end() || !flags->is_array() || flags->empty()) continue;
+    db.exec("UPDATE trials SET flags = $1 WHERE id = $2",
+            {flags->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), std::stoll(row[0].value_or("0"))});
+  }
+  for (const auto& row : db.query("SELECT id, info_json FROM runs WHERE system_name = ''")) {
+    const std::string system = system_of(nlohmann::json::parse(row[1].value_or("{}"), nullptr, false));
+    if (!system.empty()) {
+      db.exec("UPDATE runs SET system_name = $1 WHERE id = $2", {system, std::stoll(row[0].value_or("0"))});
+    }
+  }
+}
+
 int current_version(SqlConnection& db) {
   db.exec("CREATE TABLE IF NOT EXISTS perfzero_schema (version INTEGER NOT NULL)");
   const auto rows = db.query("SELECT MAX(version) FROM perfzero_schema");
@@ -59,6 +94,10 @@ void Store::migrate() {
     if (version < 1) {
       for (const auto& sql : migration_1(*db_)) db_->exec(sql);
       db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{1}});
+    }
+    if (version < 2) {
+      migration_2(*db_);
+      db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{2}});
     }
     db_->commit();
   } catch (...) {

@@ -40,10 +40,10 @@ std::string image_of(const results::RunInfo& info) {
 
 void insert_trial(SqlConnection& db, std::int64_t case_id, const results::Trial& t) {
   const auto inserted = db.query(
-      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, trial_json) "
-      "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, trial_json, flags) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
       {case_id, std::int64_t{t.number}, std::int64_t{t.warmup ? 1 : 0}, std::string(to_string(t.outcome)), t.wall_time,
-       dump(results::trial_to_json(t))});
+       dump(results::trial_to_json(t)), dump(json(t.flags))});
   const std::int64_t trial_id = inserted_id(db, inserted, "trials");
   std::int64_t position = 0;
   for (const auto& m : t.metrics) {
@@ -56,11 +56,12 @@ void insert_trial(SqlConnection& db, std::int64_t case_id, const results::Trial&
 // under concurrent ingests too: a second writer waits for the first, then inserts nothing.
 bool insert_run(SqlConnection& db, const results::Run& run) {
   const auto& info = run.info;
+  const json info_json = results::run_info_to_json(info);
   const auto inserted = db.query(
       "INSERT INTO runs (execution_id, execution_timestamp, execution_label, system_name, image, status, info_json, "
       "ingested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (execution_id) DO NOTHING RETURNING id",
-      {text(info.execution_id), info.execution_timestamp, text(info.execution_label), text(info.system_name),
-       text(image_of(info)), run.status, dump(results::run_info_to_json(info)), now_seconds()});
+      {text(info.execution_id), info.execution_timestamp, text(info.execution_label), text(system_of(info_json)),
+       text(image_of(info)), run.status, dump(info_json), now_seconds()});
   if (inserted.empty()) return false;
   const std::int64_t run_id = inserted_id(db, inserted, "runs");
   std::int64_t position = 0;
@@ -176,11 +177,11 @@ std::vector<results::Run> Store::label_runs(const std::string& label, int last, 
   return runs;
 }
 
-// Only what a comparison needs: succeeded, non-warm-up trials with their wall time and metrics.
+// Only what a comparison needs: succeeded, non-warm-up trials with their wall time, flags and metrics.
 void Store::load_trials(std::vector<results::Run>& runs, const std::vector<std::int64_t>& ids) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto rows = db_->query(
-        "SELECT c.name, t.id, t.wall_time, m.name, m.value, m.unit, m.direction FROM cases c "
+        "SELECT c.name, t.id, t.wall_time, m.name, m.value, m.unit, m.direction, t.flags FROM cases c "
         "JOIN trials t ON t.case_id = c.id LEFT JOIN metrics m ON m.trial_id = t.id "
         "WHERE c.run_id = $1 AND t.warmup = 0 AND t.outcome = 'succeeded' ORDER BY c.position, t.id, m.position",
         {ids[i]});
@@ -197,6 +198,14 @@ void Store::load_trials(std::vector<results::Run>& runs, const std::vector<std::
         results::Trial& t = c->trials.emplace_back();
         t.outcome = Outcome::succeeded;
         t.wall_time = std::stod(r[2].value_or("0"));
+        // Flags decide whether the trial counts (results/flags.hpp); a stored value that is not a list of
+        // names is no flag at all.
+        const json flags = json::parse(r[7].value_or("[]"), nullptr, false);
+        if (flags.is_array()) {
+          for (const auto& f : flags) {
+            if (f.is_string()) t.flags.push_back(f.get<std::string>());
+          }
+        }
       }
       if (!r[3]) continue;  // a trial without metrics
       results::MetricValue m;

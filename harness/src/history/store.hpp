@@ -7,13 +7,15 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "history/sql_connection.hpp"
 #include "results/model.hpp"
 
 namespace perfzero::history {
 
 // The schema this build writes; a database at a later version is refused, an earlier one migrated.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct RunRow {
   std::string execution_id;
@@ -30,6 +32,9 @@ struct ListFilter {
   std::string label;  // empty: every label
   int limit = 50;
 };
+
+// The system column: --system_name, else the instance type, else the host's name (from run.json's info).
+std::string system_of(const nlohmann::json& run_info);
 
 class Store {
  public:
