@@ -30,7 +30,8 @@ enum pz_launch_reply_kind {
   PZ_LAUNCH_SETUP_FAILED = 2, /* error: errno of chdir in the child; nothing runs */
   PZ_LAUNCH_FORK_FAILED = 3,  /* error: errno of fork */
   PZ_LAUNCH_BAD_REQUEST = 4,  /* the request could not be read; the launcher exits */
-  PZ_LAUNCH_DONE = 5          /* the tree is gone: wait_status of the method, usage of every reaped process */
+  PZ_LAUNCH_DONE = 5          /* the tree is gone: wait_status of the method, usage of every reaped process,
+                                 and how long their main threads waited for a CPU (run_delay, -1: unknown) */
 };
 
 struct pz_launch_reply {
@@ -43,6 +44,7 @@ struct pz_launch_reply {
   int64_t maxrss_kib;
   int64_t user_microseconds;
   int64_t system_microseconds;
+  int64_t run_delay_microseconds;
 };
 
 #endif

@@ -216,6 +216,7 @@ static int run_one(int sock, const struct request* req) {
   reply.maxrss_kib = usage.maxrss_kib;
   reply.user_microseconds = usage.user_microseconds;
   reply.system_microseconds = usage.system_microseconds;
+  reply.run_delay_microseconds = usage.run_delay_microseconds;
   return send_reply(sock, &reply);
 }
 
@@ -226,7 +227,7 @@ static int serve(int sock) {
     const int got = read_request(sock, &req);
     if (got <= 0 || launcher_parent_gone) {
       if (got < 0 && !launcher_parent_gone) {
-        struct pz_launch_reply bad = {PZ_LAUNCH_BAD_REQUEST, 0, EPROTO, 0, 0, 0, 0, 0, 0};
+        struct pz_launch_reply bad = {PZ_LAUNCH_BAD_REQUEST, 0, EPROTO, 0, 0, 0, 0, 0, 0, -1};
         send_reply(sock, &bad);
       }
       free_request(&req);

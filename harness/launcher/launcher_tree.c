@@ -69,16 +69,52 @@ static int no_children_left(void) {
   return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD;
 }
 
+/* How long a process's main thread waited on a run queue, in microseconds (the second field of
+   /proc/PID/schedstat, in ns): readable while it is a zombie, before it is reaped. -1 when unknown. */
+static long run_delay_of(pid_t pid) {
+  char path[64] = "/proc/";
+  char digits[16];
+  int count = 0;
+  for (long p = (long)pid; p > 0 && count < (int)sizeof digits; p /= 10) digits[count++] = (char)('0' + p % 10);
+  size_t at = strlen(path);
+  while (count > 0) path[at++] = digits[--count];
+  memcpy(path + at, "/schedstat", sizeof "/schedstat");
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[128];
+  const ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  text[n] = '\0';
+  const char* p = text;
+  while (*p >= '0' && *p <= '9') ++p; /* the time it ran */
+  if (*p != ' ') return -1;
+  ++p;
+  long long waited = 0;
+  if (*p < '0' || *p > '9') return -1;
+  while (*p >= '0' && *p <= '9') waited = waited * 10 + (*p++ - '0');
+  return (long)(waited / 1000);
+}
+
 struct tree_usage reap_tree(pid_t child) {
-  struct tree_usage usage = {0, 0, 0, 0, 0};
+  struct tree_usage usage = {0, 0, 0, -1, 0, 0};
   int child_done = 0;
   for (;;) {
     int status = 0;
     struct rusage ru;
-    const pid_t pid = wait4(-1, &status, 0, &ru);
-    if (pid < 0) {
+    /* Which process ended, without reaping it: its schedstat is read while it is still a zombie. */
+    siginfo_t ended;
+    memset(&ended, 0, sizeof ended);
+    if (waitid(P_ALL, 0, &ended, WEXITED | WNOWAIT) < 0) {
       if (errno == EINTR) continue;
       break; /* ECHILD: the whole tree is gone */
+    }
+    const long delay = run_delay_of(ended.si_pid);
+    if (delay >= 0) usage.run_delay_microseconds = (usage.run_delay_microseconds < 0 ? 0 : usage.run_delay_microseconds) + delay;
+    const pid_t pid = wait4(ended.si_pid, &status, 0, &ru);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
     }
     ++usage.reaped;
     if (ru.ru_maxrss > usage.maxrss_kib) usage.maxrss_kib = ru.ru_maxrss;

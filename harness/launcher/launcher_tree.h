@@ -21,6 +21,7 @@ struct tree_usage {
   long maxrss_kib;
   long user_microseconds;
   long system_microseconds;
+  long run_delay_microseconds; /* summed over the reaped processes' main threads; -1 when /proc had none */
   int reaped;
   int child_status;
 };

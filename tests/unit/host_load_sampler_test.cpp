@@ -1,5 +1,7 @@
 #include "samplers/host_load_sampler.hpp"
 
+#include "samplers/load_timeline.hpp"
+
 #include <gtest/gtest.h>
 
 namespace perfzero::samplers {
@@ -43,13 +45,86 @@ TEST(HostLoad, ShortTrialsAreNotJudgedAndLargeMachinesHaveAHigherThreshold) {
   EXPECT_DOUBLE_EQ(judge_host_load(before, after, 1, 0, 128, 100).threshold_cpus, 0.02 * 128);
 }
 
+TEST(HostLoad, AShortTrialIsJudgedByHowLongItWaitedForACpu) {
+  const CpuTimes before{0, 0, 0};
+  const CpuTimes after{10, 0, 20};
+  HostLoadVerdict v = judge_host_load(before, after, 0.05, 0.0, 2, 100);
+  ASSERT_FALSE(v.judged);
+  judge_short_trial(v, std::nullopt, 0.004, 0.05);  // 8 % of its time: others did not hold its CPU for long
+  EXPECT_TRUE(v.judged);
+  EXPECT_FALSE(v.busy);
+  EXPECT_EQ(v.judged_by, "run queue");
+  HostLoadVerdict w = judge_host_load(before, after, 0.05, 0.0, 2, 100);
+  judge_short_trial(w, std::nullopt, 0.006, 0.05);  // 12 %
+  EXPECT_TRUE(w.busy);
+  // A very short trial needs at least a millisecond of waiting: a tick of scheduling noise is not load.
+  HostLoadVerdict tiny = judge_host_load(before, after, 0.002, 0.0, 2, 100);
+  judge_short_trial(tiny, std::nullopt, 0.0008, 0.002);
+  EXPECT_FALSE(tiny.busy);
+  // A long trial keeps the host-load verdict; the wait is recorded beside it.
+  HostLoadVerdict longer = judge_host_load(before, CpuTimes{100, 0, 200}, 1.0, 1.0, 2, 100);
+  judge_short_trial(longer, std::nullopt, 0.5, 1.0);
+  EXPECT_EQ(longer.judged_by, "host load");
+  EXPECT_FALSE(longer.busy);
+  EXPECT_EQ(longer.run_queue_seconds, 0.5);
+}
+
+TEST(HostLoad, AShortTrialIsAlsoJudgedByTheHostsRecentLoad) {
+  // A neighbour on a hyperthread sibling slows a method that never waits: the last 0.3 s show it.
+  const HostLoadVerdict recent = judge_host_load(CpuTimes{0, 0, 0}, CpuTimes{55, 0, 60}, 0.3, 0.2, 2, 100);
+  ASSERT_TRUE(recent.busy);
+  HostLoadVerdict v = judge_host_load(CpuTimes{0, 0, 0}, CpuTimes{2, 0, 4}, 0.02, 0.0, 2, 100);
+  judge_short_trial(v, recent, 0.0, 0.02);
+  EXPECT_TRUE(v.judged);
+  EXPECT_TRUE(v.busy);
+  EXPECT_EQ(v.judged_by, "recent host load and run queue");
+  EXPECT_NEAR(v.other_busy_cpus, recent.other_busy_cpus, 1e-12);
+  // A quiet recent window and no wait: not busy.
+  const HostLoadVerdict quiet = judge_host_load(CpuTimes{0, 0, 0}, CpuTimes{7, 0, 60}, 0.3, 0.07, 2, 100);
+  HostLoadVerdict q = judge_host_load(CpuTimes{0, 0, 0}, CpuTimes{2, 0, 4}, 0.02, 0.0, 2, 100);
+  judge_short_trial(q, quiet, 0.0, 0.02);
+  EXPECT_FALSE(q.busy);
+}
+
+TEST(LoadTimeline, ReachesBackToTheLatestMarkOldEnoughButNotStale) {
+  LoadTimeline t;
+  const auto now = LoadTimeline::Clock::now();
+  using std::chrono::milliseconds;
+  t.add({now - milliseconds(3000), {1, 0, 1}, 0});
+  t.add({now - milliseconds(500), {2, 0, 2}, 0});
+  t.add({now - milliseconds(250), {3, 0, 3}, 0});
+  t.add({now - milliseconds(50), {4, 0, 4}, 0});
+  const auto m = t.reaching_back(now, std::chrono::duration<double>(0.2), std::chrono::seconds(2));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->cpu.busy, 3);
+  EXPECT_FALSE(t.reaching_back(now, std::chrono::duration<double>(1.0), std::chrono::seconds(2)).has_value());
+  t.add_tree_cpu(0.5);
+  t.add_tree_cpu(0.25);
+  EXPECT_DOUBLE_EQ(t.trees_cpu_seconds(), 0.75);
+}
+
 TEST(HostLoad, SamplesTheRealProcStat) {
-  HostLoadSampler sampler;
+  LoadTimeline none;
+  HostLoadSampler sampler("/proc/stat", &none);
   sampler.start(0);
   sampler.sample(0.0);
-  const auto out = sampler.finish(TrialFacts{0.01, 0.0, {}});
+  TrialFacts facts;
+  facts.wall_seconds = 0.01;
+  facts.tree_cpu_seconds = 0.0;
+  const auto out = sampler.finish(facts);
   EXPECT_EQ(out.summary["available"], true);
-  EXPECT_EQ(out.summary["judged"], false) << "a 10 ms window is too short to judge";
+  EXPECT_EQ(out.summary["judged"], false) << "a 10 ms window is too short to judge without its run-queue wait";
+  // With the tree's run-queue wait (perfzero-launch reads it), the same window is judged by it (a
+  // timeline of its own: no earlier reading to reach back to).
+  LoadTimeline fresh;
+  HostLoadSampler timed("/proc/stat", &fresh);
+  timed.start(0);
+  facts.run_queue_seconds = 0.004;
+  const auto queued = timed.finish(facts);
+  EXPECT_EQ(queued.summary["judged"], true);
+  EXPECT_EQ(queued.summary["judged_by"], "run queue");
+  EXPECT_EQ(queued.summary["busy"], true) << "4 ms of 10 waiting for a CPU";
+  EXPECT_EQ(queued.flags, std::vector<std::string>{"host_busy"});
   EXPECT_EQ(out.series.columns.size(), 3U);
 
   HostLoadSampler missing("/nonexistent/stat");

@@ -62,11 +62,11 @@ json document(const json& run_doc, const Sample& s) {
   doc["trial"] = s.trial->number;
   doc["outcome"] = std::string(to_string(s.trial->outcome));
   put_text(doc, "detail", s.trial->detail);
-  if (!s.trial->flags.empty()) {
-    json flags = json::array();
-    for (const auto& f : s.trial->flags) flags.push_back(valid_utf8(f));
-    doc["flags"] = std::move(flags);
-  }
+  // Always a list, empty when none: the index then maps `flags` whether or not this run had any, so
+  // two runs' mappings agree (a filter on host_busy works across them).
+  json flags = json::array();
+  for (const auto& f : s.trial->flags) flags.push_back(valid_utf8(f));
+  doc["flags"] = std::move(flags);
   put_text(doc, "metric", s.metric);
   put_text(doc, "unit", s.unit);
   put_value(doc, s.value);

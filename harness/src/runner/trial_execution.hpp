@@ -20,6 +20,9 @@ struct KernelUsage {
   double user_seconds = 0.0;
   double system_seconds = 0.0;
   int reaped_processes = 0;
+  // How long the tree's processes (their main threads) waited for a CPU on a run queue; nullopt when
+  // /proc/PID/schedstat could not be read (a kernel without schedstats).
+  std::optional<double> run_queue_seconds;
 };
 
 struct TrialExecution {

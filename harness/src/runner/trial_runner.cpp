@@ -140,6 +140,7 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
   facts.trial_dir = request.log_path.parent_path();
   facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
                                             : tree.result().tree_cpu_seconds;
+  if (execution.kernel) facts.run_queue_seconds = execution.kernel->run_queue_seconds;
   for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));
   execution.tree = tree.release();
   execution.tree.samples.clear();  // they went out as the sampler's series

@@ -9,6 +9,7 @@
 
 #include "common/files.hpp"
 #include "monitor/proc_reader.hpp"
+#include "samplers/load_timeline.hpp"
 
 namespace perfzero::samplers {
 
@@ -56,11 +57,32 @@ HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, d
     const double uncertainty_seconds = 2.0 * std::sqrt(static_cast<double>(logical_cpus)) / ticks_per_second;
     const double others = std::max(0.0, busy_seconds - own_cpu_seconds - uncertainty_seconds) / window_seconds;
     v.busy = others > v.threshold_cpus;
+    v.judged_by = "host load";
   }
   return v;
 }
 
-HostLoadSampler::HostLoadSampler(std::string proc_stat_path) : path_(std::move(proc_stat_path)) {
+void judge_short_trial(HostLoadVerdict& v, const std::optional<HostLoadVerdict>& recent,
+                       std::optional<double> run_queue_seconds, double wall_seconds) {
+  v.run_queue_seconds = run_queue_seconds;
+  if (v.judged) return;
+  std::string by;
+  if (recent && recent->judged) {
+    by = "recent host load";
+    v.busy = recent->busy;
+    v.other_busy_cpus = recent->other_busy_cpus;
+    v.host_busy_cpus = recent->host_busy_cpus;
+  }
+  if (run_queue_seconds) {
+    by += by.empty() ? "run queue" : " and run queue";
+    v.busy = v.busy || *run_queue_seconds > std::max(0.001, kRunQueueShare * wall_seconds);
+  }
+  v.judged = !by.empty();
+  v.judged_by = by;
+}
+
+HostLoadSampler::HostLoadSampler(std::string proc_stat_path, LoadTimeline* timeline)
+    : path_(std::move(proc_stat_path)), timeline_(timeline != nullptr ? timeline : &LoadTimeline::shared()) {
   // Read once per process: sysconf reads /sys/devices/system/cpu/online on every call, and a
   // sampler is made for every trial.
   static const int online = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
@@ -72,10 +94,13 @@ std::optional<CpuTimes> HostLoadSampler::read() const {
   return line ? parse_proc_stat_cpu_line(*line) : std::nullopt;
 }
 
+double HostLoadSampler::own_cpu_seconds() const { return process_cpu_seconds() + timeline_->trees_cpu_seconds(); }
+
 void HostLoadSampler::start(pid_t /*root*/) {
   started_ = std::chrono::steady_clock::now();
   harness_cpu_at_start_ = process_cpu_seconds();
   first_ = read();
+  if (first_) timeline_->add({started_, *first_, own_cpu_seconds()});
   previous_ = first_;
   series_.sampler = name();
   series_.columns = {"time", "host_busy_percent", "steal_percent"};
@@ -102,8 +127,21 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
   const double window = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   // The harness's own CPU (its monitor thread, reaping) is not a neighbour's load.
   const double own = facts.tree_cpu_seconds.value_or(0.0) + (process_cpu_seconds() - harness_cpu_at_start_);
-  const HostLoadVerdict v =
-      judge_host_load(*first_, *last, window, own, logical_cpus_, monitor::clock_ticks_per_second());
+  HostLoadVerdict v = judge_host_load(*first_, *last, window, own, logical_cpus_, monitor::clock_ticks_per_second());
+  const auto ended = std::chrono::steady_clock::now();
+  timeline_->add_tree_cpu(facts.tree_cpu_seconds.value_or(0.0));
+  const LoadTimeline::Mark end{ended, *last, own_cpu_seconds()};
+  std::optional<HostLoadVerdict> recent;
+  // Over kMinWindowSeconds at least, reaching back to an earlier reading no older than 2 s.
+  if (const auto from = timeline_->reaching_back(ended, std::chrono::duration<double>(kMinWindowSeconds),
+                                                 std::chrono::seconds(2));
+      from && !v.judged) {
+    const double span = std::chrono::duration<double>(ended - from->time).count();
+    recent = judge_host_load(from->cpu, *last, span, end.own_cpu_seconds - from->own_cpu_seconds, logical_cpus_,
+                             monitor::clock_ticks_per_second());
+  }
+  timeline_->add(end);
+  judge_short_trial(v, recent, facts.run_queue_seconds, facts.wall_seconds);
   out.summary = {{"available", true},
                  {"window_seconds", v.window_seconds},
                  {"logical_cpus", logical_cpus_},
@@ -112,6 +150,8 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
                  {"steal_percent", v.steal_percent},
                  {"threshold_cpus", v.threshold_cpus},
                  {"judged", v.judged},
+                 {"judged_by", v.judged_by},
+                 {"run_queue_seconds", v.run_queue_seconds ? nlohmann::json(*v.run_queue_seconds) : nlohmann::json()},
                  {"busy", v.busy}};
   if (v.busy) out.flags.push_back("host_busy");
   return out;

@@ -11,6 +11,8 @@
 
 namespace perfzero::samplers {
 
+class LoadTimeline;
+
 // The first line of /proc/stat, in clock ticks.
 struct CpuTimes {
   double busy = 0;   // user + nice + system + irq + softirq
@@ -28,15 +30,30 @@ struct HostLoadVerdict {
   double threshold_cpus = 0;
   bool judged = false;  // false when the window is too short for tick-based accounting
   bool busy = false;
+  // Short windows are judged over a window reaching back before the trial, and by how long the
+  // method waited for a CPU (judge_run_queue).
+  std::optional<double> run_queue_seconds;
+  std::string judged_by;  // "host load", "run queue", "recent host load", or "" when not judged
 };
 
 // `uncertainty_seconds`: how much CPU time the tick-based counters can misplace over the window.
 HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, double window_seconds,
                                 double own_cpu_seconds, int logical_cpus, double ticks_per_second);
 
+// A trial too short for tick-based accounting (v not judged) is judged two ways, busy when either says so:
+// - its own run-queue wait: its processes waited for a CPU for more than kRunQueueShare of its wall
+//   time (and at least 1 ms), which only happens when something else held the CPUs it could use;
+// - `recent`: the host's load over the last kMinWindowSeconds or more (the trial and the moments
+//   before it), the harness's own CPU taken out, since a neighbour on a hyperthread sibling slows a
+//   method without making it wait.
+// A long trial keeps its own verdict; its run-queue wait is recorded beside it.
+void judge_short_trial(HostLoadVerdict& v, const std::optional<HostLoadVerdict>& recent,
+                       std::optional<double> run_queue_seconds, double wall_seconds);
+inline constexpr double kRunQueueShare = 0.10;
+
 class HostLoadSampler : public Sampler {
  public:
-  explicit HostLoadSampler(std::string proc_stat_path = "/proc/stat");
+  explicit HostLoadSampler(std::string proc_stat_path = "/proc/stat", LoadTimeline* timeline = nullptr);
   std::string name() const override { return "host_load"; }
   std::chrono::milliseconds min_period() const override { return std::chrono::milliseconds(100); }
   void start(pid_t root) override;
@@ -49,7 +66,10 @@ class HostLoadSampler : public Sampler {
  private:
   std::optional<CpuTimes> read() const;
 
+  double own_cpu_seconds() const;
+
   std::string path_;
+  LoadTimeline* timeline_;  // the run's shared one unless a test gives its own
   int logical_cpus_ = 1;
   std::optional<CpuTimes> first_;
   std::optional<CpuTimes> previous_;

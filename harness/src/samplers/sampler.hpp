@@ -22,7 +22,8 @@ namespace perfzero::samplers {
 // What the runner knows once the trial's tree is gone, for samplers that relate their view to it.
 struct TrialFacts {
   double wall_seconds = 0;
-  std::optional<double> tree_cpu_seconds;  // user + system of the whole tree (kernel accounting)
+  std::optional<double> tree_cpu_seconds;   // user + system of the whole tree (kernel accounting)
+  std::optional<double> run_queue_seconds;  // how long its processes waited for a CPU (schedstat)
   std::filesystem::path trial_dir;         // where the trial writes; its TMPDIR is trial_dir/tmp
 };
 
