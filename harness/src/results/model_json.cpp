@@ -85,7 +85,13 @@ Trial trial_from_json(const nlohmann::json& j) {
   t.self_wall_time = read_optional_number(j, "self_wall_time");
   t.harness_seconds = j.value("harness_seconds", 0.0);
   t.started_offset = j.value("started_offset", 0.0);
-  for (const auto& m : j.value("metrics", json::array())) t.metrics.push_back(metric_from_json(m));
+  for (const auto& m : j.value("metrics", json::array())) {
+    MetricValue metric = metric_from_json(m);
+    // Runs before schema 1.3 gave an `output: none` command its own wall time as a metric too: it is
+    // the trial's wall time, shown once.
+    if (metric.name == "wall_time" && metric.value == t.wall_time) continue;
+    t.metrics.push_back(std::move(metric));
+  }
   t.extras = j.value("extras", json::object());
   t.ml_framework_info = j.value("ml_framework_info", json());
   t.repetitions = j.value("repetitions", json::array());

@@ -9,9 +9,8 @@ namespace perfzero::runner {
 
 ChildResult measured_result(const TrialExecution& execution) {
   ChildResult result;
-  // Less time, CPU and memory for the same command is better.
-  result.metrics.push_back(
-      {kWallTimeMetric, execution.wall_seconds, "s", std::nullopt, std::nullopt, Direction::lower_is_better});
+  // Less CPU and memory for the same command is better. The wall time is the trial's own (not a
+  // metric too, which every output would then show twice).
   // perfzero-launch writes the kernel's accounting after it reaped the tree. Without it (the launcher
   // itself was killed) the CPU figures would be guesses, so they are left out rather than reported as 0.
   if (execution.kernel) {

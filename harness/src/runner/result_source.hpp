@@ -12,8 +12,8 @@
 
 namespace perfzero::runner {
 
-// The metric names a command with `output: none` gets.
-inline constexpr const char* kWallTimeMetric = "wall_time";            // s, launch to the end of its tree
+// The metric names a command with `output: none` gets. Its wall time (launch to the end of its tree)
+// is the trial's own wall time, which every output shows once as `wall_time`.
 inline constexpr const char* kUserCpuMetric = "user_cpu_seconds";      // s, summed over the tree
 inline constexpr const char* kSystemCpuMetric = "system_cpu_seconds";  // s, summed over the tree
 inline constexpr const char* kMaxRssMetric = "max_rss";                // bytes, largest of any one process
