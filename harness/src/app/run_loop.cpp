@@ -56,34 +56,41 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
 }  // namespace
 
 RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
-                 results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports)
+                 results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports,
+                 std::FILE* progress_out)
     : options_(options),
       paths_(paths),
       plan_(plan),
       recorder_(recorder),
       previous_(std::move(previous)),
       with_trial_reports_(with_trial_reports),
+      progress_out_(progress_out),
       run_start_(Clock::now()),
       launch_server_(paths.launcher) {}
 
+void RunLoop::begin(int total_steps) {
+  progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);
+}
+
+// However the loop ends (a stop, or an error that ends the run), a directory made ahead for a trial
+// that will not run and the kept TMPDIR go now, while the run still holds its output directory.
+void RunLoop::end() {
+  dir_ahead_.discard();
+  tmp_dirs_.release();
+}
+
 std::optional<int> RunLoop::run_all(bool interleave) {
   const auto schedule = make_schedule(plan_, interleave);
-  progress_.emplace(stdout, ::isatty(STDOUT_FILENO) == 1, static_cast<int>(schedule.size()));
-  // However the loop ends (a stop, or an error that ends the run), a directory made ahead for a trial
-  // that will not run and the kept TMPDIR go now, while the run still holds its output directory.
-  const auto tidy = [&] {
-    dir_ahead_.discard();
-    tmp_dirs_.release();
-  };
+  begin(static_cast<int>(schedule.size()));
   try {
     for (std::size_t i = 0; i < schedule.size() && !stop_; ++i) {
       run_step(schedule[i], i + 1 < schedule.size() ? &schedule[i + 1] : nullptr);
     }
   } catch (...) {
-    tidy();
+    end();
     throw;
   }
-  tidy();
+  end();
   return stop_;
 }
 

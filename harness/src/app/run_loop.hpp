@@ -1,7 +1,9 @@
 #pragma once
 // Executes a run's schedule: each (case, trial) in its own child through the runner, each result
 // handed to the recorder as an event. Stops between trials when SIGINT/SIGTERM/SIGHUP arrives.
+#include <cstdio>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "app/child_command.hpp"
@@ -22,14 +24,22 @@ namespace perfzero::app {
 class RunLoop {
  public:
   // `previous`: the run being resumed (--resume); its finished trials are kept, not run again.
+  // Progress lines go to `progress_out` (stdout for a run; stderr for `ab`, whose stdout is its table).
   RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
-          results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports);
+          results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports,
+          std::FILE* progress_out = stdout);
 
   // Returns the stop signal when interrupted.
   std::optional<int> run_all(bool interleave);
 
- private:
+  // For a driver that picks the steps itself: begin(), then run_step() per step while stop() is
+  // empty, then end() (also when a step throws).
+  void begin(int total_steps);
   void run_step(const Step& step, const Step* next);
+  void end();
+  std::optional<int> stop() const { return stop_; }
+
+ private:
   std::filesystem::path trial_dir(const Step& step);
   bool will_run(const Step& step) const;
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
@@ -42,6 +52,7 @@ class RunLoop {
   results::Recorder& recorder_;
   std::optional<results::Run> previous_;
   bool with_trial_reports_;
+  std::FILE* progress_out_;
   std::chrono::steady_clock::time_point run_start_;
   std::optional<progress::Progress> progress_;
   std::optional<int> stop_;

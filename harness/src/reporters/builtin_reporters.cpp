@@ -1,4 +1,6 @@
 // The reporters this build has: one line each.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
@@ -32,6 +34,24 @@ std::vector<std::string> default_reporter_names() {
   std::vector<std::string> names;
   for (const auto& r : builtin_reporters()) {
     if (r.by_default) names.push_back(r.name);
+  }
+  return names;
+}
+
+std::vector<std::string> selected_reporter_names(const std::vector<std::string>& given) {
+  if (given.empty()) return default_reporter_names();
+  const auto added = std::count_if(given.begin(), given.end(), [](const std::string& n) { return n.starts_with('+'); });
+  if (added == 0) return given;
+  if (static_cast<std::size_t>(added) != given.size()) {
+    throw UsageError(fmt::format(
+        "--report: '{}' mixes names that replace the defaults with '+name' that adds to them; use one form "
+        "(e.g. --report=+influx for the defaults and influx, or --report=json,influx for exactly those)",
+        text::join(given, ",")));
+  }
+  std::vector<std::string> names = default_reporter_names();
+  for (const auto& name : given) {
+    const std::string bare = name.substr(1);
+    if (std::find(names.begin(), names.end(), bare) == names.end()) names.push_back(bare);
   }
   return names;
 }

@@ -23,6 +23,9 @@ struct ReporterInfo {
 const std::vector<ReporterInfo>& builtin_reporters();
 // The names used when --report is not given: every built-in reporter but the dashboard exports.
 std::vector<std::string> default_reporter_names();
+// What --report selects: nothing given, the defaults; names (perfzero,json), exactly those; names each
+// with a '+' (+influx,+openmetrics), the defaults and those. Throws UsageError for a mix of both forms.
+std::vector<std::string> selected_reporter_names(const std::vector<std::string>& given);
 // Throws UsageError naming the unknown one (with a suggestion) and listing the known ones.
 std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names);
 

@@ -37,6 +37,12 @@ json trial_brief(const results::Trial& t) {
           {"resumed", t.resumed}};
 }
 
+json disturbance_json(const results::FlagCounts& counts) {
+  json out = json::object();
+  for (const auto& [flag, n] : counts) out[flag] = n;
+  return out;
+}
+
 json case_json(const results::Case& c, std::map<std::string, int>& totals) {
   const results::CaseStats stats = results::case_stats(c);
   json metrics = json::object();
@@ -65,6 +71,8 @@ json case_json(const results::Case& c, std::map<std::string, int>& totals) {
           {"trials_run", c.trials.size()},
           {"trials_succeeded", stats.trials_succeeded},
           {"trials_flagged", stats.trials_flagged},
+          {"trials_disturbed", stats.trials_disturbed},
+          {"disturbances", disturbance_json(stats.disturbances)},
           {"trial_outcomes", trial_outcomes},
           {"wall_time", results::to_json(stats.wall_time)},
           {"metrics", std::move(metrics)},
@@ -99,6 +107,15 @@ json system_brief(const results::RunInfo& info) {
           {"system_name", info.system_name}};
 }
 
+// How many trials were disturbed, and what to do about it (docs/monitoring.md, "Flags").
+json disturbed_json(const results::Run& run) {
+  const results::RunDisturbances d = results::run_disturbances(run);
+  return {{"trials", d.trials},
+          {"disturbed", d.disturbed},
+          {"flags", disturbance_json(d.flags)},
+          {"advice", d.disturbed > 0 ? json(results::kDisturbanceAdvice) : json(nullptr)}};
+}
+
 class SummaryJsonReporter : public Reporter {
  public:
   void checkpoint(const results::Run& run) override { write(run); }
@@ -128,6 +145,7 @@ nlohmann::json summary_json(const results::Run& run) {
           {"output_dir", run.info.output_dir},
           {"system", system_brief(run.info)},
           {"method_outcomes", totals},
+          {"disturbed_trials", disturbed_json(run)},
           {"methods", std::move(cases)},
           {"comparisons", comparisons_json(run)}};
 }

@@ -69,6 +69,10 @@ std::string problems_section(const results::Run& run) {
   }
   std::string out;
   if (!problems.empty()) out += "\n## Problems\n\n" + problems;
+  if (const auto d = results::run_disturbances(run); d.disturbed > 0) {
+    out += fmt::format("\n## Disturbed trials\n\n{}: their figures show the machine as much as the method. {}.\n",
+                       results::describe(d), results::kDisturbanceAdvice);
+  }
   if (!flagged.empty()) out += "\n## Flagged trials (measured under conditions worth a look)\n\n" + flagged;
   return out;
 }

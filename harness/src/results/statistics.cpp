@@ -54,6 +54,8 @@ CaseStats case_stats(const Case& c) {
   std::map<std::string, std::pair<std::string, std::vector<double>>> values;
   for (const auto& t : c.trials) {
     if (!t.flags.empty()) ++out.trials_flagged;
+    if (disturbed(t)) ++out.trials_disturbed;
+    count_disturbances(t, out.disturbances);
     if (t.outcome != Outcome::succeeded) continue;
     ++out.trials_succeeded;
     walls.push_back(t.wall_time);
@@ -71,6 +73,28 @@ CaseStats case_stats(const Case& c) {
     out.metrics.push_back({name, unit, compute_stats(std::move(list))});
   }
   return out;
+}
+
+RunDisturbances run_disturbances(const Run& run) {
+  RunDisturbances out;
+  for (const auto& c : run.cases) {
+    for (const auto& t : c.trials) {
+      ++out.trials;
+      if (disturbed(t)) ++out.disturbed;
+      count_disturbances(t, out.flags);
+    }
+  }
+  return out;
+}
+
+std::string describe(const RunDisturbances& d) {
+  if (d.disturbed == 0) return "";
+  std::string which;
+  for (const auto& [flag, n] : d.flags) {
+    if (!which.empty()) which += ", ";
+    which += flag_words(flag) + " " + std::to_string(n);
+  }
+  return std::to_string(d.disturbed) + " of " + std::to_string(d.trials) + " trials disturbed (" + which + ")";
 }
 
 std::optional<double> metric_median(const Run& run, const std::string& case_name, const std::string& metric) {

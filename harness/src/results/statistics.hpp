@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/flags.hpp"
 #include "results/model.hpp"
 
 namespace perfzero::results {
@@ -43,10 +44,26 @@ struct CaseStats {
   Stats wall_time;
   std::vector<MetricStats> metrics;  // in first-reported order
   int trials_succeeded = 0;
-  int trials_flagged = 0;  // trials with any sampler flag
+  int trials_flagged = 0;    // trials with any flag
+  int trials_disturbed = 0;  // trials whose measurement was disturbed (results/flags.hpp)
+  FlagCounts disturbances;   // which disturbances, on how many trials
 };
 
 CaseStats case_stats(const Case& c);
+
+// The disturbed trials of a whole run: what its last line and its summaries count.
+struct RunDisturbances {
+  int trials = 0;     // non-warm-up trials that ran
+  int disturbed = 0;  // of those, disturbed
+  FlagCounts flags;
+};
+RunDisturbances run_disturbances(const Run& run);
+// "20 of 30 trials disturbed (host busy 20)", empty when none was.
+std::string describe(const RunDisturbances& d);
+// What to do about disturbed trials, in one sentence.
+inline constexpr const char* kDisturbanceAdvice =
+    "compare, report and the history leave them out; for a verdict on this machine run both sides "
+    "interleaved with `perfzero ab`, or measure on a quieter machine";
 
 // The median of one metric of one case; nullopt when the case or the metric has no data.
 std::optional<double> metric_median(const Run& run, const std::string& case_name, const std::string& metric);

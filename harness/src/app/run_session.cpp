@@ -1,0 +1,103 @@
+#include "app/run_session.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "app/run_setup.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "reporters/reporter.hpp"
+#include "results/reader.hpp"
+#include "results/run_manifest.hpp"
+#include "runner/leftovers.hpp"
+
+namespace perfzero::app {
+
+namespace {
+
+constexpr long kFinalWritesReserve = 256L * 1024L;
+
+// The run being resumed, as its files say (this version's journal, or an earlier version's reports).
+std::optional<results::Run> previous_run(const ClaimedOutput& output) {
+  if (!output.resuming) return std::nullopt;
+  try {
+    auto loaded = results::read_run(output.dir);
+    for (const auto& warning : loaded.warnings) fmt::print(stderr, "perfzero: warning: {}\n", warning);
+    return std::move(loaded.run);
+  } catch (const results::ReadError& e) {
+    throw UsageError(fmt::format("--resume: cannot read the run in {}: {}", output.dir.string(), e.what()));
+  }
+}
+
+// --resume continues the same plan only: a different one would adopt other cases' trials and drop
+// methods from the summary. With --force_resume, the cases the plan no longer has stay in the
+// record (after the plan's), and a changed case runs again (RunLoop::previous_trial).
+void check_resumed_plan(const cli::Options& options, results::Run& run, const results::Run& previous) {
+  run.plan_fingerprint = results::plan_fingerprint(run.cases);
+  if (previous.plan_fingerprint.empty() || previous.plan_fingerprint == run.plan_fingerprint) return;
+  const auto difference = results::plan_difference(previous.cases, run.cases);
+  const std::string what = difference.empty() ? "its cases are in another order" : difference.describe();
+  if (!options.force_resume) {
+    throw UsageError(fmt::format("--resume: the plan differs from run {}'s: {}; pass --force_resume to resume anyway",
+                                 previous.info.execution_id, what));
+  }
+  fmt::print(stderr, "perfzero: warning: --force_resume: the plan differs from the run's: {}\n", what);
+  for (const auto& old : previous.cases) {
+    if (run.find_case(old.name) == nullptr) run.cases.push_back(old);
+  }
+}
+
+std::vector<results::NamedObserver> observers_for(const std::vector<std::string>& names) {
+  auto made = reporters::make_reporters(names);
+  std::vector<results::NamedObserver> out;
+  for (std::size_t i = 0; i < names.size(); ++i) out.push_back({names[i], std::move(made[i])});
+  return out;
+}
+
+void end_leftovers_of_earlier_run(const ClaimedOutput& output) {
+  if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
+    fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
+  }
+}
+
+}  // namespace
+
+RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
+                       const std::vector<config::PlannedCase>& plan, const std::vector<config::Comparison>& comparisons,
+                       std::FILE* progress_out) {
+  const std::vector<std::string> report_names = reporters::selected_reporter_names(options.reports);
+  auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
+  output_ = claim_output_dir(options.output_dir, options.execution_id, options.resume);
+  if (output_.resuming) end_leftovers_of_earlier_run(output_);
+  std::optional<results::Run> previous = previous_run(output_);
+  results::Run run = make_run(options, output_, plan, comparisons);
+  if (previous) check_resumed_plan(options, run, *previous);
+  recorder_ = std::make_unique<results::Recorder>(std::move(run), output_.resuming, std::move(observers));
+  const bool with_trial_reports = std::find(report_names.begin(), report_names.end(), "perfzero") != report_names.end();
+  loop_ = std::make_unique<RunLoop>(options, paths, plan, *recorder_, std::move(previous), with_trial_reports,
+                                    progress_out);
+  // Room for the final run.json, journal line and summaries when a method fills the disk.
+  reserve_ = output_.dir / ".perfzero.reserve";
+  files::reserve_space(reserve_, kFinalWritesReserve);
+}
+
+RunSession::~RunSession() {
+  if (!finished_) {
+    std::error_code ignored;
+    std::filesystem::remove(reserve_, ignored);
+  }
+  if (output_.lock_fd >= 0) ::close(output_.lock_fd);
+}
+
+std::optional<std::string> RunSession::finish(const std::string& status) {
+  finished_ = true;
+  std::error_code ignored;
+  std::filesystem::remove(reserve_, ignored);
+  std::optional<std::string> unwritten = recorder_->finish(status);
+  ::close(output_.lock_fd);
+  output_.lock_fd = -1;
+  return unwritten;
+}
+
+}  // namespace perfzero::app

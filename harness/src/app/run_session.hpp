@@ -1,0 +1,45 @@
+#pragma once
+// One run from its output directory to its last write: claims the directory (ending what an earlier
+// attempt left running when resuming), records the machine and the plan, keeps room for the final
+// writes, and holds the recorder and the run loop. `perfzero run` drives one; `perfzero ab` two.
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/output_dir.hpp"
+#include "app/run_loop.hpp"
+#include "cli/options.hpp"
+#include "config/run_plan.hpp"
+#include "results/recorder.hpp"
+
+namespace perfzero::app {
+
+class RunSession {
+ public:
+  // Throws UsageError for a bad --report name, an output directory that holds another run, or a
+  // --resume whose plan differs from the run's.
+  RunSession(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
+             const std::vector<config::Comparison>& comparisons, std::FILE* progress_out = stdout);
+  ~RunSession();
+  RunSession(const RunSession&) = delete;
+  RunSession& operator=(const RunSession&) = delete;
+
+  RunLoop& loop() { return *loop_; }
+  const results::Run& run() const { return recorder_->run(); }
+  const ClaimedOutput& output() const { return output_; }
+
+  // Ends the run with `status` (completed, interrupted, aborted: ...): the reserve goes, the journal,
+  // run.json and every output are written. The first write refused, if any.
+  std::optional<std::string> finish(const std::string& status);
+
+ private:
+  ClaimedOutput output_;
+  std::unique_ptr<results::Recorder> recorder_;
+  std::unique_ptr<RunLoop> loop_;
+  std::filesystem::path reserve_;
+  bool finished_ = false;
+};
+
+}  // namespace perfzero::app
