@@ -22,6 +22,8 @@ int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog&
 // The commands that read finished runs; each in its own file (report_command.cpp, ...).
 int report_command(const cli::ReportOptions& options);
 int compare_command(const cli::CompareOptions& options);
+// `perfzero ab` needs the methods: the catalog of this installation.
+int ab_command(cli::AbOptions options, const catalog::Catalog& catalog);
 int history_command(const cli::HistoryOptions& options);
 // A command whose implementation is still to come: says what it will do, exit 2.
 int not_built(cli::Command command);

@@ -55,6 +55,8 @@ int dispatch(const cli::Invocation& invocation) {
       return to_int(ExitCode::all_succeeded);
     case cli::Command::validate:
       return validate_suites(invocation.validate, catalog);
+    case cli::Command::ab:
+      return ab_command(invocation.ab, catalog);
     default:
       return run(invocation.run, catalog);
   }

@@ -69,7 +69,13 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
       launch_server_(paths.launcher) {}
 
 void RunLoop::begin(int total_steps) {
-  progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);
+  own_progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);
+  progress_ = &*own_progress_;
+}
+
+void RunLoop::begin(progress::Progress& shared, std::string role) {
+  progress_ = &shared;
+  role_ = std::move(role) + " ";
 }
 
 // However the loop ends (a stop, or an error that ends the run), a directory made ahead for a trial
@@ -123,7 +129,7 @@ void RunLoop::run_step(const Step& step, const Step* next) {
                                        : fmt::format("trial {}/{}", step.number, planned.trials);
   if (!will_run(step)) {
     const results::Trial* done = previous_trial(planned.name, step.number);
-    progress_->resumed(planned.name, what, done->outcome);
+    progress_->resumed(role_ + planned.name, what, done->outcome);
     recorder_.adopt(step.case_index, *done, results::TrialArtifacts{trial_dir(step), {}});
     return;
   }
@@ -187,7 +193,7 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   request.timeout = planned.timeout;
   request.monitor_interval = planned.monitor_interval;
   request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
-  request.on_tick = [&](double elapsed) { progress_->running(planned.name, what, elapsed); };
+  request.on_tick = [&](double elapsed) { progress_->running(role_ + planned.name, what, elapsed); };
   if (options_.debug) {
     progress_->note(debug_line(planned, request.command));
   }
@@ -200,7 +206,7 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.classification.detail = redact::redact_urls(record.classification.detail);
   record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
-  progress_->finished(planned.name, what, record.classification.outcome, record.classification.detail,
+  progress_->finished(role_ + planned.name, what, record.classification.outcome, record.classification.detail,
                       record.execution.wall_seconds);
   return record;
 }

@@ -32,12 +32,15 @@ class RunLoop {
   // Returns the stop signal when interrupted.
   std::optional<int> run_all(bool interleave);
 
-  // For a driver that picks the steps itself: begin(), then run_step() per step while stop() is
-  // empty, then end() (also when a step throws).
+  // For a driver that picks the steps itself (`perfzero ab`): begin(), then run_step() per step while
+  // stop() is empty, then end() (also when a step throws).
   void begin(int total_steps);
+  // The same, with progress lines on a Progress shared with another loop, each line naming `role`.
+  void begin(progress::Progress& shared, std::string role);
   void run_step(const Step& step, const Step* next);
   void end();
   std::optional<int> stop() const { return stop_; }
+  void note(const std::string& line) { progress_->note(line); }
 
  private:
   std::filesystem::path trial_dir(const Step& step);
@@ -54,7 +57,9 @@ class RunLoop {
   bool with_trial_reports_;
   std::FILE* progress_out_;
   std::chrono::steady_clock::time_point run_start_;
-  std::optional<progress::Progress> progress_;
+  std::optional<progress::Progress> own_progress_;
+  progress::Progress* progress_ = nullptr;
+  std::string role_;  // "baseline " or "candidate " in `ab`: the start of every progress name
   std::optional<int> stop_;
   bool have_cpu_peak_ = false;
   // One perfzero-launch for the whole run: a trial then costs one program start, not two.

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/ab_options.hpp"
 #include "cli/compare_options.hpp"
 #include "cli/history_options.hpp"
 #include "cli/report_options.hpp"
@@ -55,7 +56,7 @@ struct ParseResult {
 ParseResult parse_command_line(int argc, const char* const* argv, bool top_level = false);
 
 // Git-style subcommands; `run` is the default, so every PerfZero command line keeps working.
-enum class Command { run, list, validate, report, compare, history };
+enum class Command { run, list, validate, report, compare, ab, history };
 
 struct ListOptions {
   bool json = false;  // --format=json: the catalog with parameters and workers
@@ -72,6 +73,7 @@ struct Invocation {
   ValidateOptions validate;
   ReportOptions report;
   CompareOptions compare;
+  AbOptions ab;
   HistoryOptions history;
 };
 

@@ -28,6 +28,8 @@ constexpr std::array kCommands{
     CommandInfo{Command::report, "report", "Price finished runs across instance types (Markdown, CSV, JSON, HTML)"},
     CommandInfo{Command::compare, "compare",
                 "Compare two runs (or a run with the history) per method; exit 1 on a slowdown"},
+    CommandInfo{Command::ab, "ab",
+                "Run a baseline and a candidate interleaved until each metric is decided; exit 1 on a slowdown"},
     CommandInfo{Command::history, "history",
                 "Store runs in a results database (SQLite or PostgreSQL); list and show them"},
 };
@@ -135,6 +137,8 @@ InvocationResult parse_invocation(int argc, const char* const* argv) {
       return parse_own_flags(Command::report, &Invocation::report, parse_report_flags, argc - 1, argv + 1);
     case Command::compare:
       return parse_own_flags(Command::compare, &Invocation::compare, parse_compare_flags, argc - 1, argv + 1);
+    case Command::ab:
+      return parse_own_flags(Command::ab, &Invocation::ab, parse_ab_flags, argc - 1, argv + 1);
     case Command::history:
       return parse_own_flags(Command::history, &Invocation::history, parse_history_flags, argc - 1, argv + 1);
   }

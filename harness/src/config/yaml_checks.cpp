@@ -8,6 +8,7 @@
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
+#include "config/param_text.hpp"
 
 namespace perfzero::config::yaml {
 
@@ -116,52 +117,11 @@ std::vector<std::string> Checker::string_list_of(const YAML::Node& node, const s
   return out;
 }
 
-namespace {
-bool parse_int64(const std::string& s, std::int64_t& out) {
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc{} && ptr == s.data() + s.size() && !s.empty();
-}
-bool parse_double(const std::string& s, double& out) {
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc{} && ptr == s.data() + s.size() && !s.empty() && std::isfinite(out);
-}
-bool parse_bool(const std::string& s, bool& out) {
-  static const std::set<std::string> yes{"true", "True", "TRUE", "yes", "Yes", "on", "On"};
-  static const std::set<std::string> no{"false", "False", "FALSE", "no", "No", "off", "Off"};
-  if (yes.count(s) != 0) {
-    out = true;
-    return true;
-  }
-  if (no.count(s) != 0) {
-    out = false;
-    return true;
-  }
-  return false;
-}
-}  // namespace
 
 ParamValue Checker::param_of(const YAML::Node& node, const std::string& key, ParamType type) const {
   if (!node.IsScalar()) fail(node, key, fmt::format("expected {} value, got {}", to_string(type), describe(node)));
   const std::string& s = node.Scalar();
-  switch (type) {
-    case ParamType::integer: {
-      std::int64_t v = 0;
-      if (parse_int64(s, v)) return v;
-      break;
-    }
-    case ParamType::number: {
-      double v = 0;
-      if (parse_double(s, v)) return v;
-      break;
-    }
-    case ParamType::boolean: {
-      bool v = false;
-      if (parse_bool(s, v)) return v;
-      break;
-    }
-    case ParamType::string:
-      return s;
-  }
+  if (auto value = param_from_text(s, type)) return *value;
   fail(node, key, fmt::format("expected {} value, got '{}'", to_string(type), s));
 }
 
@@ -169,20 +129,7 @@ ParamValue Checker::untyped_param_of(const YAML::Node& node, const std::string& 
   const std::string s = string_of(node, key);
   // A quoted scalar ("007", '1e3') is a string: yaml-cpp tags it "!". The command gets its bytes.
   if (node.Tag() == "!") return s;
-  // Unquoted, a value is typed only when its typed form prints back as the same text, so the
-  // command still gets exactly what the suite says ("1.10", "007", "1e3" and "off" stay strings).
-  ParamValue typed = s;
-  std::int64_t i = 0;
-  double d = 0;
-  bool b = false;
-  if (parse_int64(s, i)) {
-    typed = i;
-  } else if (parse_double(s, d)) {
-    typed = d;
-  } else if (parse_bool(s, b)) {
-    typed = b;
-  }
-  return format_param_value(typed) == s ? typed : ParamValue{s};
+  return untyped_param_from_text(s);
 }
 
 }  // namespace perfzero::config::yaml

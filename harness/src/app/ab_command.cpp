@@ -1,0 +1,89 @@
+// `perfzero ab`: a baseline and a candidate interleaved in one session until each gated metric is
+// decided (docs/compare.md, "perfzero ab").
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "app/ab_session.hpp"
+#include "app/ab_sides.hpp"
+#include "app/commands.hpp"
+#include "app/output_dir.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "compare/formats.hpp"
+#include "common/text.hpp"
+#include "runner/outcome_classifier.hpp"
+
+namespace perfzero::app {
+
+namespace {
+
+bool use_colour(const std::string& choice) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+}
+
+// The files the session writes beside both runs, and those the user asked for: a refusal is exit 4.
+bool write_outputs(const cli::AbOptions& options, const compare::Report& report) {
+  const std::filesystem::path dir = options.output_dir;
+  bool ok = true;
+  for (const auto& [path, text] : {std::pair{dir / "ab.json", compare::to_json_text(report)},
+                                   std::pair{dir / "ab.md", compare::to_markdown(report)},
+                                   std::pair{std::filesystem::path(options.json_file), compare::to_json_text(report)},
+                                   std::pair{std::filesystem::path(options.markdown_file), compare::to_markdown(report)}}) {
+    if (path.empty()) continue;
+    try {
+      files::write_atomically(path, text);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "perfzero ab: error: cannot write {}: {}\n", path.string(), e.what());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void print_report(const cli::AbOptions& options, const compare::Report& report) {
+  std::string text;
+  if (options.format == "markdown") {
+    text = compare::to_markdown(report);
+  } else if (options.format == "json") {
+    text = compare::to_json_text(report);
+    if (const std::string more = compare::advice(report); !more.empty()) std::fputs(more.c_str(), stderr);
+  } else {
+    text = compare::to_terminal(report, use_colour(options.colour));
+  }
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int ab_command(cli::AbOptions options, const catalog::Catalog& catalog) {
+  const std::string session_id = new_execution_id();
+  if (options.output_dir.empty()) options.output_dir = (std::filesystem::path("results") / "ab" / session_id).string();
+  AbSide baseline;
+  AbSide candidate;
+  plan_sides(options, catalog, session_id, baseline, candidate);
+  fmt::print(stderr, "perfzero ab: {} vs {}: up to {} pairs or {}; runs in {}\n", baseline.what, candidate.what,
+             options.max_pairs, text::format_duration(static_cast<double>(options.max_time.count()) / 1000.0),
+             options.output_dir);
+  const AbOutcome outcome = run_ab_session(options, baseline, candidate, session_id);
+  print_report(options, outcome.report);
+  const bool written = write_outputs(options, outcome.report);
+  if (outcome.unwritten) {
+    fmt::print(stderr, "perfzero ab: error: a run could not be written: {}; results so far in {}\n",
+               *outcome.unwritten, options.output_dir);
+  }
+  if (outcome.stop) {
+    fmt::print(stderr, "perfzero ab: interrupted by {}; the table shows what was decided so far\n",
+               runner::signal_name(*outcome.stop));
+    return exit_code_for_signal(*outcome.stop);
+  }
+  if (outcome.unwritten || !written) return to_int(ExitCode::output_unwritable);
+  return to_int(outcome.report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+}
+
+}  // namespace perfzero::app

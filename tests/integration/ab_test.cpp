@@ -1,0 +1,176 @@
+// `perfzero ab` on the real binary (docs/compare.md, "perfzero ab"): two commands, two builds, two
+// values of a parameter; a planted slowdown is found and fails the gate; stdout holds only the
+// table (or JSON); both runs are kept and readable; a stop and a spent budget end with what is known.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <thread>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+const nlohmann::json& row(const nlohmann::json& doc, const std::string& metric) {
+  for (const auto& r : doc.at("results")) {
+    if (r.at("metric") == metric) return r;
+  }
+  throw std::runtime_error("no row " + metric + " in " + doc.dump());
+}
+
+TEST(Ab, APlantedTenPercentSlowdownIsSlowerAndFailsTheGate) {
+  TempDir dir;
+  const auto f = run_perfzero({"ab", "--baseline", "sleep 0.05", "--candidate", "sleep 0.055", "--format=json",
+                               "--output_dir=ab", "--max_time=2m"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
+  // stdout is one JSON document; progress went to stderr.
+  const auto doc = nlohmann::json::parse(f.out);
+  const auto& wall = row(doc, "wall_time");
+  EXPECT_EQ(wall.at("verdict"), "slower") << wall.dump();
+  EXPECT_NEAR(wall.at("change").get<double>(), 0.10, 0.04) << wall.dump();
+  EXPECT_TRUE(wall.at("gated").get<bool>());
+  EXPECT_GE(wall.at("pairs").get<int>(), 10);
+  EXPECT_TRUE(doc.at("regression").get<bool>());
+  EXPECT_NE(doc.at("design").get<std::string>().find("ABBA"), std::string::npos);
+  EXPECT_NE(f.err.find("baseline command trial 1/"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("candidate command trial 1/"), std::string::npos) << f.err;
+  // Not gated: the CPU and memory rows are shown, but nothing waited for them.
+  EXPECT_FALSE(row(doc, "max_rss").at("gated").get<bool>());
+  // Both runs are kept, and read like any run.
+  const auto a = dir.path() / "ab" / "baseline";
+  const auto b = dir.path() / "ab" / "candidate";
+  EXPECT_TRUE(std::filesystem::exists(a / "run.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "ab" / "ab.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "ab" / "ab.md"));
+  const auto run_a = read_json(a / "run.json");
+  EXPECT_EQ(run_a["status"], "completed");
+  const auto compared = run_perfzero({"compare", a.string(), b.string(), "--format=json", "--use_flagged"}, dir.path());
+  EXPECT_EQ(compared.exit_code, 1) << compared.out << compared.err;
+  // Baseline first on odd pairs, candidate first on even ones (ABBA).
+  const auto journal_a = slurp(a / "journal.ndjson");
+  EXPECT_NE(journal_a.find("\"trial\""), std::string::npos);
+}
+
+TEST(Ab, AnAaSessionIsDecidedEquivalentWithoutAGate) {
+  TempDir dir;
+  const auto f = run_perfzero({"ab", "--baseline", "sleep 0.03", "--candidate", "sleep 0.03", "--output_dir=ab",
+                               "--max_time=2m", "--color=never"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  EXPECT_NE(f.out.find("command  wall_time"), std::string::npos) << f.out;
+  EXPECT_NE(f.out.find("0 slower, 0 faster"), std::string::npos) << f.out;
+  EXPECT_EQ(f.out.find("slower", f.out.find("0 slower") + 8), std::string::npos) << "only in the counts: " << f.out;
+  EXPECT_EQ(f.out.find("\033["), std::string::npos) << "no colour when asked for none";
+}
+
+TEST(Ab, ParameterSidesCompareTwoValuesOfOneParameter) {
+  TempDir dir;
+  // A built-in method: its declared parameter, typed; and a command's {placeholder}.
+  const auto builtin = run_perfzero({"ab", "--benchmark_methods=sanity.Sanity.benchmark_sleep", "--param", "ms=40,44",
+                                     "--format=json", "--output_dir=ab1", "--max_time=2m"},
+                                    dir.path());
+  EXPECT_EQ(builtin.exit_code, 1) << builtin.out << builtin.err;
+  const auto doc = nlohmann::json::parse(builtin.out);
+  EXPECT_EQ(row(doc, "wall_time").at("verdict"), "slower") << builtin.out;
+  EXPECT_EQ(doc.at("baseline").at("source"), "ms=40");
+  EXPECT_EQ(doc.at("candidate").at("source"), "ms=44");
+  const auto suite = dir.write("s.yaml", R"(
+methods:
+  - {name: nap, command: [/bin/sleep, "{t}"], params: {t: 0.03}, output: none}
+)");
+  const auto command = run_perfzero(
+      {"ab", "--config=" + suite.string(), "--param", "t=0.03,0.03", "--output_dir=ab2", "--max_time=2m"}, dir.path());
+  EXPECT_EQ(command.exit_code, 0) << command.out << command.err;
+  const auto none = run_perfzero({"ab", "--config=" + suite.string(), "--param", "nosuch=1,2", "--output_dir=ab3"},
+                                 dir.path());
+  EXPECT_EQ(none.exit_code, 2) << none.err;
+  EXPECT_NE(none.err.find("no method of the plan takes a parameter named 'nosuch'"), std::string::npos) << none.err;
+}
+
+TEST(Ab, TwoBuildsOfTheSameCodeAreNotSlower) {
+  TempDir dir;
+  const auto build = (kBinDir / "harness").string();
+  const auto f = run_perfzero({"ab", "--baseline_build", build, "--candidate_build", build,
+                               "--benchmark_methods=sanity.Sanity.benchmark_sleep", "--format=json", "--output_dir=ab",
+                               "--max_trials=30", "--max_time=2m"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_NE(row(doc, "wall_time").at("verdict"), "slower");
+  const auto empty = dir.path() / "empty";
+  std::filesystem::create_directories(empty);
+  const auto bad = run_perfzero({"ab", "--baseline_build", empty.string(), "--candidate_build", build,
+                                 "--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=ab2"},
+                                dir.path());
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("holds no usable perfzero-worker-*"), std::string::npos) << bad.err;
+}
+
+TEST(Ab, BadSidesAreOneLineUsageErrors) {
+  TempDir dir;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"ab"}, "nothing to compare"},
+      {{"ab", "--baseline", "true"}, "come as a pair"},
+      {{"ab", "--baseline", "true", "--candidate", "true", "--param", "x=1,2"}, "one kind of sides only"},
+      {{"ab", "--baseline", "echo 'unclosed", "--candidate", "true"}, "an unclosed ' quote"},
+      {{"ab", "--baseline", "no-such-program-here", "--candidate", "true"}, "was not found on PATH"},
+      {{"ab", "--param", "x=1", "--benchmark_methods=sanity.Sanity.benchmark_noop"}, "expected NAME=BASELINE,CANDIDATE"},
+      {{"ab", "--param", "x=1,2"}, "give --benchmark_methods"},
+      {{"ab", "--baseline", "true", "--candidate", "true", "--metrics", "(["}, "not a regular expression"},
+      {{"ab", "--baseline", "true", "--candidate", "true", "--max_time", "soon"}, "--max_time"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto f = run_perfzero(args, dir.path());
+    EXPECT_EQ(f.exit_code, 2) << args.back() << ": " << f.err;
+    EXPECT_NE(f.err.find(message), std::string::npos) << f.err;
+    EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+  }
+}
+
+TEST(Ab, ACommandThatAlwaysFailsStopsEarlyAsMissing) {
+  TempDir dir;
+  const auto f = run_perfzero({"ab", "--baseline", "false", "--candidate", "true", "--format=json",
+                               "--output_dir=ab", "--warmup_trials=0"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_EQ(row(doc, "wall_time").at("verdict"), "missing");
+  EXPECT_NE(row(doc, "wall_time").at("reason").get<std::string>().find("no baseline trial succeeded"),
+            std::string::npos)
+      << doc.dump();
+}
+
+TEST(Ab, ASpentTimeBudgetLeavesUndecidedMetricsUnknown) {
+  TempDir dir;
+  // Two commands whose times differ by about as much as they scatter, with a budget of a second:
+  // nothing can be decided, and the session ends with a last look, not a guess.
+  const auto f = run_perfzero({"ab", "--baseline", "/bin/sh -c 'sleep 0.0$(($$ % 9 + 1))'", "--candidate",
+                               "/bin/sh -c 'sleep 0.0$(($$ % 9 + 1))'", "--format=json", "--output_dir=ab",
+                               "--max_time=1s", "--warmup_trials=0"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_EQ(row(doc, "wall_time").at("verdict"), "unknown") << doc.dump();
+  EXPECT_NE(doc.at("design").get<std::string>().find("--max_time"), std::string::npos) << doc.at("design");
+  EXPECT_NE(f.err.find("unknown: the budget"), std::string::npos) << f.err;
+}
+
+TEST(Ab, AStopSignalEndsBothRunsInterruptedAndPrintsWhatIsKnown) {
+  TempDir dir;
+  RunningPerfzero p({"ab", "--baseline", "sleep 0.2", "--candidate", "sleep 0.2", "--output_dir=ab"}, dir.path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  p.signal(SIGINT);
+  const auto f = p.wait();
+  EXPECT_EQ(f.exit_code, 130) << f.out << f.err;
+  EXPECT_NE(f.out.find("wall_time"), std::string::npos) << f.out;
+  EXPECT_NE(f.err.find("interrupted by SIGINT"), std::string::npos) << f.err;
+  EXPECT_EQ(read_json(dir.path() / "ab" / "baseline" / "run.json")["status"], "interrupted");
+  EXPECT_EQ(read_json(dir.path() / "ab" / "candidate" / "run.json")["status"], "interrupted");
+  EXPECT_TRUE(processes_started_under(dir.path()).empty());
+}
+
+}  // namespace
+}  // namespace perfzero::testing
