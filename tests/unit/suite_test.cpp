@@ -65,6 +65,60 @@ methods:
   EXPECT_EQ(plan[0].timeout, kDefaultTimeout);
 }
 
+TEST(Suite, TrialsAutoTakesItsLimitsFromAnyLevelAndANumberTurnsItOff) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", R"(
+defaults: {trials: auto, max_trials: 30, max_noise: 1.5}
+methods:
+  - method: sanity.Sanity.benchmark_noop
+    min_trials: 8
+    min_time: 2s
+  - method: sanity.Sanity.benchmark_sleep
+    trials: 3
+)");
+  auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 2U);
+  ASSERT_TRUE(plan[0].auto_trials.has_value());
+  EXPECT_EQ(plan[0].trials, 30);  // the most it may get
+  EXPECT_EQ(plan[0].auto_trials->min_trials, 8);
+  EXPECT_EQ(plan[0].auto_trials->max_trials, 30);
+  EXPECT_DOUBLE_EQ(plan[0].auto_trials->min_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(plan[0].auto_trials->max_noise, 0.015);
+  EXPECT_FALSE(plan[1].auto_trials.has_value());
+  EXPECT_EQ(plan[1].trials, 3);
+  // --benchmark_num_trials=N wins over the suite's auto.
+  RunSettings flags;
+  flags.trials = 4;
+  plan = plan_for(file, flags);
+  EXPECT_FALSE(plan[0].auto_trials.has_value());
+  EXPECT_EQ(plan[0].trials, 4);
+}
+
+TEST(Suite, TrialsAutoLimitsThatCannotHoldAreErrorsWithTheirPlace) {
+  TempDir dir;
+  const auto crossed = dir.write("c.yaml", R"(
+defaults: {trials: auto, min_trials: 20, max_trials: 10}
+methods: [{method: sanity.Sanity.benchmark_noop}]
+)");
+  try {
+    plan_for(crossed);
+    FAIL() << "min_trials above max_trials was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("min_trials 20 is above max_trials 10"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("c.yaml:3"), std::string::npos) << e.what();
+  }
+  const auto noise = dir.write("n.yaml", R"(
+defaults: {trials: auto, max_noise: 0}
+methods: [{method: sanity.Sanity.benchmark_noop}]
+)");
+  EXPECT_THROW(plan_for(noise), ConfigError);
+  const auto word = dir.write("w.yaml", R"(
+defaults: {trials: some}
+methods: [{method: sanity.Sanity.benchmark_noop}]
+)");
+  EXPECT_THROW(plan_for(word), ConfigError);
+}
+
 TEST(Suite, ExternalCommandsSubstituteParamsAndResolveTheirDirectory) {
   TempDir dir;
   std::filesystem::create_directories(dir.path() / "work");

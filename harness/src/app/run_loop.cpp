@@ -10,6 +10,7 @@
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "redact/redact.hpp"
+#include "results/auto_trials.hpp"
 #include "results/run_manifest.hpp"
 #include "runner/google_benchmark_result.hpp"
 #include "runner/result_source.hpp"
@@ -118,6 +119,18 @@ bool RunLoop::will_run(const Step& step) const {
   return step.warmup || previous_trial(plan_[step.case_index].name, step.number) == nullptr;
 }
 
+// trials: auto: the case has enough (its noise is low enough, or a limit is reached) and its later
+// steps are passed over.
+bool RunLoop::has_enough(const Step& step) {
+  const auto& planned = plan_[step.case_index];
+  if (step.warmup || !planned.auto_trials) return false;
+  const results::AutoState state = results::auto_state(recorder_.run().cases[step.case_index], *planned.auto_trials);
+  if (state.done && enough_said_.insert(step.case_index).second) {
+    progress_->note(fmt::format("{}{}: enough trials: {}", role_, planned.name, state.reason));
+  }
+  return state.done;
+}
+
 std::filesystem::path RunLoop::trial_dir(const Step& step) {
   return std::filesystem::path(recorder_.run().info.output_dir) / recorder_.case_at(step.case_index).dir /
          fmt::format("{}_{}", step.warmup ? "warmup" : "trial", step.number);
@@ -125,6 +138,7 @@ std::filesystem::path RunLoop::trial_dir(const Step& step) {
 
 void RunLoop::run_step(const Step& step, const Step* next) {
   const config::PlannedCase& planned = plan_[step.case_index];
+  if (has_enough(step)) return;
   const std::string what = step.warmup ? fmt::format("warm-up {}/{}", step.number, planned.warmup_trials)
                                        : fmt::format("trial {}/{}", step.number, planned.trials);
   if (!will_run(step)) {
@@ -136,7 +150,10 @@ void RunLoop::run_step(const Step& step, const Step* next) {
   auto record = execute(step.case_index, step, what);
   if (!record) return;
   // The next trial's directory is made while this one's reports are written (app/trial_dir_ahead.hpp).
-  if (next != nullptr && !stop_ && will_run(*next)) dir_ahead_.prepare(trial_dir(*next), files::kChildLogFile);
+  // Not for a trials: auto case: whether its next trial runs is known only once this one is recorded.
+  if (next != nullptr && !stop_ && will_run(*next) && !plan_[next->case_index].auto_trials) {
+    dir_ahead_.prepare(trial_dir(*next), files::kChildLogFile);
+  }
   pick_up_cpu_peak();
   results::Trial trial = runner::make_trial(*record, with_trial_reports_);
   const results::TrialArtifacts artifacts = runner::make_artifacts(*record);

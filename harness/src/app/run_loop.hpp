@@ -3,6 +3,7 @@
 // handed to the recorder as an event. Stops between trials when SIGINT/SIGTERM/SIGHUP arrives.
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ class RunLoop {
  private:
   std::filesystem::path trial_dir(const Step& step);
   bool will_run(const Step& step) const;
+  bool has_enough(const Step& step);
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
   std::optional<runner::TrialRecord> execute(std::size_t case_index, const Step& step, const std::string& what);
   void pick_up_cpu_peak();
@@ -62,6 +64,7 @@ class RunLoop {
   std::string role_;  // "baseline " or "candidate " in `ab`: the start of every progress name
   std::optional<int> stop_;
   bool have_cpu_peak_ = false;
+  std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
   // One perfzero-launch for the whole run: a trial then costs one program start, not two.
   runner::LaunchServer launch_server_;
   // One monitor thread for the whole run, for the same reason.

@@ -75,6 +75,7 @@ results::Case case_of(const config::PlannedCase& planned) {
   }
   c.params = redact::redacted_params(detail::params_to_json(planned.params));
   c.trials_planned = planned.trials;
+  c.auto_trials = planned.auto_trials;
   c.warmups_planned = planned.warmup_trials;
   c.timeout_seconds = static_cast<double>(planned.timeout.count()) / 1000.0;
   c.monitor_interval_ms = static_cast<int>(planned.monitor_interval.count());

@@ -49,6 +49,11 @@ struct RawValues {
   std::string max_cases;
   std::string max_result_bytes;
   std::string max_log_bytes;
+  std::string min_trials;
+  std::string max_trials;
+  std::string min_time;
+  std::string max_time;
+  std::string max_noise;
 };
 
 // CLI::App can be neither copied nor moved, so parse_command_line constructs it and this sets it up.
@@ -78,9 +83,28 @@ void add_selecting_options(CLI::App& app, Options& o) {
 
 void add_running_limits(CLI::App& app, RawValues& raw) {
   const char* run = "Running";
-  app.add_option("--benchmark_num_trials", raw.trials, "Trials per method (default 1); overrides suites")
+  app.add_option("--benchmark_num_trials", raw.trials,
+                 "Trials per method (default 1), or auto: as many as the noise needs (--min_trials, --max_trials, "
+                 "--min_time, --max_time, --max_noise); overrides suites")
       ->group(run)
+      ->type_name("N|auto");
+  const char* noise = "Trials chosen by noise (--benchmark_num_trials=auto; docs/suites.md)";
+  app.add_option("--min_trials", raw.min_trials, "auto: at least this many trials (default 5)")
+      ->group(noise)
       ->type_name("N");
+  app.add_option("--max_trials", raw.max_trials, "auto: at most this many trials (default 50)")
+      ->group(noise)
+      ->type_name("N");
+  app.add_option("--min_time", raw.min_time, "auto: at least this much time in trials (default 0.5s)")
+      ->group(noise)
+      ->type_name("DURATION");
+  app.add_option("--max_time", raw.max_time, "auto: at most this much time per method (default 5m)")
+      ->group(noise)
+      ->type_name("DURATION");
+  app.add_option("--max_noise", raw.max_noise,
+                 "auto: stop once the 95% interval of the median is within this percentage of it (default 2)")
+      ->group(noise)
+      ->type_name("PCT");
   app.add_option("--warmup_trials", raw.warmup, "Discarded runs before the trials (default 0); overrides suites")
       ->group(run)
       ->type_name("N");
@@ -223,8 +247,45 @@ void record_given_flags(const CLI::App& app, Options& o) {
   }
 }
 
+double seconds_value(const std::string& flag, const std::string& value) {
+  std::string problem;
+  const auto d = text::parse_duration(value, problem);
+  if (!d) throw UsageError(fmt::format("--{}: {}, got '{}'", flag, problem, value));
+  return static_cast<double>(d->count()) / 1000.0;
+}
+
+void convert_auto_limits(const RawValues& raw, Options& o) {
+  if (!raw.min_trials.empty()) o.settings.min_trials = int_value("min_trials", raw.min_trials, 1, 100000);
+  if (!raw.max_trials.empty()) o.settings.max_trials = int_value("max_trials", raw.max_trials, 1, 100000);
+  if (!raw.min_time.empty()) o.settings.min_seconds = seconds_value("min_time", raw.min_time);
+  if (!raw.max_time.empty()) o.settings.max_seconds = seconds_value("max_time", raw.max_time);
+  if (!raw.max_noise.empty()) {
+    double pct = 0;
+    const auto [ptr, ec] = std::from_chars(raw.max_noise.data(), raw.max_noise.data() + raw.max_noise.size(), pct);
+    if (ec != std::errc{} || ptr != raw.max_noise.data() + raw.max_noise.size() || !(pct > 0 && pct <= 100)) {
+      throw UsageError(fmt::format("--max_noise: expected a percentage above 0 and at most 100, got '{}'", raw.max_noise));
+    }
+    o.settings.max_noise = pct / 100.0;
+  }
+  const bool limits = !raw.min_trials.empty() || !raw.max_trials.empty() || !raw.min_time.empty() ||
+                      !raw.max_time.empty() || !raw.max_noise.empty();
+  if (limits && raw.trials != "auto" && !raw.trials.empty()) {
+    throw UsageError("--min_trials, --max_trials, --min_time, --max_time and --max_noise go with "
+                     "--benchmark_num_trials=auto (or trials: auto in a suite), not with a number of trials");
+  }
+  if (o.settings.min_trials && o.settings.max_trials && *o.settings.min_trials > *o.settings.max_trials) {
+    throw UsageError(fmt::format("--min_trials {} is above --max_trials {}", *o.settings.min_trials,
+                                 *o.settings.max_trials));
+  }
+}
+
 void convert_raw_values(const RawValues& raw, Options& o) {
-  if (!raw.trials.empty()) o.settings.trials = int_value("benchmark_num_trials", raw.trials, 1, 100000);
+  if (raw.trials == "auto") {
+    o.settings.trials_auto = true;
+  } else if (!raw.trials.empty()) {
+    o.settings.trials = int_value("benchmark_num_trials", raw.trials, 1, 100000);
+  }
+  convert_auto_limits(raw, o);
   if (!raw.warmup.empty()) o.settings.warmup_trials = int_value("warmup_trials", raw.warmup, 0, 100000);
   if (!raw.interval.empty()) {
     o.settings.monitor_interval =

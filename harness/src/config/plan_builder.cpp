@@ -77,6 +77,7 @@ void check_case_count(const Suite& suite, const SuiteEntry& entry, const PlanInp
 void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
   std::string differs;
   if (first.trials != again.trials) differs = fmt::format("trials {} vs {}", first.trials, again.trials);
+  if (first.auto_trials.has_value() != again.auto_trials.has_value()) differs = "trials: auto vs a number";
   if (first.warmup_trials != again.warmup_trials) {
     differs = fmt::format("warmup_trials {} vs {}", first.warmup_trials, again.warmup_trials);
   }
@@ -94,7 +95,19 @@ void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
 }
 
 void apply(const RunSettings& layer, PlannedCase& c) {
-  if (layer.trials) c.trials = *layer.trials;
+  if (layer.trials) {
+    c.trials = *layer.trials;
+    c.auto_trials.reset();
+  }
+  if (layer.trials_auto) c.auto_trials.emplace();
+  if (c.auto_trials) {
+    AutoTrials& a = *c.auto_trials;
+    if (layer.min_trials) a.min_trials = *layer.min_trials;
+    if (layer.max_trials) a.max_trials = *layer.max_trials;
+    if (layer.min_seconds) a.min_seconds = *layer.min_seconds;
+    if (layer.max_seconds) a.max_seconds = *layer.max_seconds;
+    if (layer.max_noise) a.max_noise = *layer.max_noise;
+  }
   if (layer.warmup_trials) c.warmup_trials = *layer.warmup_trials;
   if (layer.timeout) c.timeout = *layer.timeout;
   if (layer.monitor_interval) c.monitor_interval = *layer.monitor_interval;
@@ -103,13 +116,32 @@ void apply(const RunSettings& layer, PlannedCase& c) {
   for (const auto& [k, v] : layer.env) c.env[k] = v;
 }
 
-PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_high) {
+PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_high, const std::string& origin) {
   PlannedCase c;
   c.timeout = kDefaultTimeout;
   c.monitor_interval = kDefaultMonitorInterval;
   c.max_result_bytes = kDefaultMaxResultBytes;
   c.max_log_bytes = kDefaultMaxLogBytes;
+  // The auto settings may come from a lower layer than `trials: auto` itself: gather them first.
+  RunSettings limits;
+  for (const RunSettings* layer : layers_low_to_high) {
+    for (auto [from, to] : {std::pair{&layer->min_trials, &limits.min_trials}, {&layer->max_trials, &limits.max_trials}}) {
+      if (*from) *to = *from;
+    }
+    for (auto [from, to] : {std::pair{&layer->min_seconds, &limits.min_seconds},
+                            {&layer->max_seconds, &limits.max_seconds}, {&layer->max_noise, &limits.max_noise}}) {
+      if (*from) *to = *from;
+    }
+  }
   for (const RunSettings* layer : layers_low_to_high) apply(*layer, c);
+  if (c.auto_trials) {
+    apply(limits, c);
+    if (c.auto_trials->min_trials > c.auto_trials->max_trials) {
+      throw ConfigError(fmt::format("{}: trials: auto: min_trials {} is above max_trials {}", origin,
+                                    c.auto_trials->min_trials, c.auto_trials->max_trials));
+    }
+    c.trials = c.auto_trials->max_trials;
+  }
   return c;
 }
 
@@ -186,7 +218,7 @@ void add_flag_methods(const PlanInputs& inputs, PlanCollector& plan) {
     for (const auto& spec : text::split(spec_list, ',')) {
       if (text::trim(spec).empty()) continue;
       for (const MethodInfo* method : select_methods(spec, "--benchmark_methods", inputs.catalog->registry())) {
-        PlannedCase c = with_settings({&none, &inputs.flags});
+        PlannedCase c = with_settings({&none, &inputs.flags}, "--benchmark_methods");
         c.method = method->full_name();
         c.name = c.method;
         c.description = method->description;
@@ -203,7 +235,7 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
   bindir["bindir"] = inputs.bin_dir;
   std::set<std::pair<std::string, std::string>> checked;  // (program, PATH): a sweep checks each once
   for (const ParamMap& point : expand(entry.external_axes)) {
-    PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
+    PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
     c.external = true;
     c.method = entry.name;
     c.name = case_name(entry.name, point);
@@ -229,7 +261,7 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
 void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, PlanCollector& plan) {
   for (std::size_t i = 0; i < entry.methods.size(); ++i) {
     for (const ParamMap& point : expand(entry.axes[i])) {
-      PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags});
+      PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
       c.method = entry.methods[i]->full_name();
       c.name = case_name(c.method, point);
       c.description = entry.methods[i]->description;

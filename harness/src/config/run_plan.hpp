@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/auto_trials.hpp"
 #include "perfzero/metric.hpp"
 #include "perfzero/param.hpp"
 
@@ -41,7 +42,8 @@ struct PlannedCase {
   ParamMap params;               // the given parameters (built-ins get defaults for the rest in the worker)
   std::filesystem::path worker;  // built-ins: the perfzero-worker-* executable that runs the method
   ExternalCommand command;
-  int trials = 1;
+  int trials = 1;  // with trials: auto, the most it may get (auto_trials->max_trials)
+  std::optional<AutoTrials> auto_trials;  // trials: auto: the noise decides how many (common/auto_trials.hpp)
   int warmup_trials = 0;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
@@ -55,6 +57,12 @@ struct PlannedCase {
 // (flag > method entry > suite defaults > built-in default).
 struct RunSettings {
   std::optional<int> trials;
+  bool trials_auto = false;  // trials: auto (a number at a higher level turns it off again)
+  std::optional<int> min_trials;
+  std::optional<int> max_trials;
+  std::optional<double> min_seconds;
+  std::optional<double> max_seconds;
+  std::optional<double> max_noise;  // a fraction
   std::optional<int> warmup_trials;
   std::optional<std::chrono::milliseconds> timeout;
   std::optional<std::chrono::milliseconds> monitor_interval;

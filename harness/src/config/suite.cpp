@@ -20,11 +20,12 @@ const std::vector<std::string> kTopKeys{"suite",       "description", "defaults"
                                         "comparisons", "interleave",  "max_cases"};
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
-const std::vector<std::string> kSettingKeys{"trials",           "warmup_trials", "timeout", "monitor_interval_ms",
-                                            "max_result_bytes", "max_log_bytes", "env"};
-const std::vector<std::string> kBuiltinKeys{"method",           "params",        "trials",
-                                            "warmup_trials",    "timeout",       "monitor_interval_ms",
-                                            "max_result_bytes", "max_log_bytes", "env"};
+const std::vector<std::string> kSettingKeys{"trials",    "warmup_trials",    "timeout",       "monitor_interval_ms",
+                                            "min_trials", "max_trials",      "min_time",      "max_time",
+                                            "max_noise",  "max_result_bytes", "max_log_bytes", "env"};
+const std::vector<std::string> kBuiltinKeys{"method",      "params",     "trials",     "warmup_trials",    "timeout",
+                                            "monitor_interval_ms", "min_trials", "max_trials", "min_time",
+                                            "max_time",    "max_noise",  "max_result_bytes", "max_log_bytes", "env"};
 const std::vector<std::string> kCommandKeys{"name",
                                             "description",
                                             "command",
@@ -36,14 +37,47 @@ const std::vector<std::string> kCommandKeys{"name",
                                             "env",
                                             "warmup_trials",
                                             "monitor_interval_ms",
+                                            "min_trials",
+                                            "max_trials",
+                                            "min_time",
+                                            "max_time",
+                                            "max_noise",
                                             "max_result_bytes",
                                             "max_log_bytes",
                                             "metric_directions"};
 
+// trials: auto's limits (docs/suites.md): max_noise in percent, as --max_noise takes it.
+template <typename Child>
+void read_auto_limits(const yaml::Checker& check, const YAML::Node& map, const Child& child, RunSettings& settings) {
+  if (const auto n = map["min_trials"]) settings.min_trials = check.int_of(n, child("min_trials"), 1, 100000);
+  if (const auto n = map["max_trials"]) settings.max_trials = check.int_of(n, child("max_trials"), 1, 100000);
+  if (const auto n = map["min_time"]) {
+    settings.min_seconds = static_cast<double>(check.duration_of(n, child("min_time")).count()) / 1000.0;
+  }
+  if (const auto n = map["max_time"]) {
+    settings.max_seconds = static_cast<double>(check.duration_of(n, child("max_time")).count()) / 1000.0;
+  }
+  if (const auto n = map["max_noise"]) {
+    const auto value = check.param_of(n, child("max_noise"), ParamType::number);
+    const double percent = std::get<double>(value);
+    if (percent <= 0 || percent > 100) {
+      check.fail(n, child("max_noise"), fmt::format("expected a percentage above 0 and at most 100, got {}", percent));
+    }
+    settings.max_noise = percent / 100.0;
+  }
+}
+
 RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
   RunSettings settings;
   auto child = [&](const char* name) { return key.empty() ? std::string(name) : key + "." + name; };
-  if (const auto n = map["trials"]) settings.trials = check.int_of(n, child("trials"), 1, 100000);
+  if (const auto n = map["trials"]) {
+    if (n.IsScalar() && n.Scalar() == "auto") {
+      settings.trials_auto = true;
+    } else {
+      settings.trials = check.int_of(n, child("trials"), 1, 100000);
+    }
+  }
+  read_auto_limits(check, map, child, settings);
   if (const auto n = map["warmup_trials"]) settings.warmup_trials = check.int_of(n, child("warmup_trials"), 0, 100000);
   if (const auto n = map["timeout"]) settings.timeout = check.duration_of(n, child("timeout"));
   if (const auto n = map["monitor_interval_ms"]) {

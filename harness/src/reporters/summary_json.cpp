@@ -6,7 +6,9 @@
 
 #include "common/files.hpp"
 #include "reporters/format.hpp"
+#include "results/auto_trials.hpp"
 #include "results/comparisons.hpp"
+#include "results/model_json.hpp"
 #include "results/statistics.hpp"
 
 namespace perfzero::reporters {
@@ -43,6 +45,18 @@ json disturbance_json(const results::FlagCounts& counts) {
   return out;
 }
 
+// trials: auto: its limits, why it stopped and the noise it reached; null for a fixed number.
+json auto_json(const results::Case& c) {
+  if (!c.auto_trials) return nullptr;
+  const results::AutoState s = results::auto_state(c, *c.auto_trials);
+  json out = results::auto_trials_to_json(c.auto_trials);
+  out["metric"] = s.metric;
+  out["noise"] = s.noise ? json(*s.noise) : json(nullptr);
+  out["trials_measured"] = s.measured;
+  out["stopped"] = s.done ? json(s.reason) : json(nullptr);
+  return out;
+}
+
 json case_json(const results::Case& c, std::map<std::string, int>& totals) {
   const results::CaseStats stats = results::case_stats(c);
   json metrics = json::object();
@@ -69,6 +83,7 @@ json case_json(const results::Case& c, std::map<std::string, int>& totals) {
           {"outcome", to_string(outcome)},
           {"trials_planned", c.trials_planned},
           {"trials_run", c.trials.size()},
+          {"trials_auto", auto_json(c)},
           {"trials_succeeded", stats.trials_succeeded},
           {"trials_flagged", stats.trials_flagged},
           {"trials_disturbed", stats.trials_disturbed},

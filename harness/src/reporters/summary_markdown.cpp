@@ -5,6 +5,7 @@
 #include "common/files.hpp"
 #include "reporters/format.hpp"
 #include "reporters/summary_reporters.hpp"
+#include "results/auto_trials.hpp"
 #include "results/comparisons.hpp"
 #include "results/statistics.hpp"
 
@@ -32,6 +33,10 @@ std::string case_row(const results::Case& c) {
   }
   const std::string cv = stats.wall_time.cv ? fmt::format("{:.1f}%", *stats.wall_time.cv * 100) : "-";
   std::string flagged = stats.trials_flagged > 0 ? fmt::format(" ({} flagged)", stats.trials_flagged) : "";
+  if (c.auto_trials) {
+    const results::AutoState s = results::auto_state(c, *c.auto_trials);
+    flagged += s.noise ? fmt::format(" (auto: noise {:.1f}%)", *s.noise * 100) : std::string(" (auto)");
+  }
   return fmt::format("| {} | {} | {}/{}{} | {} | {} | {} |\n", md_cell(c.name), to_string(results::case_outcome(c)),
                      stats.trials_succeeded, c.trials.size(), flagged, number(stats.wall_time.median, "-"), cv,
                      md_cell(metric_text));

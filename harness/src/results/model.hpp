@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/auto_trials.hpp"
 #include "common/outcome.hpp"
 #include "perfzero/metric.hpp"
 
@@ -67,7 +68,8 @@ struct Case {
   bool external = false;
   std::string output = "perfzero";  // how a command reports: perfzero, google_benchmark, none
   nlohmann::json params = nlohmann::json::object();
-  int trials_planned = 0;
+  int trials_planned = 0;                 // with trials: auto, the most it may get
+  std::optional<AutoTrials> auto_trials;  // trials: auto: what decides when it has enough
   int warmups_planned = 0;
   double timeout_seconds = 0;
   int monitor_interval_ms = 0;

@@ -109,6 +109,26 @@ Trial trial_from_json(const nlohmann::json& j) {
   return t;
 }
 
+nlohmann::json auto_trials_to_json(const std::optional<AutoTrials>& a) {
+  if (!a) return nullptr;
+  return {{"min_trials", a->min_trials},
+          {"max_trials", a->max_trials},
+          {"min_time_seconds", a->min_seconds},
+          {"max_time_seconds", a->max_seconds},
+          {"max_noise", a->max_noise}};
+}
+
+std::optional<AutoTrials> auto_trials_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return std::nullopt;
+  AutoTrials a;
+  a.min_trials = j.value("min_trials", a.min_trials);
+  a.max_trials = j.value("max_trials", a.max_trials);
+  a.min_seconds = j.value("min_time_seconds", a.min_seconds);
+  a.max_seconds = j.value("max_time_seconds", a.max_seconds);
+  a.max_noise = j.value("max_noise", a.max_noise);
+  return a;
+}
+
 nlohmann::json case_header_to_json(const Case& c) {
   return {{"name", c.name},
           {"method", c.method},
@@ -119,6 +139,7 @@ nlohmann::json case_header_to_json(const Case& c) {
           {"params", c.params},
           {"trials_planned", c.trials_planned},
           {"warmups_planned", c.warmups_planned},
+          {"trials_auto", auto_trials_to_json(c.auto_trials)},
           {"timeout_seconds", c.timeout_seconds},
           {"monitor_interval_ms", c.monitor_interval_ms},
           {"command", c.command},
@@ -137,6 +158,7 @@ Case case_header_from_json(const nlohmann::json& j) {
   c.params = j.value("params", json::object());
   c.trials_planned = j.value("trials_planned", 0);
   c.warmups_planned = j.value("warmups_planned", 0);
+  if (const auto a = j.find("trials_auto"); a != j.end()) c.auto_trials = auto_trials_from_json(*a);
   c.timeout_seconds = j.value("timeout_seconds", 0.0);
   c.monitor_interval_ms = j.value("monitor_interval_ms", 0);
   c.command = j.value("command", std::vector<std::string>{});

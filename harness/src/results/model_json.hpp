@@ -12,6 +12,7 @@ nlohmann::json trial_to_json(const Trial& t);
 Trial trial_from_json(const nlohmann::json& j);
 
 // A case without its trials (the journal writes those one by one).
+nlohmann::json auto_trials_to_json(const std::optional<AutoTrials>& a);
 nlohmann::json case_header_to_json(const Case& c);
 Case case_header_from_json(const nlohmann::json& j);
 
