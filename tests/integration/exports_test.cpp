@@ -170,5 +170,47 @@ TEST(ExportReports, AreNotWrittenUnlessAskedForAndTheirNamesAreChecked) {
   EXPECT_NE(bad.err.find("did you mean 'influx'"), std::string::npos) << bad.err;
 }
 
+// --report=+NAME adds to the default outputs; --report=NAMES chooses exactly those; mixing is an error.
+TEST(ReportSelection, APlusAddsAnExportToTheDefaultsAndAPlainListReplacesThem) {
+  TempDir dir;
+  const auto added = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=added", "--report=+influx"}, dir.path());
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  for (const char* file : {"summary.json", "summary.csv", "summary.md", "influx.lp"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "added" / file)) << file;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "added" / "sanity.Sanity.benchmark_noop" / "trial_1" /
+                                      "perfzero_summary.json"));
+  const auto replaced = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=only", "--report=influx"}, dir.path());
+  ASSERT_EQ(replaced.exit_code, 0) << replaced.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "only" / "influx.lp"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "only" / "summary.json"));
+  const auto mixed = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=mixed", "--report=json,+influx"}, dir.path());
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.err.find("mixes names that replace the defaults"), std::string::npos) << mixed.err;
+}
+
+// An `output: none` command's wall time is exported once per trial, not once as the trial's and
+// once as a metric (issue 19: 10 InfluxDB points for 5 trials).
+TEST(ReportSelection, AnOutputNoneCommandsWallTimeIsOnePointPerTrial) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"(
+defaults: {trials: 5}
+methods: [{name: t, command: [/bin/true], output: none}]
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run", "--report=+influx"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const std::string lp = slurp(dir.path() / "run" / "influx.lp");
+  int walls = 0;
+  for (std::size_t at = lp.find("metric=wall_time"); at != std::string::npos; at = lp.find("metric=wall_time", at + 1)) {
+    ++walls;
+  }
+  EXPECT_EQ(walls, 5) << lp;
+  const std::string csv = slurp(dir.path() / "run" / "summary.csv");
+  EXPECT_EQ(csv.find(",wall_time,"), csv.rfind(",wall_time,")) << csv;
+}
+
 }  // namespace
 }  // namespace perfzero::testing

@@ -65,6 +65,9 @@ TEST(History, IngestListShowAndRunHistory) {
   ASSERT_EQ(runs.size(), 1U);
   EXPECT_EQ(runs[0]["execution_label"], "main");
   EXPECT_EQ(runs[0]["trials"], 3);
+  // No --system_name was given: the system column says the host (it was empty).
+  EXPECT_EQ(runs[0]["system_name"], read_json(dir.path() / "w" / "run1" / "run.json")["run"]["system_info"]["hostname"]);
+  EXPECT_NE(runs[0]["system_name"], "");
   const std::string id = runs[0]["execution_id"];
   const auto shown = run_perfzero({"history", "show", id, "--db=" + db.string(), "--format=json"}, dir.path() / "w");
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
