@@ -21,7 +21,8 @@ constexpr const char* kFooter = R"(Examples:
 
 Method names: family.Class.method, family.Class:method, or family.Class.filter:REGEX.
 Exit status: 0 all succeeded or skipped, 1 any other outcome, 2 bad flags or suite,
-3 harness error, 128+N when stopped by signal N. Full reference: docs/cli.md.)";
+3 harness error, 4 an output could not be written, 128+N when stopped by signal N.
+Full reference: docs/cli.md.)";
 
 int int_value(const std::string& flag, const std::string& value, int min, int max) {
   int out = 0;
