@@ -3,7 +3,7 @@
 # a user would. Checks: a method under --cpus=1 --memory=1g reports the container and its limits and
 # runs one thread; the results belong to the --user given; an OpenCL method runs on PoCL; --list,
 # --help and the ready-made suites work in the image; bad input gives the same one-line error and
-# exit code 2; the image size budget.
+# exit code 2; perfzero ab of two images (when the host's perfzero is given as $1); the image size budget.
 # Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
 # that is a failure.
 set -uo pipefail
@@ -107,6 +107,24 @@ if [ -f "$shape_report" ]; then
   check "a cost per run for every cell" test "$(configs "all(c['cost_per_run_usd'] > 0 for m in r['methods'] for c in m['cells'])")" = True
 else
   check "report.json written" false
+fi
+
+# perfzero ab with two images (docs/compare.md): the host's perfzero runs each trial's worker in the
+# image, the run directory mounted at the same path. The same image twice: no gated metric slower,
+# and no container left behind.
+perfzero_bin=${1:-}
+if [ -n "$perfzero_bin" ]; then
+  "$perfzero_bin" ab --baseline_image "$image" --candidate_image "$image" \
+    --benchmark_methods=sanity.Sanity.benchmark_sleep --metrics=slept_ms --max_trials=12 --warmup_trials=0 \
+    --format=json --output_dir "$work/ab" > "$work/ab.json" 2> "$work/ab.err"
+  rc=$?
+  tail -n 3 "$work/ab.err"
+  check "ab of two images exits 0" test "$rc" -eq 0
+  ab_field() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$work/ab.json" "$1"; }
+  check "ab measured slept_ms in the image" test "$(ab_field "[r['verdict'] for r in d['results'] if r['metric'] == 'slept_ms'][0] in ('equivalent', 'below threshold', 'unknown', 'same')")" = True
+  check "ab ran 12 pairs or decided sooner" test "$(ab_field "[r['pairs'] for r in d['results'] if r['metric'] == 'slept_ms'][0] >= 10")" = True
+  check "the trials' reports were written from inside the image" test -f "$work/ab/baseline/sanity.Sanity.benchmark_sleep/trial_1/perfzero_summary.json"
+  check "no ab container is left" test -z "$(docker ps -aq --filter name=perfzero-ab-)"
 fi
 
 size=$(docker image inspect --format '{{.Size}}' "$image")
