@@ -51,7 +51,8 @@ std::string configuration_rows(const Report& report) {
   return out;
 }
 
-std::string ranking_table(const MethodRow& row, const std::vector<Configuration>& configs) {
+std::string ranking_table(const MethodRow& row, const Report& report) {
+  const auto& configs = report.configurations;
   std::vector<std::size_t> order(configs.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -86,7 +87,7 @@ std::string ranking_table(const MethodRow& row, const std::vector<Configuration>
           fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td>", escape(money(cell.cost_per_unit)),
                       escape(number(cell.units_per_usd)), escape(number(cell.per_vcpu)), escape(number(cell.per_ocpu)));
     }
-    out += fmt::format("<td>{}</td></tr>", cell.speedup ? fmt::format("{:.2f}x", *cell.speedup) : "");
+    out += fmt::format("<td>{}</td></tr>", escape(speedup_text(cell, configs[j].key, report)));
   }
   return out + "</table>";
 }
@@ -122,7 +123,7 @@ void write_html(const Report& report, std::ostream& out) {
                            ? fmt::format("Ranked by {} ({}); cost per unit of work quoted per {}.",
                                          escape(row.metric->name), escape(row.metric->unit), escape(row.metric->per))
                            : "No rate metric: ranked by wall time; cost is per run.");
-    out << ranking_table(row, report.configurations) << "<div class=charts>" << svg::bars(row, report.configurations)
+    out << ranking_table(row, report) << "<div class=charts>" << svg::bars(row, report.configurations)
         << svg::cost_time_scatter(row, report.configurations) << "</div></section>\n";
   }
   out << "</body></html>\n";

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/html_text.hpp"
+#include "report/rankings.hpp"
 #include "report/report_writers.hpp"
 
 namespace perfzero::report::svg {
@@ -17,13 +18,6 @@ using html::escape;
 constexpr int kLabelWidth = 330;
 constexpr int kRowHeight = 26;
 constexpr std::size_t kMaxDots = 60;  // past this many trials a bar shows their middle half
-
-std::optional<double> speed(const MethodRow& row, const Cell& cell) {
-  if (!cell.ok()) return std::nullopt;
-  if (row.metric) return cell.metric.median;
-  if (cell.wall.median && *cell.wall.median > 0) return 1.0 / *cell.wall.median;
-  return std::nullopt;
-}
 
 std::string shorten(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "…"; }
 
@@ -40,9 +34,9 @@ std::string failed_label(const Cell& cell) {
 }  // namespace
 
 std::optional<double> relative_speed(const MethodRow& row, const Cell& cell) {
-  const auto s = speed(row, cell);
-  if (!s || !row.fastest) return std::nullopt;
-  const auto best = speed(row, row.cells[*row.fastest]);
+  const auto s = speed_of(row, cell);
+  if (!s || !row.speed.leader) return std::nullopt;
+  const auto best = speed_of(row, row.cells[*row.speed.leader]);
   if (!best || *best <= 0) return std::nullopt;
   return *s / *best;
 }
