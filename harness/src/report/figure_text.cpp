@@ -1,5 +1,6 @@
 #include "report/figure_text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -17,7 +18,11 @@ constexpr std::array<std::string_view, 13> kPrefixes = {"a", "f", "p", "n", "µ"
 constexpr int kUnitsAt = 6;                                                             // the empty prefix
 
 std::string times(double x) {
-  if (x >= 0.1 && x < 100) return fmt::format("{:.2f}x", x);
+  if (x >= 0.1 && x < 100) {
+    // An interval's end just past 1 must not read as 1.00x: that is what decides a tie.
+    if (const std::string two = fmt::format("{:.2f}", x); two != "1.00" || x == 1) return two + "x";
+    return fmt::format("{:.3f}x", x);
+  }
   return fmt::format("{:.3g}x", x);
 }
 
@@ -54,57 +59,104 @@ std::string money_per(const std::optional<double>& usd, std::string_view one, st
   return fmt::format("{} per {} {}", money(scaled), kWords[k], many);
 }
 
-std::string si(const std::optional<double>& value, std::string_view unit) {
-  if (!value || !std::isfinite(*value)) return "";
-  const std::string space = unit.empty() ? "" : " ";
-  const double a = std::fabs(*value);
-  if (a == 0 || (a >= 0.01 && a < 1e4)) return fmt::format("{:.3g}{}{}", *value, space, unit);
+namespace {
+
+struct SiUnit {
+  std::string_view unit;
+  int power = 0;          // the unit's own prefix: 3 for GB/s
+  std::string_view base;  // the unit without it: B/s
+  bool glued = false;     // a prefix joins it ("ms", "TB/s") rather than standing apart ("M points/s")
+};
+
+SiUnit parse_unit(std::string_view unit) {
+  SiUnit u{unit, 0, unit, false};
   // A unit with an SI prefix and an upper-case base (GB/s, GFLOP/s) takes the combined prefix.
-  int unit_power = 0;
-  std::string_view base = unit;
   if (unit.size() > 1 && std::isupper(static_cast<unsigned char>(unit[1])) != 0) {
     for (int p = 1; p < static_cast<int>(kPrefixes.size()) - kUnitsAt; ++p) {
       if (unit.substr(0, 1) == kPrefixes[static_cast<std::size_t>(kUnitsAt + p)]) {
-        unit_power = p;
-        base = unit.substr(1);
+        u.power = p;
+        u.base = unit.substr(1);
       }
     }
   }
+  u.glued = u.base.empty() || u.base == "s" || std::isupper(static_cast<unsigned char>(u.base[0])) != 0;
+  return u;
+}
+
+// The power of 1000 a value reads best at: none from 1 (0.01 for a count, where "m" would be odd)
+// to 9999, else the one that leaves 1 to 999 after rounding to 3 digits.
+int natural_power(double value, const SiUnit& u) {
+  const double a = std::fabs(value);
+  const double plain_from = u.glued && !u.base.empty() ? 1.0 : 0.01;
+  if (a == 0 || (a >= plain_from && a < 1e4)) return 0;
   int power = static_cast<int>(std::floor(std::log10(a) / 3));
-  std::string digits = fmt::format("{:.3g}", *value / std::pow(1000.0, power));
-  if (digits.find('e') != std::string::npos) digits = fmt::format("{:.3g}", *value / std::pow(1000.0, ++power));
-  const int at = kUnitsAt + power + unit_power;
-  if (at < 0 || at >= static_cast<int>(kPrefixes.size())) return fmt::format("{:.3g}{}{}", *value, space, unit);
+  if (fmt::format("{:.3g}", value / std::pow(1000.0, power)).find('e') != std::string::npos) ++power;
+  return power;
+}
+
+// The digits and the rest (" M points/s", " ms", " GB/s") of `value` written at `power`.
+std::pair<std::string, std::string> at_power(double value, const SiUnit& u, int power) {
+  const std::string space = u.unit.empty() ? "" : " ";
+  const int at = kUnitsAt + power + u.power;
+  if (power != 0 && (at < 0 || at >= static_cast<int>(kPrefixes.size()))) {  // past the prefixes: as it is
+    return {fmt::format("{:.3g}", value), space + std::string(u.unit)};
+  }
+  const double scaled = value / std::pow(1000.0, power);
+  std::string digits = fmt::format("{:.3g}", scaled);
+  if (digits.find('e') != std::string::npos) digits = fmt::format("{:.0f}", scaled);  // 1500, not 1.5e+03
+  if (power == 0) return {digits, space + std::string(u.unit)};
   const std::string_view prefix = kPrefixes[static_cast<std::size_t>(at)];
-  // "5 ms", "19.3 TB/s", "593 M"; a counted unit keeps its word apart: "444 M points/s".
-  const bool glued = base.empty() || base == "s" || std::isupper(static_cast<unsigned char>(base[0])) != 0;
-  if (glued) return fmt::format("{} {}{}", digits, prefix, base);
-  return fmt::format("{} {} {}", digits, prefix, base);
+  if (u.glued) return {digits, fmt::format(" {}{}", prefix, u.base)};
+  return {digits, prefix.empty() ? space + std::string(u.base) : fmt::format(" {} {}", prefix, u.base)};
+}
+
+}  // namespace
+
+std::string si(const std::optional<double>& value, std::string_view unit) {
+  if (!value || !std::isfinite(*value)) return "";
+  const SiUnit u = parse_unit(unit);
+  const auto [digits, rest] = at_power(*value, u, natural_power(*value, u));
+  return digits + rest;
+}
+
+std::vector<std::string> si_ticks(const std::vector<double>& ticks, std::string_view unit) {
+  const SiUnit u = parse_unit(unit);
+  double largest = 0;
+  for (const double t : ticks) largest = std::max(largest, std::fabs(t));
+  const int power = natural_power(largest, u);
+  std::vector<std::string> out;
+  // Close ticks (102, 102.5, 103 ms) need more than 3 digits to read apart.
+  for (int digits = 3; digits <= 8; ++digits) {
+    out.clear();
+    for (const double t : ticks) {
+      auto [text, rest] = at_power(t, u, power);
+      if (digits > 3) text = fmt::format("{:.{}g}", t / std::pow(1000.0, power == 0 ? 0 : power), digits);
+      out.push_back(t == 0 ? "0" : text + rest);
+    }
+    if (std::adjacent_find(out.begin(), out.end()) == out.end()) break;
+  }
+  return out;
+}
+
+std::string duration_text(double seconds) {
+  if (seconds < 120) return si(seconds, "s");
+  if (seconds < 7200) return fmt::format("{:.3g} min", seconds / 60);
+  return fmt::format("{:.3g} h", seconds / 3600);
 }
 
 std::string si_spread(const results::Stats& stats, std::string_view unit) {
-  const std::string median = si(stats.median, unit);
-  if (median.empty() || !stats.min || !stats.max || stats.count < 2) return median;
-  // Split "408 M points/s" into "408" and " M points/s": the range shares the median's suffix.
-  const auto split = [&](const std::optional<double>& v) {
-    const std::string text = si(v, unit);
-    const auto space = text.find(' ');
-    return space == std::string::npos ? std::pair{text, std::string()}
-                                      : std::pair{text.substr(0, space), text.substr(space)};
-  };
-  const auto [low, low_suffix] = split(stats.min);
-  const auto [high, high_suffix] = split(stats.max);
-  const auto [mid, suffix] = split(stats.median);
-  if (low_suffix == suffix && high_suffix == suffix) {
-    // "(408–480 M)": the unit is the median's; a prefixed unit (TB/s) is written whole.
-    const std::string tail = fmt::format(" {}", unit);
-    const bool counted = !unit.empty() && suffix.size() > tail.size() && suffix.ends_with(tail);
-    return fmt::format("{} ({}–{}{})", median, low, high,
-                       counted          ? suffix.substr(0, suffix.size() - tail.size())
-                       : suffix == tail ? ""
-                                        : suffix);
-  }
-  return fmt::format("{} ({}–{})", median, si(stats.min, unit), si(stats.max, unit));
+  if (!stats.median || !std::isfinite(*stats.median)) return "";
+  const SiUnit u = parse_unit(unit);
+  const int power = natural_power(*stats.median, u);  // the range is written at the median's prefix
+  const auto [median, rest] = at_power(*stats.median, u, power);
+  if (!stats.min || !stats.max || stats.count < 2) return median + rest;
+  const auto [low, low_rest] = at_power(*stats.min, u, power);
+  const auto [high, high_rest] = at_power(*stats.max, u, power);
+  // "(408–480 M)": a unit that stands apart from its prefix is the median's; a glued one is kept.
+  std::string range_rest = rest;
+  const std::string apart = fmt::format(" {}", u.base);
+  if (!u.glued && range_rest.ends_with(apart)) range_rest.resize(range_rest.size() - apart.size());
+  return fmt::format("{}{} ({}–{}{})", median, rest, low, high, range_rest);
 }
 
 std::string ratio_text(const Ratio& ratio, std::size_t min_trials) {

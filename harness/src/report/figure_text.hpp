@@ -22,8 +22,14 @@ std::string money_per(const std::optional<double>& usd, std::string_view one, st
 // 3 significant digits with an SI prefix past 10,000 and under 0.01: "444 M points/s", "19.3 TB/s"
 // (a unit that has a prefix, GB/s, takes the combined one), "0.5 s", "593 M" without a unit.
 std::string si(const std::optional<double>& value, std::string_view unit = "");
+// An axis's tick labels, all at the prefix of the largest: "0", "2 ms", "4 ms", ... "10 ms".
+std::vector<std::string> si_ticks(const std::vector<double>& ticks, std::string_view unit);
 
-// A median and its range with one unit: "444 M points/s (408–480 M)" ("" without a median).
+// "2.5 ms", "12.3 s", "37.5 min", "2.1 h".
+std::string duration_text(double seconds);
+
+// A median and its range at the median's prefix: "444 M points/s (408–480 M points/s)", "3.9 ms
+// (2.6–10.2 ms)"; "" without a median.
 std::string si_spread(const results::Stats& stats, std::string_view unit);
 
 // "1.39x [1.30x, 1.48x]"; a tie starts with "tie: "; no interval: "tie: 1.03x (fewer than 3 trials)".

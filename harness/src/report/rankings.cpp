@@ -78,6 +78,14 @@ std::optional<double> speed_of(const MethodRow& row, const Cell& cell) {
   return std::nullopt;
 }
 
+std::optional<double> relative_speed(const MethodRow& row, const Cell& cell) {
+  const auto s = speed_of(row, cell);
+  if (!s || !row.speed.leader) return std::nullopt;
+  const auto best = speed_of(row, row.cells[*row.speed.leader]);
+  if (!best || *best <= 0) return std::nullopt;
+  return *s / *best;
+}
+
 Ratio speed_ratio(const MethodRow& row, std::size_t a, std::size_t b, double scale, const RankSettings& settings) {
   const Cell& ca = row.cells[a];
   const Cell& cb = row.cells[b];

@@ -16,6 +16,9 @@ namespace perfzero::report {
 // when not every trial succeeded or there is no positive figure.
 std::optional<double> speed_of(const MethodRow& row, const Cell& cell);
 
+// The cell's speed over the leader's (1 for the leader); nullopt when either has none.
+std::optional<double> relative_speed(const MethodRow& row, const Cell& cell);
+
 // speed(a) / speed(b) times `scale` (a price ratio for costs), with the interval of the ratio of
 // their medians when both have settings.min_trials values.
 Ratio speed_ratio(const MethodRow& row, std::size_t a, std::size_t b, double scale, const RankSettings& settings);

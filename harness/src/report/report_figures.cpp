@@ -156,6 +156,18 @@ std::pair<double, std::string> work_scale(const std::string& work_unit, double c
   return {scale, fmt::format("{} {}", kWords[static_cast<std::size_t>(steps)], work_unit)};
 }
 
+std::pair<double, std::string> run_scale(double cheapest_usd_per_run) {
+  static constexpr std::array<const char*, 5> kWords = {"run", "thousand runs", "million runs", "billion runs",
+                                                        "trillion runs"};
+  double scale = 1;
+  std::size_t k = 0;
+  while (cheapest_usd_per_run * scale < 0.1 && k + 1 < kWords.size()) {
+    scale *= 1000;
+    ++k;
+  }
+  return {scale, kWords[k]};
+}
+
 MethodRow build_method_row(const std::string& name,
                            const std::vector<std::pair<std::size_t, const results::Case*>>& runs,
                            const std::vector<Configuration>& configs, const std::string& baseline,
@@ -177,6 +189,13 @@ MethodRow build_method_row(const std::string& name,
       if (cell.cost_per_unit) *cell.cost_per_unit *= row.metric->scale;
     }
   }
+  std::optional<double> cheapest_run;
+  for (const auto& cell : row.cells) {
+    if (cell.cost_per_run && *cell.cost_per_run > 0) {
+      cheapest_run = std::min(cheapest_run.value_or(*cell.cost_per_run), *cell.cost_per_run);
+    }
+  }
+  std::tie(row.run_scale, row.runs_per) = run_scale(cheapest_run.value_or(1));
   rank_method(row, configs, baseline, settings);
   return row;
 }

@@ -33,6 +33,10 @@ std::optional<MainMetric> choose_main_metric(const std::vector<std::pair<std::si
 // (a power of 1000) and its wording ("billion points", "TFLOP" for GFLOP).
 std::pair<double, std::string> work_scale(const std::string& work_unit, double cheapest_usd_per_unit);
 
+// How to quote a cost per run so the cheapest reads at least $0.10: the scale (a power of 1000) and
+// its wording ("million runs"; "run" when no scaling is needed).
+std::pair<double, std::string> run_scale(double cheapest_usd_per_run);
+
 // Shapes whose runs disagree with the catalog (one line per figure), unpriced shapes, and prices
 // older than `max_age_days`.
 void add_price_warnings(Report& report, int max_age_days);

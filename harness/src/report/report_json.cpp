@@ -109,6 +109,8 @@ json method_json(const MethodRow& row, const Report& report) {
   auto key_of = [&](const std::optional<std::size_t>& i) { return i ? json(configs[*i].key) : json(nullptr); };
   return {{"name", row.name},
           {"main_metric", metric},
+          {"cost_per_run_quoted_per", row.runs_per},
+          {"run_scale", row.run_scale},
           {"fastest", key_of(row.fastest)},
           {"cheapest", key_of(row.cheapest)},
           {"fastest_ranking", ranking_json(row.speed, configs, fastest_summary(row, report))},

@@ -21,6 +21,10 @@ std::string md(const std::string& s) {
   return out;
 }
 
+std::optional<double> scaled(const std::optional<double>& v, double scale) {
+  return v ? std::optional(*v * scale) : std::nullopt;
+}
+
 std::string marks(const MethodRow& row, std::size_t i) {
   std::string m;
   if (const auto fast = speed_mark(row, i); !fast.empty()) m += " ⚡" + fast;
@@ -44,8 +48,8 @@ void write_method_table(const Report& report, const MethodRow& row, std::ostream
   }
   const bool rate = row.metric.has_value();
   out << "\n| configuration | status | wall time (min–max) | "
-      << (rate ? md(fmt::format("{} median (min–max)", row.metric->unit)) + " | " : "") << "cost per run | "
-      << (rate ? "$ per " + md(row.metric->per) + " | per vCPU | per OCPU | " : "")
+      << (rate ? md(fmt::format("{} median (min–max)", row.metric->unit)) + " | " : "") << "$ per " << row.runs_per
+      << " | " << (rate ? "$ per " + md(row.metric->per) + " | per vCPU | per OCPU | " : "")
       << (report.baseline.empty() ? "speedup" : "speedup vs " + md(report.baseline)) << " |\n|---|---|---|"
       << (rate ? "---|" : "") << "---|" << (rate ? "---|---|---|" : "") << "---|\n";
   for (std::size_t i = 0; i < report.configurations.size(); ++i) {
@@ -54,7 +58,7 @@ void write_method_table(const Report& report, const MethodRow& row, std::ostream
     out << "| " << md(key) << marks(row, i) << " | " << md(status(cell, report.settings.use_flagged)) << " | "
         << si_spread(cell.wall, "s") << " | ";
     if (rate) out << md(si_spread(cell.metric, row.metric->unit)) << " | ";
-    out << money_per(cell.cost_per_run, "run", "runs") << " | ";
+    out << money(scaled(cell.cost_per_run, row.run_scale)) << " | ";
     if (rate) {
       out << money(cell.cost_per_unit) << " | " << md(si(cell.per_vcpu, row.metric->unit)) << " | "
           << md(si(cell.per_ocpu, row.metric->unit)) << " | ";

@@ -97,6 +97,9 @@ struct Cell {
 struct MethodRow {
   std::string name;
   std::optional<MainMetric> metric;
+  // Cost per run is quoted per `run_scale` runs so the cheapest reads at least $0.10: "billion runs".
+  double run_scale = 1;
+  std::string runs_per = "run";
   std::vector<Cell> cells;  // one per configuration, in Report::configurations order
   Ranking speed;            // by the main metric's median (or 1 / median wall time)
   Ranking cost;             // by cost per unit of work (or per run) among priced cells
