@@ -41,7 +41,7 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
       ->check(CLI::Range(0, 36500));
   app.add_option("--min_change", out.min_change_percent,
                  "percent: fastest, cheapest and a speedup are named only when the change is at least this large and "
-                 "its 95% bootstrap interval excludes none (default 5)")
+                 "its 95% bootstrap interval excludes 1, no change (default 5)")
       ->check(CLI::Range(0.0, 1000.0))
       ->type_name("PERCENT");
   app.add_flag("--use_flagged", out.use_flagged,

@@ -72,9 +72,9 @@ SiUnit parse_unit(std::string_view unit) {
   SiUnit u{unit, 0, unit, false};
   // A unit with an SI prefix and an upper-case base (GB/s, GFLOP/s) takes the combined prefix.
   if (unit.size() > 1 && std::isupper(static_cast<unsigned char>(unit[1])) != 0) {
-    for (int p = 1; p < static_cast<int>(kPrefixes.size()) - kUnitsAt; ++p) {
-      if (unit.substr(0, 1) == kPrefixes[static_cast<std::size_t>(kUnitsAt + p)]) {
-        u.power = p;
+    for (std::size_t at = kUnitsAt + 1; at < kPrefixes.size(); ++at) {
+      if (unit.substr(0, 1) == kPrefixes[at]) {
+        u.power = static_cast<int>(at) - kUnitsAt;
         u.base = unit.substr(1);
       }
     }
@@ -191,7 +191,7 @@ std::string fastest_summary(const MethodRow& row, const Report& report) {
   const std::string ratio = ratio_text(*r.ratio, report.settings.min_trials);
   if (r.decided) {
     return fmt::format("{}: {} the speed of {}, the runner-up{}", leader, ratio, other,
-                       r.contenders > 2 ? fmt::format(" (and ahead of all {} others)", r.contenders - 1) : "");
+                       r.contenders > 2 ? ", and ahead of every other" : "");
   }
   return fmt::format("{} between {} and {}: {}", ratio, leader, other, why_tie(report, "faster"));
 }

@@ -136,6 +136,7 @@ std::string cost_time_scatter(const MethodRow& row, const Report& report) {
   out += fmt::format(R"(<path d="{} H{}" class="front"><title>Pareto front</title></path>)", path, w - right);
   // Numbers beside their markers, each put where it overlaps no other number and no marker.
   std::vector<Box> taken;
+  taken.reserve(points.size() * 2);
   for (const auto& p : points) taken.push_back({px(p.time) - 5, py(p.cost) - 5, px(p.time) + 5, py(p.cost) + 5});
   for (const auto& p : points) {
     const double x = px(p.time);
