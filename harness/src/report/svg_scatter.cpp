@@ -82,7 +82,6 @@ std::string cost_time_scatter(const MethodRow& row, const Report& report) {
   const int w = 500;
   const int h = 320;
   const int left = 70;
-  const int right = 16;
   const int top = 14;
   const int bottom = 48;
   double min_t = INFINITY, max_t = 0, min_c = INFINITY, max_c = 0;
@@ -94,6 +93,9 @@ std::string cost_time_scatter(const MethodRow& row, const Report& report) {
   }
   const TimeUnit unit = time_unit(max_t);
   const Axis xa = padded_axis(min_t / unit.seconds, max_t / unit.seconds);
+  const auto x_labels = si_ticks(xa.ticks, unit.name == "s" ? "s" : "");
+  // The last tick's label is centred on the plot's right edge: room for its half.
+  const int right = std::max(16, static_cast<int>(std::ceil(text_width(x_labels.back(), 11) / 2)) + 4);
   const Axis ya = padded_axis(min_c, max_c);
   const auto px = [&](double t) {
     return left + (t / unit.seconds - xa.low) / (xa.high - xa.low) * (w - left - right);
@@ -103,7 +105,6 @@ std::string cost_time_scatter(const MethodRow& row, const Report& report) {
       R"(<figure class="scatter-figure"><svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="{0}" )"
       R"(height="{1}" viewBox="0 0 {0} {1}" role="img" aria-label="cost against time">)",
       w, h);
-  const auto x_labels = si_ticks(xa.ticks, unit.name == "s" ? "s" : "");
   for (std::size_t i = 0; i < xa.ticks.size(); ++i) {
     const double x = left + (xa.ticks[i] - xa.low) / (xa.high - xa.low) * (w - left - right);
     out += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" class="grid"/>)"
