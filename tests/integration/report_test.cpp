@@ -107,16 +107,22 @@ TEST_F(ReportTest, EveryFigureMatchesAHandComputation) {
   EXPECT_NEAR(s["cost_per_run_usd"].get<double>(), small_price * small_wall / 3600, 1e-15);
   // $ per item: price / 3600 / rate; the cheapest (big: 0.357/3600/5000 = 1.98e-8) quoted per 1e6.
   const auto& rate_method = report["methods"][0];
-  EXPECT_EQ(rate_method["main_metric"]["cost_per"], "1e6 items");
+  EXPECT_EQ(rate_method["main_metric"]["cost_per"], "million items");
   EXPECT_NEAR(s["cost_per_unit_usd"].get<double>(), small_price / 3600 / 1000 * 1e6, 1e-12);
   EXPECT_NEAR(b["cost_per_unit_usd"].get<double>(), big_price / 3600 / 5000 * 1e6, 1e-12);
   EXPECT_NEAR(b["units_per_usd"].get<double>(), 5000 * 3600 / big_price, 1e-6);
   EXPECT_NEAR(b["per_vcpu"].get<double>(), 5000.0 / 8, 1e-9);
   EXPECT_NEAR(b["per_ocpu"].get<double>(), 5000.0 / 4, 1e-9);
   EXPECT_NEAR(b["speedup"].get<double>(), 5.0, 1e-12);
+  // Every trial reports the same rate: the intervals are exact, and 5x and 1.25x are past --min_change.
+  EXPECT_EQ(b["speedup_interval"]["low"], 5.0);
+  EXPECT_EQ(b["speedup_tie"], false);
   EXPECT_EQ(rate_method["fastest"], "c7i.2xlarge");
   EXPECT_EQ(rate_method["cheapest"], "c7i.2xlarge");  // 1.98e-8 vs 2.48e-8 $ per item
-  EXPECT_EQ(s["main_metric_values"].size(), 3U);      // every trial, not only the median
+  EXPECT_NEAR(rate_method["cheapest_ranking"]["ratio"]["value"].get<double>(),
+              (small_price / 1000) / (big_price / 5000), 1e-9);
+  EXPECT_EQ(rate_method["cheapest_ranking"]["against"], "c7i.large");
+  EXPECT_EQ(s["main_metric_values"].size(), 3U);  // every trial, not only the median
   // The shape not in the catalog is reported, unpriced, with its performance.
   const auto& l = cell(report, "work.rate", "my-laptop");
   EXPECT_EQ(l["status"], "ok");

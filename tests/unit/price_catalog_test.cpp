@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <fstream>
+#include <iterator>
+#include <regex>
+
 #include "common/errors.hpp"
 #include "temp_dir.hpp"
 
@@ -69,6 +73,45 @@ TEST(PriceCatalog, TheShippedCatalogCoversEveryFamilyUsersRent) {
   EXPECT_TRUE(c.find("oci", "VM.Standard.A1.Flex")->flexible.has_value());
   EXPECT_EQ(c.find("oci", "VM.Standard.A1.Flex")->arch, "aarch64");
   EXPECT_EQ(c.find("aws", "p5.48xlarge")->gpus->count, 8);
+}
+
+// The shapes infra/terraform/examples/fleet launches when given no `shapes`: { cloud = "aws", shape = "g5.xlarge" }.
+std::vector<std::pair<std::string, std::string>> fleet_default_shapes() {
+  std::ifstream in(std::string(PERFZERO_SOURCE_DIR) + "/infra/terraform/examples/fleet/variables.tf");
+  const std::string tf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto block = tf.find("variable \"shapes\"");
+  const auto defaults = tf.find("default", block);
+  const auto end = tf.find("\n  ]", defaults);
+  if (block == std::string::npos || defaults == std::string::npos || end == std::string::npos) return {};
+  const std::string list = tf.substr(defaults, end - defaults);
+  static const std::regex kEntry(R"re(\{\s*cloud\s*=\s*"([a-z]+)"\s*,\s*shape\s*=\s*"([^"]+)")re");
+  std::vector<std::pair<std::string, std::string>> shapes;
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), kEntry); it != std::sregex_iterator(); ++it) {
+    shapes.emplace_back((*it)[1].str(), (*it)[2].str());
+  }
+  return shapes;
+}
+
+TEST(PriceCatalog, EveryShapeTheFleetExampleLaunchesByDefaultIsPriced) {
+  const auto shapes = fleet_default_shapes();
+  // The fleet's default lists three clouds x (x86, Arm, GPU): fewer means the file was misread.
+  ASSERT_GE(shapes.size(), 9U) << "could not read the default shapes of infra/terraform/examples/fleet/variables.tf";
+  const Catalog c = load_catalog(kShipped);
+  for (const auto& [cloud, shape] : shapes) {
+    const Shape* s = c.find(cloud, shape);
+    EXPECT_NE(s, nullptr) << cloud << " " << shape << " is launched by the fleet example but missing from " << kShipped;
+    if (s != nullptr && !s->flexible) {
+      EXPECT_TRUE(s->vcpus.has_value()) << shape;
+    }
+  }
+  // The GPU shapes among them, with what `perfzero report` checks a run against.
+  const Shape* g5 = c.find("aws", "g5.xlarge");
+  const Shape* g2 = c.find("gcp", "g2-standard-4");
+  const Shape* a10 = c.find("oci", "VM.GPU.A10.1");
+  ASSERT_TRUE(g5 && g2 && a10);
+  EXPECT_EQ(g5->gpus->model, "NVIDIA A10G");
+  EXPECT_EQ(g2->gpus->count, 1);
+  EXPECT_EQ(*a10->ocpus, 15);
 }
 
 TEST(PriceCatalog, OcpusFollowTheBriefsRule) {

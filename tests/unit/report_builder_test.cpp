@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "report/html_text.hpp"
@@ -44,12 +45,15 @@ pricing::Catalog test_catalog(const TempDir& dir) {
 shapes:
   - {provider: aws, shape: small, arch: x86_64, vcpus: 2, usd_per_hour: 0.36, source: "https://example.org/p", date: 2026-06-01}
   - {provider: aws, shape: big, arch: x86_64, vcpus: 8, usd_per_hour: 1.80, source: "https://example.org/p", date: 2024-01-01}
+  - {provider: aws, shape: gpu, arch: x86_64, vcpus: 4, memory_gib: 16, gpus: {model: "NVIDIA A10G", count: 1}, usd_per_hour: 1.0, source: "https://example.org/p", date: 2026-06-01}
+  - {provider: oci, shape: fixed.oci, arch: x86_64, vcpus: 30, ocpus: 15, memory_gib: 240, usd_per_hour: 2.0, source: "https://example.org/o", date: 2026-06-01}
   - {provider: oci, shape: flex, arch: x86_64, flexible: {usd_per_ocpu_hour: 0.03, usd_per_gib_hour: 0.002}, source: "https://example.org/o", date: 2026-06-01}
 )"));
 }
 
-Report build(const pricing::Catalog& catalog, const std::vector<results::Run>& runs, const std::string& baseline = "") {
-  ReportBuilder builder({&catalog, baseline, "2026-11-22", 365});
+Report build(const pricing::Catalog& catalog, const std::vector<results::Run>& runs, const std::string& baseline = "",
+             RankSettings ranking = {}) {
+  ReportBuilder builder({&catalog, baseline, "2026-11-22", 365, ranking});
   for (std::size_t i = 0; i < runs.size(); ++i) builder.add_run("run" + std::to_string(i), runs[i]);
   return builder.finish({});
 }
@@ -69,7 +73,7 @@ TEST(ReportBuilder, CostsAndRatesMatchAHandComputation) {
   const auto catalog = test_catalog(dir);
   const Report r = build(catalog,
                          {run_on("small", {method("cube", {trial(10, 1e9), trial(12, 0.8e9), trial(11, 0.9e9)})}),
-                          run_on("big", {method("cube", {trial(3, 4e9), trial(3.2, 3.6e9), trial(2.8, 4.4e9)})})},
+                          run_on("big", {method("cube", {trial(3, 4e9), trial(3.2, 3.6e9), trial(2.8, 4.4e9)})}, 8)},
                          "small");
   ASSERT_EQ(r.configurations.size(), 2U);
   const Cell& small = cell_of(r, "cube", "small");
@@ -79,17 +83,22 @@ TEST(ReportBuilder, CostsAndRatesMatchAHandComputation) {
   EXPECT_NEAR(*small.metric.median, 0.9e9, 1);
   // $ per point = 0.36 / 3600 / 0.9e9 = 1.11e-13; quoted per 1e12 points (the cheapest >= $0.01).
   const auto& row = r.methods.front();
-  EXPECT_EQ(row.metric->per, "1e12 points");
+  EXPECT_EQ(row.metric->per, "trillion points");
   EXPECT_NEAR(*small.cost_per_unit, 0.36 / 3600 / 0.9e9 * 1e12, 1e-12);
   EXPECT_NEAR(*big.cost_per_unit, 1.80 / 3600 / 4e9 * 1e12, 1e-12);
   EXPECT_NEAR(*big.units_per_usd, 4e9 * 3600 / 1.80, 1);
   EXPECT_NEAR(*big.per_vcpu, 4e9 / 8, 1e-3);
   EXPECT_NEAR(*big.per_ocpu, 4e9 / 4, 1e-3);  // x86: 2 vCPUs per OCPU
-  EXPECT_NEAR(*big.speedup, 4e9 / 0.9e9, 1e-9);
-  EXPECT_NEAR(*small.speedup, 1.0, 1e-12);
-  // big is both faster (4e9 > 0.9e9) and cheaper per point (1.25e-13 vs 1.11e-13? no: 0.125 vs 0.111).
+  EXPECT_NEAR(big.speedup->value, 4e9 / 0.9e9, 1e-9);
+  EXPECT_NEAR(small.speedup->value, 1.0, 1e-12);
+  // big is faster (4e9 against 0.9e9: every trial apart) and named; small costs less per point
+  // (0.111 against 0.125 per 1e12), by 12.5%, but three trials each cannot tell that from noise.
+  ASSERT_TRUE(row.fastest);
   EXPECT_EQ(r.configurations[*row.fastest].key, "big");
-  EXPECT_EQ(r.configurations[*row.cheapest].key, "small");
+  EXPECT_FALSE(row.cheapest);
+  EXPECT_EQ(r.configurations[*row.cost.leader].key, "small");
+  EXPECT_NEAR(row.cost.ratio->value, 0.125 / (1.0 / 9), 1e-9);
+  EXPECT_LT(*row.cost.ratio->low, 1.0);
   EXPECT_EQ(big.wall.min, 2.8);
   EXPECT_EQ(big.wall.max, 3.2);
 }
@@ -138,7 +147,7 @@ TEST(ReportBuilder, UnpricedFailedAndMissingAreShownNotDropped) {
 TEST(ReportBuilder, OldPricesAreWarnedAbout) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r = build(catalog, {run_on("big", {method("a", {trial(1, 5.0)})})});
+  const Report r = build(catalog, {run_on("big", {method("a", {trial(1, 5.0)})}, 8)});
   ASSERT_EQ(r.warnings.size(), 1U);
   EXPECT_EQ(r.warnings.front().rfind("big: the price used is 1056 days old (2024-01-01", 0), 0U) << r.warnings.front();
 }
@@ -156,11 +165,64 @@ TEST(ReportBuilder, OneShapeUnderSeveralLabelsIsSeveralConfigurations) {
   EXPECT_EQ(r.baseline, "small [gcc]");
 }
 
+results::Run measured_run(const std::string& shape, double vcpus, double memory_gib, std::optional<int> gpus) {
+  auto run = run_on(shape, {method("m", {trial(1, 100.0)})}, vcpus);
+  run.info.system["memory_total_bytes"] = memory_gib * (1 << 30);
+  if (gpus) run.info.system_info["accelerator_count"] = *gpus;
+  return run;
+}
+
+bool has_warning(const Report& r, const std::string& text) {
+  return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const std::string& w) { return w == text; });
+}
+
+TEST(ReportBuilder, RunsThatAreNotTheirLabelledShapeAreWarnedAboutOneLineEach) {
+  TempDir dir;
+  const auto catalog = test_catalog(dir);
+  // The same 2-CPU machine labelled as an 8-vCPU shape, as a GPU shape (its memory within what a
+  // kernel keeps for itself in one run, half of it in the other) and as a 15-OCPU OCI shape.
+  const Report r = build(catalog, {measured_run("big", 2, 15.6, std::nullopt), measured_run("gpu", 4, 15.3, 0),
+                                   measured_run("gpu", 4, 8, 0), measured_run("fixed.oci", 2, 240, std::nullopt)});
+  EXPECT_TRUE(has_warning(r,
+                          "big: catalog says 8 vCPUs, the run had 2; per-vCPU and per-OCPU figures divide by the "
+                          "catalog's, the price is the catalog's"))
+      << ::testing::PrintToString(r.warnings);
+  EXPECT_TRUE(has_warning(r, "gpu: catalog says 1 GPU (NVIDIA A10G), the runs had 0; the price is the catalog's"));
+  EXPECT_TRUE(has_warning(r,
+                          "gpu: catalog says 16 GiB of memory, the runs had 8 GiB and 15.3 GiB; the price is the "
+                          "catalog's"));
+  EXPECT_TRUE(has_warning(r,
+                          "fixed.oci: catalog says 30 vCPUs (15 OCPUs), the run had 2 (1 OCPU); per-vCPU and "
+                          "per-OCPU figures divide by the catalog's, the price is the catalog's"));
+  EXPECT_EQ(std::count_if(r.warnings.begin(), r.warnings.end(),
+                          [](const std::string& w) { return w.find("catalog says") != std::string::npos; }),
+            4);
+  // As the warning says, per-vCPU figures divide by the catalog's vCPUs.
+  EXPECT_NEAR(*cell_of(r, "m", "big").per_vcpu, 100.0 / 8, 1e-12);
+  EXPECT_EQ(r.configurations[0].measured_vcpus, std::vector<double>{2});
+}
+
+TEST(ReportBuilder, AShapeThatMatchesItsRunIsNotWarnedAbout) {
+  TempDir dir;
+  const auto catalog = test_catalog(dir);
+  const Report r = build(catalog, {measured_run("gpu", 4, 15.4, 1), measured_run("small", 2, 3.7, std::nullopt)});
+  for (const auto& w : r.warnings) EXPECT_EQ(w.find("catalog says"), std::string::npos) << w;
+}
+
+TEST(ReportBuilder, AnUnknownShapeNamesTheNearestCatalogShape) {
+  TempDir dir;
+  const auto catalog = test_catalog(dir);
+  const Report r = build(catalog, {run_on("small-2", {method("m", {trial(1, 1.0)})})});
+  const auto& reason = r.configurations.front().pricing.unpriced_reason;
+  EXPECT_EQ(reason, "'small-2' is not in the catalog; did you mean small?");
+}
+
 TEST(ReportFigures, WorkScaleMovesSiPrefixesOrCountsThousands) {
   EXPECT_EQ(work_scale("GFLOP", 1e-6).second, "PFLOP");
   EXPECT_EQ(work_scale("GFLOP", 1e-4).second, "TFLOP");
   EXPECT_EQ(work_scale("images", 1e-4).second, "1,000 images");
-  EXPECT_EQ(work_scale("points", 1e-13).second, "1e12 points");
+  EXPECT_EQ(work_scale("points", 1e-13).second, "trillion points");
+  EXPECT_EQ(work_scale("items", 1e-8).second, "million items");
   EXPECT_EQ(work_scale("points", 1e-16).second, "1e15 points");
   EXPECT_EQ(work_scale("points", 0.5).second, "points");
 }
@@ -173,7 +235,11 @@ TEST(ReportWriters, HostileNamesStayValidInEveryFormat) {
   const Report r = build(catalog, {run});
   std::ostringstream html;
   write_html(r, html);
+  // One script, the page's own sorter; the name's "<script>" is text.
   EXPECT_EQ(html.str().find("<script>"), std::string::npos);
+  const auto first = html.str().find("<script");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(html.str().find("<script", first + 1), std::string::npos);
   EXPECT_NE(html.str().find("&lt;script&gt;\xEF\xBF\xBD"), std::string::npos);
   std::ostringstream csv;
   write_csv(r, csv);

@@ -22,6 +22,17 @@ TEST(Closest, SuggestsTyposNearestFirstAndNothingFarAway) {
   EXPECT_EQ(did_you_mean("zzzzzz", {"trials"}), "");
 }
 
+TEST(Closest, ANameThatExtendsACandidateIsNearIt) {
+  const std::vector<std::string> shapes{"VM.Standard.E4.Flex", "VM.Standard.E5.Flex", "VM.Standard.A1.Flex"};
+  // "-2" is two edits from E4 but three from E5: only the shape it extends is the nearest.
+  EXPECT_EQ(nearest("VM.Standard.E4.Flex-2", shapes), std::vector<std::string>{"VM.Standard.E4.Flex"});
+  // A long suffix is past a third of the name in edits, and still near as a prefix.
+  EXPECT_EQ(closest("c7i.large-spot-us-east-1a", {"c7i.large", "c7i.xlarge"}).front(), "c7i.large");
+  EXPECT_EQ(nearest("n2-standard-9", {"n2-standard-8", "n2-standard-4", "c3-standard-8"}),
+            (std::vector<std::string>{"n2-standard-8", "n2-standard-4"}));
+  EXPECT_TRUE(nearest("completely-else", shapes).empty());
+}
+
 TEST(ParseDuration, AcceptsUnitsAndRejectsGarbage) {
   EXPECT_EQ(parse_duration("90")->count(), 90'000);
   EXPECT_EQ(parse_duration("90s")->count(), 90'000);

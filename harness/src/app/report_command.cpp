@@ -98,6 +98,8 @@ int report_command(const cli::ReportOptions& options) {
   }
   build.baseline = options.baseline;
   build.max_price_age_days = options.max_price_age_days;
+  build.ranking.min_change = options.min_change_percent / 100.0;
+  build.ranking.use_flagged = options.use_flagged;
   std::optional<pricing::Catalog> catalog;
   const std::string catalog_file = options.no_catalog ? "" : find_catalog(options);
   if (!catalog_file.empty()) catalog = pricing::load_catalog(catalog_file);

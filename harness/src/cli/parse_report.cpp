@@ -12,7 +12,9 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
       "Reads finished runs (run directories, single reports, or folders holding them at any depth) and prices them "
       "from a dated catalog: per method and configuration (instance type), the median wall time and main metric with "
       "their spread, cost per run and per unit of work, performance per dollar, per vCPU and per OCPU, speedup "
-      "against --baseline, the fastest and the cheapest. Writes Markdown to stdout, or with --out the report as "
+      "against --baseline, the fastest and the cheapest, each with a bootstrap interval from the trials (a "
+      "configuration is named only when the trials tell it apart; else the report says tie). Writes Markdown to "
+      "stdout, or with --out the report as "
       "Markdown, CSV, JSON and one self-contained HTML page. Exit 0 when every input was read, 1 when some could not "
       "be (the rest is still reported), 2 for bad flags or a bad catalog, 4 when the output cannot be written.",
       "perfzero report"};
@@ -37,6 +39,14 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
       ->type_name("DATE");
   app.add_option("--max_price_age_days", out.max_price_age_days, "warn about prices older than this (default 365)")
       ->check(CLI::Range(0, 36500));
+  app.add_option("--min_change", out.min_change_percent,
+                 "percent: fastest, cheapest and a speedup are named only when the change is at least this large and "
+                 "its 95% bootstrap interval excludes 1, no change (default 5)")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->type_name("PERCENT");
+  app.add_flag("--use_flagged", out.use_flagged,
+               "keep trials flagged as disturbed (host_busy, gpu_throttled, cpu_throttled, harness_stalled) in the "
+               "figures; by default they are counted and left out");
   if (auto help = parse_or_help(app, argc, argv)) return help;
   if (out.no_catalog && !out.catalog.empty()) throw UsageError("report: --catalog and --no_catalog exclude each other");
   if (!out.formats.empty() && out.out.empty() && out.formats != std::vector<std::string>{"md"}) {

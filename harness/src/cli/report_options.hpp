@@ -15,6 +15,8 @@ struct ReportOptions {
   std::vector<std::string> formats;  // md, csv, json, html; empty: all with --out, md without
   std::string today;                 // YYYY-MM-DD; empty: the current date (for reproducible output)
   int max_price_age_days = 365;
+  double min_change_percent = 5;  // fastest/cheapest/speedups need at least this change to be named
+  bool use_flagged = false;       // keep disturbed trials (host_busy, ...) in the figures
 };
 
 // Parses `perfzero report` flags (argv[0] is "report"). Returns the help text for --help; throws

@@ -26,19 +26,41 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::vector<std::string> closest(std::string_view name, const std::vector<std::string>& candidates, std::size_t limit) {
+namespace {
+
+// Candidates close enough to `name` to be what was meant, with their distance, nearest first.
+std::vector<std::pair<std::size_t, std::string>> scored_candidates(std::string_view name,
+                                                                   const std::vector<std::string>& candidates) {
   std::vector<std::pair<std::size_t, std::string>> scored;
   // A typo changes a few characters; allow about a third of the name, at least 2.
   const std::size_t threshold = std::max<std::size_t>(2, name.size() / 3);
   for (const auto& candidate : candidates) {
     std::size_t distance = edit_distance(name, candidate);
     if (!name.empty() && candidate.find(name) != std::string::npos) distance = std::min<std::size_t>(distance, 1);
+    // A name that extends a candidate (VM.Standard.E4.Flex-2, c7i.large-spot) is near it.
+    if (candidate.size() >= 2 && starts_with_ci(name, candidate)) distance = std::min<std::size_t>(distance, 1);
     if (distance <= threshold) scored.emplace_back(distance, candidate);
   }
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  return scored;
+}
+
+}  // namespace
+
+std::vector<std::string> closest(std::string_view name, const std::vector<std::string>& candidates, std::size_t limit) {
   std::vector<std::string> out;
-  for (const auto& [distance, candidate] : scored) {
+  for (const auto& [distance, candidate] : scored_candidates(name, candidates)) {
     if (out.size() == limit) break;
+    if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
+  }
+  return out;
+}
+
+std::vector<std::string> nearest(std::string_view name, const std::vector<std::string>& candidates) {
+  std::vector<std::string> out;
+  const auto scored = scored_candidates(name, candidates);
+  for (const auto& [distance, candidate] : scored) {
+    if (distance != scored.front().first) break;
     if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
   }
   return out;

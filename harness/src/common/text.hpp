@@ -9,9 +9,11 @@ namespace perfzero::text {
 
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // Up to `limit` candidates closest to `name`, nearest first; only those close enough to be a typo
-// (or containing `name`) are returned.
+// (or containing `name`, or a prefix of it) are returned.
 std::vector<std::string> closest(std::string_view name, const std::vector<std::string>& candidates,
                                  std::size_t limit = 3);
+// Only the candidates at the smallest distance among those closest() would return.
+std::vector<std::string> nearest(std::string_view name, const std::vector<std::string>& candidates);
 // "; did you mean 'a' or 'b'?" or "" when nothing is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
 

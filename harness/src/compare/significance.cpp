@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include <boost/math/distributions/normal.hpp>
 
-#include "results/statistics.hpp"
+#include "results/bootstrap.hpp"
 
 namespace perfzero::compare {
 
@@ -73,21 +72,6 @@ double asymptotic_p(double u_big, std::size_t n1, std::size_t n2, double tie_ter
   return std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(standard, z)));
 }
 
-double median_of(std::vector<double>& v) {
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const double upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2.0;
-}
-
-// A draw from `source` with replacement. The index comes from the 64-bit generator directly (its
-// sequence is fixed by the standard; std::uniform_int_distribution's mapping is not).
-void resample(const std::vector<double>& source, std::mt19937_64& rng, std::vector<double>& out) {
-  out.resize(source.size());
-  for (double& v : out) v = source[rng() % source.size()];
-}
-
 }  // namespace
 
 MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
@@ -114,22 +98,10 @@ double smallest_attainable_p(std::size_t n1, std::size_t n2) {
 std::optional<Interval> bootstrap_median_change(const std::vector<double>& baseline,
                                                 const std::vector<double>& candidate, int resamples, std::uint64_t seed,
                                                 double confidence) {
-  if (baseline.empty() || candidate.empty() || resamples < 1) return std::nullopt;
-  std::mt19937_64 rng(seed);
-  std::vector<double> changes;
-  changes.reserve(static_cast<std::size_t>(resamples));
-  std::vector<double> base;
-  std::vector<double> cand;
-  for (int i = 0; i < resamples; ++i) {
-    resample(baseline, rng, base);
-    resample(candidate, rng, cand);
-    const double base_median = median_of(base);
-    if (base_median == 0) return std::nullopt;
-    changes.push_back(median_of(cand) / base_median - 1.0);
-  }
-  std::sort(changes.begin(), changes.end());
-  const double tail = (1.0 - confidence) / 2.0 * 100.0;
-  return Interval{*results::percentile(changes, tail), *results::percentile(changes, 100.0 - tail)};
+  const auto change = [](double base_median, double cand_median) { return cand_median / base_median - 1.0; };
+  const auto interval = results::bootstrap_medians(baseline, candidate, resamples, seed, confidence, change);
+  if (!interval) return std::nullopt;
+  return Interval{interval->low, interval->high};
 }
 
 }  // namespace perfzero::compare

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "report/shape_check.hpp"
+
 namespace perfzero::report {
 
 namespace {
@@ -30,11 +32,8 @@ double vcpus_of_system(const nlohmann::json& system) {
 
 // Memory as provisioned: the kernel sees a little less than the shape's GiB, so round up.
 double memory_gib_of_system(const nlohmann::json& system) {
-  const auto& sys = system.value("system", nlohmann::json::object());
-  const auto& cgroup = sys.value("cgroup", nlohmann::json::object());
-  double bytes = number_at(cgroup, "memory_limit_bytes");
-  if (bytes <= 0) bytes = number_at(sys, "memory_total_bytes");
-  return bytes > 0 ? std::ceil(bytes / 1073741824.0 - 0.05) : 0.0;
+  const double gib = memory_gib_of(system.value("system", nlohmann::json::object()));
+  return gib > 0 ? std::ceil(gib - 0.05) : 0.0;
 }
 
 void price_flexible(Configuration& c, const pricing::Shape& shape) {
@@ -80,8 +79,7 @@ void price(Configuration& c, const pricing::Catalog* catalog, const std::string&
   c.cpu_source = "the run's system info";
   const pricing::Shape* shape = catalog != nullptr ? catalog->find(c.provider, c.shape) : nullptr;
   if (shape == nullptr) {
-    c.pricing.unpriced_reason =
-        catalog == nullptr ? "no price catalog" : fmt::format("'{}' is not in {}", c.shape, catalog->file);
+    c.pricing.unpriced_reason = catalog == nullptr ? "no price catalog" : not_in_catalog(c.shape, *catalog);
     return;
   }
   if (c.provider.empty()) c.provider = shape->provider;
@@ -90,6 +88,7 @@ void price(Configuration& c, const pricing::Catalog* catalog, const std::string&
   c.pricing.date = shape->date;
   c.pricing.age_days = pricing::days_between(shape->date, today);
   c.pricing.catalog_entry = shape->where;
+  check_shape(c, *shape);
   if (shape->flexible) {
     price_flexible(c, *shape);
     return;

@@ -4,6 +4,7 @@
 
 #include "report/configuration.hpp"
 #include "report/report_figures.hpp"
+#include "report/shape_check.hpp"
 
 namespace perfzero::report {
 
@@ -16,6 +17,7 @@ std::size_t ReportBuilder::config_index(const std::string& path, const results::
     configs_.push_back(std::move(identified));
   }
   configs_[it->second].runs.push_back(path);
+  note_measured(configs_[it->second], run.info);
   return it->second;
 }
 
@@ -34,6 +36,7 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run) {
       slim.detail = t.detail;
       slim.wall_time = t.wall_time;
       slim.metrics = t.metrics;
+      slim.flags = t.flags;  // a disturbed trial is left out of the figures
       kept.push_back(std::move(slim));
       ++trial_count_;
     }
@@ -56,10 +59,11 @@ Report ReportBuilder::finish(std::vector<std::string> problems) {
   for (auto& c : configs_) price(c, options_.catalog, options_.today);
   report.configurations = std::move(configs_);
   report.baseline = find_baseline(report.configurations, options_.baseline, report.warnings);
+  report.settings = options_.ranking;
   for (const auto& name : method_order_) {
     std::vector<std::pair<std::size_t, const results::Case*>> runs;
     for (const auto& [config, kept] : trials_[name]) runs.emplace_back(position[config], &kept);
-    report.methods.push_back(build_method_row(name, runs, report.configurations, report.baseline));
+    report.methods.push_back(build_method_row(name, runs, report.configurations, report.baseline, report.settings));
   }
   add_price_warnings(report, options_.max_price_age_days);
   return report;

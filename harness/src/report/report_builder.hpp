@@ -17,6 +17,7 @@ struct BuildOptions {
   std::string baseline;                       // a configuration key or shape; empty: none
   std::string today;                          // YYYY-MM-DD, for the age of prices
   int max_price_age_days = 365;
+  RankSettings ranking;  // --min_change, --use_flagged
 };
 
 class ReportBuilder {

@@ -1,14 +1,16 @@
 #include "report/report_figures.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
-#include <functional>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "report/rankings.hpp"
+#include "results/flags.hpp"
 #include "results/statistics.hpp"
 
 namespace perfzero::report {
@@ -22,7 +24,7 @@ std::optional<double> metric_of(const results::Trial& t, const std::string& name
   return std::nullopt;
 }
 
-Cell summarize(const results::Case& c, const std::optional<MainMetric>& metric) {
+Cell summarize(const results::Case& c, const std::optional<MainMetric>& metric, bool use_flagged) {
   Cell cell;
   cell.trials = static_cast<int>(c.trials.size());
   cell.outcome = results::case_outcome(c);
@@ -32,6 +34,16 @@ Cell summarize(const results::Case& c, const std::optional<MainMetric>& metric) 
       continue;
     }
     ++cell.succeeded;
+    // A disturbed trial measured something else besides the method: out of every figure unless
+    // the user keeps it, and counted either way.
+    if (results::disturbed(t)) {
+      results::count_disturbances(t, cell.disturbances);
+      if (!use_flagged) {
+        ++cell.left_out;
+        continue;
+      }
+      ++cell.flagged_kept;
+    }
     cell.wall_times.push_back(t.wall_time);
     if (metric) {
       if (const auto v = metric_of(t, metric->name)) cell.metric_values.push_back(*v);
@@ -57,28 +69,6 @@ void price_cell(Cell& cell, const Configuration& config, const std::optional<Mai
   } else if (!metric && cell.cost_per_run && *cell.cost_per_run > 0) {
     cell.units_per_usd = 1.0 / *cell.cost_per_run;  // runs per dollar
   }
-}
-
-// Higher is better for a rate, lower for wall time; nullopt when the cell has no figure.
-std::optional<double> speed_of(const Cell& cell, bool rate) {
-  if (!cell.ok()) return std::nullopt;
-  if (rate) return cell.metric.median;
-  if (cell.wall.median && *cell.wall.median > 0) return 1.0 / *cell.wall.median;
-  return std::nullopt;
-}
-
-std::optional<std::size_t> best_index(const MethodRow& row,
-                                      const std::function<std::optional<double>(const Cell&)>& score) {
-  std::optional<std::size_t> best;
-  std::optional<double> best_score;
-  for (std::size_t i = 0; i < row.cells.size(); ++i) {
-    const auto s = score(row.cells[i]);
-    if (s && (!best_score || *s > *best_score)) {
-      best = i;
-      best_score = s;
-    }
-  }
-  return best;
 }
 
 }  // namespace
@@ -162,17 +152,31 @@ std::pair<double, std::string> work_scale(const std::string& work_unit, double c
       return {scale, kPrefixes[at + steps] + work_unit.substr(1)};
     }
   }
-  return {scale, fmt::format("{} {}", steps == 1 ? "1,000" : fmt::format("1e{}", 3 * steps), work_unit)};
+  static const std::array<const char*, 7> kWords = {"", "1,000", "million", "billion", "trillion", "1e15", "1e18"};
+  return {scale, fmt::format("{} {}", kWords[static_cast<std::size_t>(steps)], work_unit)};
+}
+
+std::pair<double, std::string> run_scale(double cheapest_usd_per_run) {
+  static constexpr std::array<const char*, 5> kWords = {"run", "thousand runs", "million runs", "billion runs",
+                                                        "trillion runs"};
+  double scale = 1;
+  std::size_t k = 0;
+  while (cheapest_usd_per_run * scale < 0.1 && k + 1 < kWords.size()) {
+    scale *= 1000;
+    ++k;
+  }
+  return {scale, kWords[k]};
 }
 
 MethodRow build_method_row(const std::string& name,
                            const std::vector<std::pair<std::size_t, const results::Case*>>& runs,
-                           const std::vector<Configuration>& configs, const std::string& baseline) {
+                           const std::vector<Configuration>& configs, const std::string& baseline,
+                           const RankSettings& settings) {
   MethodRow row;
   row.name = name;
   row.metric = choose_main_metric(runs);
   row.cells.resize(configs.size());
-  for (const auto& [config, c] : runs) row.cells[config] = summarize(*c, row.metric);
+  for (const auto& [config, c] : runs) row.cells[config] = summarize(*c, row.metric, settings.use_flagged);
   for (std::size_t i = 0; i < configs.size(); ++i) price_cell(row.cells[i], configs[i], row.metric);
   if (row.metric) {
     std::optional<double> cheapest;
@@ -185,26 +189,20 @@ MethodRow build_method_row(const std::string& name,
       if (cell.cost_per_unit) *cell.cost_per_unit *= row.metric->scale;
     }
   }
-  const bool rate = row.metric.has_value();
-  std::optional<double> base_speed;
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    if (configs[i].key == baseline) base_speed = speed_of(row.cells[i], rate);
+  std::optional<double> cheapest_run;
+  for (const auto& cell : row.cells) {
+    if (cell.cost_per_run && *cell.cost_per_run > 0) {
+      cheapest_run = std::min(cheapest_run.value_or(*cell.cost_per_run), *cell.cost_per_run);
+    }
   }
-  for (auto& cell : row.cells) {
-    const auto s = speed_of(cell, rate);
-    if (s && base_speed && *base_speed > 0) cell.speedup = *s / *base_speed;
-  }
-  row.fastest = best_index(row, [&](const Cell& c) { return speed_of(c, rate); });
-  row.cheapest = best_index(row, [&](const Cell& c) -> std::optional<double> {
-    const auto cost = rate ? c.cost_per_unit : c.cost_per_run;
-    if (!c.ok() || !cost || *cost <= 0) return std::nullopt;
-    return -*cost;
-  });
+  std::tie(row.run_scale, row.runs_per) = run_scale(cheapest_run.value_or(1));
+  rank_method(row, configs, baseline, settings);
   return row;
 }
 
 void add_price_warnings(Report& report, int max_age_days) {
   for (const auto& c : report.configurations) {
+    for (const auto& m : c.shape_mismatches) report.warnings.push_back(fmt::format("{}: {}", c.key, m));
     if (!c.pricing.usd_per_hour) {
       report.warnings.push_back(fmt::format("{}: unpriced ({})", c.key, c.pricing.unpriced_reason));
     } else if (c.pricing.age_days && *c.pricing.age_days > max_age_days) {

@@ -23,16 +23,22 @@ std::string find_baseline(const std::vector<Configuration>& configs, const std::
 // One method's row: `runs` holds, per configuration index, the trials run there.
 MethodRow build_method_row(const std::string& name,
                            const std::vector<std::pair<std::size_t, const results::Case*>>& runs,
-                           const std::vector<Configuration>& configs, const std::string& baseline);
+                           const std::vector<Configuration>& configs, const std::string& baseline,
+                           const RankSettings& settings);
 
 // The first rate metric (unit "<work>/s") among the trials; nullopt when the method reports none.
 std::optional<MainMetric> choose_main_metric(const std::vector<std::pair<std::size_t, const results::Case*>>& runs);
 
 // How to quote a cost per unit of work so the cheapest reads between $0.01 and $10: the scale
-// (a power of 1000) and its wording ("1e9 points", "TFLOP" for GFLOP).
+// (a power of 1000) and its wording ("billion points", "TFLOP" for GFLOP).
 std::pair<double, std::string> work_scale(const std::string& work_unit, double cheapest_usd_per_unit);
 
-// Unpriced shapes, and prices older than `max_age_days`, each named once.
+// How to quote a cost per run so the cheapest reads at least $0.10: the scale (a power of 1000) and
+// its wording ("million runs"; "run" when no scaling is needed).
+std::pair<double, std::string> run_scale(double cheapest_usd_per_run);
+
+// Shapes whose runs disagree with the catalog (one line per figure), unpriced shapes, and prices
+// older than `max_age_days`.
 void add_price_warnings(Report& report, int max_age_days);
 
 }  // namespace perfzero::report

@@ -1,12 +1,15 @@
-#include "report/svg_charts.hpp"
-
+// Bars per method: the median of each configuration, its min–max, every trial as a dot (the middle
+// half past 60 trials), on an axis that starts at 0 with ticks at round numbers. The label column
+// is as wide as the longest configuration name, so no name is clipped.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "report/html_parts.hpp"
 #include "report/html_text.hpp"
 #include "report/report_writers.hpp"
+#include "report/svg_axis.hpp"
 
 namespace perfzero::report::svg {
 
@@ -14,24 +17,10 @@ namespace {
 
 using html::escape;
 
-constexpr int kLabelWidth = 330;
-constexpr int kRowHeight = 26;
+constexpr int kRowHeight = 24;
+constexpr double kFont = 12;
+constexpr int kPlotWidth = 340;
 constexpr std::size_t kMaxDots = 60;  // past this many trials a bar shows their middle half
-
-std::optional<double> speed(const MethodRow& row, const Cell& cell) {
-  if (!cell.ok()) return std::nullopt;
-  if (row.metric) return cell.metric.median;
-  if (cell.wall.median && *cell.wall.median > 0) return 1.0 / *cell.wall.median;
-  return std::nullopt;
-}
-
-std::string shorten(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "…"; }
-
-// White to deep blue as a cell nears the fastest configuration.
-std::string blue(double t) {
-  const auto mix = [&](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * std::clamp(t, 0.0, 1.0))); };
-  return fmt::format("#{:02x}{:02x}{:02x}", mix(239, 8), mix(243, 81), mix(255, 156));
-}
 
 std::string failed_label(const Cell& cell) {
   return fmt::format("{} {}/{}", to_string(cell.outcome), cell.trials - cell.succeeded, cell.trials);
@@ -39,84 +28,59 @@ std::string failed_label(const Cell& cell) {
 
 }  // namespace
 
-std::optional<double> relative_speed(const MethodRow& row, const Cell& cell) {
-  const auto s = speed(row, cell);
-  if (!s || !row.fastest) return std::nullopt;
-  const auto best = speed(row, row.cells[*row.fastest]);
-  if (!best || *best <= 0) return std::nullopt;
-  return *s / *best;
-}
-
-std::string heatmap(const Report& report) {
-  const int cell_w = 120;
-  const int width = kLabelWidth + cell_w * static_cast<int>(report.configurations.size()) + 10;
-  const int height = 60 + kRowHeight * static_cast<int>(report.methods.size());
-  std::string out = fmt::format(R"(<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" )"
-                                R"(role="img" aria-label="method by configuration heatmap">)",
-                                width, height);
-  for (std::size_t j = 0; j < report.configurations.size(); ++j) {
-    const int x = kLabelWidth + cell_w * static_cast<int>(j) + cell_w / 2;
-    out += fmt::format(R"(<text x="{}" y="40" text-anchor="middle" class="col"><title>{}</title>{}</text>)", x,
-                       escape(report.configurations[j].key), escape(shorten(report.configurations[j].key, 18)));
-  }
-  for (std::size_t i = 0; i < report.methods.size(); ++i) {
-    const MethodRow& row = report.methods[i];
-    const int y = 50 + kRowHeight * static_cast<int>(i);
-    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="row"><title>{}</title>{}</text>)",
-                       kLabelWidth - 8, y + 17, escape(row.name), escape(shorten(row.name, 46)));
-    for (std::size_t j = 0; j < report.configurations.size(); ++j) {
-      const Cell& cell = row.cells[j];
-      const int x = kLabelWidth + cell_w * static_cast<int>(j);
-      std::string fill = "#eeeeee";
-      std::string text = "not run";
-      std::string css = "na";
-      if (cell.trials > 0 && !cell.ok()) {
-        fill = "#f8d0cc";
-        text = failed_label(cell);
-        css = "bad";
-      } else if (const auto rel = relative_speed(row, cell)) {
-        fill = blue(*rel);
-        text = row.metric ? number(cell.metric.median) : number(cell.wall.median) + " s";
-        css = *rel > 0.55 ? "dark" : "light";
-      }
-      out += fmt::format(R"(<g class="cell {}"><title>{} on {}: {}</title><rect x="{}" y="{}" width="{}" height="{}" )"
-                         R"(fill="{}"/><text x="{}" y="{}" text-anchor="middle">{}</text></g>)",
-                         css, escape(row.name), escape(report.configurations[j].key), escape(cell_status(cell)), x + 1,
-                         y + 1, cell_w - 2, kRowHeight - 2, fill, x + cell_w / 2, y + 17, escape(text));
-    }
-  }
-  return out + "</svg>";
-}
-
-std::string bars(const MethodRow& row, const std::vector<Configuration>& configs) {
-  const int plot_w = 420;
-  const int height = 20 + kRowHeight * static_cast<int>(configs.size());
+std::string bars(const MethodRow& row, const Report& report) {
+  const auto& configs = report.configurations;
+  const std::string unit = row.metric ? row.metric->unit : "s";
   double max_value = 0;
-  for (const auto& cell : row.cells) {
-    const auto& values = row.metric ? cell.metric_values : cell.wall_times;
-    for (const double v : values) max_value = std::max(max_value, v);
-  }
-  if (max_value <= 0) max_value = 1;
-  std::string out =
-      fmt::format(R"(<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" )"
-                  R"(role="img" aria-label="{} per configuration">)",
-                  kLabelWidth + plot_w + 120, height, escape(row.metric ? row.metric->name : "wall time"));
+  double label_w = 60;
+  double value_w = 60;
   for (std::size_t j = 0; j < configs.size(); ++j) {
     const Cell& cell = row.cells[j];
-    const int y = 10 + kRowHeight * static_cast<int>(j);
-    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="row">{}</text>)", kLabelWidth - 8, y + 16,
-                       escape(shorten(configs[j].key, 44)));
+    for (const double v : row.metric ? cell.metric_values : cell.wall_times) max_value = std::max(max_value, v);
+    label_w = std::max(label_w, text_width(configs[j].key, kFont));
+    const auto& stats = row.metric ? cell.metric : cell.wall;
+    value_w = std::max(value_w, text_width(cell.ok() ? si(stats.median, unit) : failed_label(cell), kFont));
+  }
+  const Axis axis = nice_axis(0, max_value > 0 ? max_value : 1);
+  const int left = static_cast<int>(std::ceil(label_w)) + 14;
+  const int top = 6;
+  const int plot_h = kRowHeight * static_cast<int>(configs.size());
+  const int width = left + kPlotWidth + 10 + static_cast<int>(std::ceil(value_w)) + 10;
+  const int height = top + plot_h + 44;
+  const auto px = [&](double v) {
+    return left + static_cast<int>(std::lround((v - axis.low) / (axis.high - axis.low) * kPlotWidth));
+  };
+  std::string out =
+      fmt::format(R"(<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" )"
+                  R"(role="img" aria-label="{} per configuration">)",
+                  width, height, width, height, escape(row.metric ? row.metric->name : "wall time"));
+  const auto labels = si_ticks(axis.ticks, row.metric ? "" : "s");
+  for (std::size_t i = 0; i < axis.ticks.size(); ++i) {  // grid and tick labels
+    out += fmt::format(R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" class="grid"/>)"
+                       R"(<text x="{0}" y="{3}" text-anchor="middle" class="tick">{4}</text>)",
+                       px(axis.ticks[i]), top, top + plot_h + 4, top + plot_h + 17, escape(labels[i]));
+  }
+  out +=
+      fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" class="axis"/>)", left, left + kPlotWidth, top + plot_h);
+  out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" class="axis-label">{}</text>)", left + kPlotWidth / 2,
+                     top + plot_h + 36,
+                     escape(row.metric ? fmt::format("{} (longer is faster)", row.metric->unit)
+                                       : std::string("wall time (shorter is faster)")));
+  for (std::size_t j = 0; j < configs.size(); ++j) {
+    const Cell& cell = row.cells[j];
+    const int y = top + kRowHeight * static_cast<int>(j);
+    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="row">{}</text>)", left - 8, y + 16,
+                       escape(configs[j].key));
     const auto& values = row.metric ? cell.metric_values : cell.wall_times;
     const auto& stats = row.metric ? cell.metric : cell.wall;
     if (cell.trials == 0 || values.empty() || !stats.median) {
-      out += fmt::format(R"(<text x="{}" y="{}" class="{}">{}</text>)", kLabelWidth + 4, y + 16,
+      out += fmt::format(R"(<text x="{}" y="{}" class="{}">{}</text>)", left + 4, y + 16,
                          cell.trials == 0 ? "na" : "bad", escape(cell.trials == 0 ? "not run" : failed_label(cell)));
       continue;
     }
-    const auto px = [&](double v) { return kLabelWidth + static_cast<int>(std::lround(v / max_value * plot_w)); };
     out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="14" class="bar{}"><title>median {}</title></rect>)",
-                       kLabelWidth, y + 5, std::max(1, px(*stats.median) - kLabelWidth), cell.ok() ? "" : " partial",
-                       escape(number(stats.median)));
+                       left, y + 5, std::max(1, px(*stats.median) - left), cell.ok() ? "" : " partial",
+                       escape(si(stats.median, unit)));
     if (stats.min && stats.max) {
       out += fmt::format(R"(<line x1="{}" x2="{}" y1="{}" y2="{}" class="whisker"/>)", px(*stats.min), px(*stats.max),
                          y + 12, y + 12);
@@ -124,7 +88,7 @@ std::string bars(const MethodRow& row, const std::vector<Configuration>& configs
     if (values.size() <= kMaxDots) {
       for (const double v : values) {
         out += fmt::format(R"(<circle cx="{}" cy="{}" r="2.5" class="trial"><title>{}</title></circle>)", px(v), y + 12,
-                           escape(number(v)));
+                           escape(si(v, unit)));
       }
     } else if (stats.p25 && stats.p75) {
       // Thousands of dots would say less than the middle half of the trials, and weigh megabytes.
@@ -132,10 +96,10 @@ std::string bars(const MethodRow& row, const std::vector<Configuration>& configs
           fmt::format(R"(<rect x="{}" y="{}" width="{}" height="8" class="iqr"><title>{} trials; middle half {} to {})"
                       R"(</title></rect>)",
                       px(*stats.p25), y + 8, std::max(1, px(*stats.p75) - px(*stats.p25)), values.size(),
-                      escape(number(stats.p25)), escape(number(stats.p75)));
+                      escape(si(stats.p25, unit)), escape(si(stats.p75, unit)));
     }
-    out += fmt::format(R"(<text x="{}" y="{}" class="value">{}{}</text>)", kLabelWidth + plot_w + 8, y + 16,
-                       escape(number(stats.median)), cell.ok() ? "" : escape(" (" + failed_label(cell) + ")"));
+    out += fmt::format(R"(<text x="{}" y="{}" class="value">{}{}</text>)", left + kPlotWidth + 10, y + 16,
+                       escape(si(stats.median, unit)), cell.ok() ? "" : escape(" (" + failed_label(cell) + ")"));
   }
   return out + "</svg>";
 }

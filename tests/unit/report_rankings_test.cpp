@@ -1,0 +1,185 @@
+// Fastest, cheapest and speedups are named only when the trials tell them apart (issue 19, item 5):
+// five runs of one machine labelled as five shapes must read as a tie, and disturbed trials stay
+// out of every figure unless asked for.
+#include "report/rankings.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "report/figure_text.hpp"
+#include "report/report_builder.hpp"
+#include "temp_dir.hpp"
+
+namespace perfzero::report {
+namespace {
+
+using perfzero::testing::TempDir;
+
+results::Trial trial(double rate, std::vector<std::string> flags = {}) {
+  results::Trial t;
+  t.wall_time = 1;
+  t.outcome = Outcome::succeeded;
+  t.metrics.push_back({"points_per_second", rate, "points/s", std::nullopt, std::nullopt});
+  t.flags = std::move(flags);
+  return t;
+}
+
+results::Run run_on(const std::string& shape, std::vector<results::Trial> trials) {
+  results::Run run;
+  run.info.instance_type = shape;
+  run.info.system = {{"architecture", "x86_64"}, {"effective_vcpus", 2}};
+  results::Case c;
+  c.name = "cube";
+  c.trials = std::move(trials);
+  run.cases.push_back(std::move(c));
+  return run;
+}
+
+// `n` trials around `center`, spread +-`spread` (relative), the same pattern for every shape.
+std::vector<results::Trial> noisy(double center, double spread, int n = 10) {
+  std::vector<results::Trial> out;
+  for (int i = 0; i < n; ++i) out.push_back(trial(center * (1 + spread * ((i * 3 % n) / (n - 1.0) - 0.5) * 2)));
+  return out;
+}
+
+pricing::Catalog catalog(const TempDir& dir) {
+  std::string yaml = "catalog_version: 1\nshapes:\n";
+  for (const auto& [name, price] :
+       std::vector<std::pair<std::string, double>>{{"a", 0.10}, {"b", 0.11}, {"c", 0.20}, {"d", 0.40}, {"e", 0.30}}) {
+    yaml += fmt::format(
+        "  - {{provider: aws, shape: {}, arch: x86_64, vcpus: 2, usd_per_hour: {}, source: "
+        "\"https://example.org/p\", date: 2026-06-01}}\n",
+        name, price);
+  }
+  return pricing::load_catalog(dir.write("prices.yaml", yaml));
+}
+
+Report build(const std::vector<results::Run>& runs, const std::string& baseline = "", RankSettings ranking = {}) {
+  static TempDir dir;
+  static const pricing::Catalog prices = catalog(dir);
+  ReportBuilder builder({&prices, baseline, "2026-11-22", 365, ranking});
+  for (std::size_t i = 0; i < runs.size(); ++i) builder.add_run("run" + std::to_string(i), runs[i]);
+  return builder.finish({});
+}
+
+std::size_t index_of(const Report& r, const std::string& key) {
+  for (std::size_t i = 0; i < r.configurations.size(); ++i) {
+    if (r.configurations[i].key == key) return i;
+  }
+  throw std::runtime_error("no configuration " + key);
+}
+
+TEST(ReportRankings, FiveRunsOfOneMachineUnderFiveLabelsAreATieNotAWinner) {
+  // The issue's report: one machine, five labels, ranges that overlap; it named one "fastest".
+  const Report r = build({run_on("a", noisy(100, 0.2)), run_on("b", noisy(103, 0.2)), run_on("c", noisy(97, 0.2)),
+                          run_on("d", noisy(101, 0.2)), run_on("e", noisy(99, 0.2))});
+  const MethodRow& row = r.methods.front();
+  EXPECT_FALSE(row.fastest);
+  EXPECT_FALSE(row.speed.decided);
+  ASSERT_TRUE(row.speed.leader && row.speed.ratio && row.speed.ratio->low);
+  EXPECT_EQ(r.configurations[*row.speed.leader].key, "b");
+  EXPECT_LT(*row.speed.ratio->low, 1.0);
+  EXPECT_GT(*row.speed.ratio->high, 1.0);
+  EXPECT_EQ(fastest_summary(row, r).rfind("tie: ", 0), 0U) << fastest_summary(row, r);
+  // a costs least per point, but b (10% dearer, 3% faster) costs only 7% more: within the noise,
+  // so the cheapest is a tie too.
+  EXPECT_EQ(r.configurations[*row.cost.leader].key, "a");
+  EXPECT_FALSE(row.cheapest);
+}
+
+TEST(ReportRankings, AClearWinnerIsNamedWithItsInterval) {
+  const Report r = build({run_on("a", noisy(100, 0.1)), run_on("c", noisy(140, 0.1)), run_on("d", noisy(60, 0.1))});
+  const MethodRow& row = r.methods.front();
+  ASSERT_TRUE(row.fastest);
+  EXPECT_EQ(r.configurations[*row.fastest].key, "c");
+  EXPECT_EQ(r.configurations[*row.speed.against].key, "a");  // the runner-up
+  EXPECT_NEAR(row.speed.ratio->value, 1.4, 0.02);
+  EXPECT_GT(*row.speed.ratio->low, 1.2);
+  EXPECT_LT(*row.speed.ratio->high, 1.6);
+  EXPECT_FALSE(row.speed.ratio->tie);
+  EXPECT_EQ(speed_mark(row, index_of(r, "c")), "fastest");
+  EXPECT_EQ(speed_mark(row, index_of(r, "a")), "");
+  // Cost per point: a 0.10/100, c 0.20/140, d 0.40/60: a is cheapest, c costs 1.43x as much.
+  ASSERT_TRUE(row.cheapest);
+  EXPECT_EQ(r.configurations[*row.cheapest].key, "a");
+  EXPECT_EQ(r.configurations[*row.cost.against].key, "c");
+  EXPECT_NEAR(row.cost.ratio->value, (0.20 / 140) / (0.10 / 100), 1e-9);
+  // The cost interval is the speed interval of a over c scaled by the price ratio c / a.
+  const Ratio speeds = speed_ratio(row, index_of(r, "a"), index_of(r, "c"), 1.0, r.settings);
+  EXPECT_NEAR(*row.cost.ratio->low, 2.0 * *speeds.low, 1e-12);
+  EXPECT_NEAR(*row.cost.ratio->high, 2.0 * *speeds.high, 1e-12);
+}
+
+TEST(ReportRankings, AChangeUnderMinChangeIsATieEvenWhenEveryTrialIsApart) {
+  // Constant trials 3% apart: the interval is exactly [1.03, 1.03], which excludes 1.
+  const auto constant = [](double rate) { return std::vector<results::Trial>(5, trial(rate)); };
+  const Report five = build({run_on("a", constant(100)), run_on("c", constant(103))});
+  EXPECT_FALSE(five.methods.front().fastest);
+  EXPECT_TRUE(five.methods.front().speed.ratio->tie);
+  EXPECT_EQ(ratio_text(*five.methods.front().speed.ratio, 3), "tie: 1.03x [1.03x, 1.03x]");
+  RankSettings two_percent;
+  two_percent.min_change = 0.02;
+  const Report two = build({run_on("a", constant(100)), run_on("c", constant(103))}, "", two_percent);
+  ASSERT_TRUE(two.methods.front().fastest);
+  EXPECT_EQ(two.configurations[*two.methods.front().fastest].key, "c");
+}
+
+TEST(ReportRankings, TooFewTrialsGiveNoIntervalAndNoWinner) {
+  const Report r = build({run_on("a", {trial(100), trial(100)}), run_on("c", {trial(150), trial(150)})});
+  const MethodRow& row = r.methods.front();
+  EXPECT_FALSE(row.fastest);
+  EXPECT_FALSE(row.speed.ratio->low);
+  EXPECT_EQ(ratio_text(*row.speed.ratio, 3), "tie: 1.50x (fewer than 3 trials: no interval)");
+}
+
+TEST(ReportRankings, SpeedupsCarryIntervalsAndTies) {
+  const Report r =
+      build({run_on("a", noisy(100, 0.1)), run_on("b", noisy(102, 0.1)), run_on("c", noisy(150, 0.1))}, "a");
+  const MethodRow& row = r.methods.front();
+  const Cell& a = row.cells[index_of(r, "a")];
+  const Cell& b = row.cells[index_of(r, "b")];
+  const Cell& c = row.cells[index_of(r, "c")];
+  EXPECT_EQ(speedup_text(a, "a", r), "baseline");
+  ASSERT_TRUE(b.speedup && c.speedup);
+  EXPECT_TRUE(b.speedup->tie);
+  EXPECT_LT(*b.speedup->low, 1.0);
+  EXPECT_FALSE(c.speedup->tie);
+  EXPECT_GT(*c.speedup->low, 1.3);
+  EXPECT_EQ(speedup_text(b, "b", r).rfind("tie: 1.02x [", 0), 0U) << speedup_text(b, "b", r);
+  EXPECT_EQ(speedup_text(c, "c", r).rfind("1.50x [", 0), 0U) << speedup_text(c, "c", r);
+}
+
+TEST(ReportRankings, DisturbedTrialsAreLeftOutUnlessKept) {
+  // Seven quiet trials at 100 and three host_busy ones at 10: a busy host, not the shape.
+  std::vector<results::Trial> trials = noisy(100, 0.02, 7);
+  for (int i = 0; i < 3; ++i) trials.push_back(trial(10, {"host_busy"}));
+  trials.back().flags.emplace_back("left_files");  // describes the trial, not its timing
+  const Report quiet = build({run_on("a", trials)});
+  const Cell& cell = quiet.methods.front().cells.front();
+  EXPECT_EQ(cell.trials, 10);
+  EXPECT_EQ(cell.left_out, 3);
+  EXPECT_EQ(cell.metric_values.size(), 7U);
+  EXPECT_NEAR(*cell.metric.min, 98, 1e-9);
+  EXPECT_EQ(disturbance_note(cell, false), "3 of 10 trials host busy, left out");
+
+  RankSettings keep;
+  keep.use_flagged = true;
+  const Report kept = build({run_on("a", trials)}, "", keep);
+  const Cell& all = kept.methods.front().cells.front();
+  EXPECT_EQ(all.metric_values.size(), 10U);
+  EXPECT_EQ(all.flagged_kept, 3);
+  EXPECT_EQ(*all.metric.min, 10);
+  EXPECT_EQ(disturbance_note(all, true), "3 of 10 trials host busy, kept (--use_flagged)");
+}
+
+TEST(ReportRankings, SeveralDisturbancesAreCountedByKind) {
+  std::vector<results::Trial> trials = noisy(100, 0.02, 5);
+  trials.push_back(trial(10, {"host_busy"}));
+  trials.push_back(trial(10, {"gpu_throttled", "host_busy"}));
+  const Report r = build({run_on("a", trials)});
+  EXPECT_EQ(disturbance_note(r.methods.front().cells.front(), false),
+            "2 of 7 trials disturbed (host busy 2, gpu throttled 1), left out");
+}
+
+}  // namespace
+}  // namespace perfzero::report
