@@ -84,11 +84,13 @@ TEST_F(HistoryPostgres, RunHistoryIngestListShowAndCompare) {
 
   ASSERT_EQ(run_perfzero({"--config=" + slow.string(), "--output_dir=slow"}, dir.path() / "w").exit_code, 0);
   const auto caught =
-      run_perfzero({"compare", "--history=" + server_->url(), "--label=pg-main", "slow"}, dir.path() / "w");
+      run_perfzero({"compare", "--history=" + server_->url(), "--label=pg-main", "slow", "--use_flagged"},
+                   dir.path() / "w");
   EXPECT_EQ(caught.exit_code, 1) << caught.out << caught.err;
   // Room for the load on a shared machine (history_test.cpp says more).
   const auto same = run_perfzero(
-      {"compare", "--history=" + server_->url(), "--label=pg-main", "main3", "--min_change=25"}, dir.path() / "w");
+      {"compare", "--history=" + server_->url(), "--label=pg-main", "main3", "--min_change=25", "--use_flagged"},
+      dir.path() / "w");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
 }
 

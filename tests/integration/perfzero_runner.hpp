@@ -122,6 +122,21 @@ inline Finished run_perfzero(const std::vector<std::string>& args, const std::fi
   return p.wait();
 }
 
+// Clears the flags of every trial in a run's journal. For tests whose figures are synthetic (a
+// command printing a fixed rate): a busy test machine flags their trials host_busy, which is true of
+// the machine and beside the point of the test, and would leave them out of the figures.
+inline void clear_trial_flags(const std::filesystem::path& run) {
+  std::ifstream in(run / "journal.ndjson");
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    auto event = nlohmann::json::parse(line, nullptr, false);
+    if (event.is_object() && event.value("event", "") == "trial") event["trial"]["flags"] = nlohmann::json::array();
+    out += (event.is_discarded() ? line : event.dump()) + "\n";
+  }
+  in.close();
+  std::ofstream(run / "journal.ndjson", std::ios::trunc) << out;
+}
+
 // Processes whose environment says they belong to a trial under `dir` (every child gets
 // PERFZERO_TRIAL_DIR), so a test can prove that none outlived its run.
 inline std::vector<pid_t> processes_started_under(const std::filesystem::path& dir) {
