@@ -75,12 +75,28 @@ TEST(HistoryStore, CreatesTheSchemaOnceAndRefusesANewerOne) {
   }
 }
 
+// Issue 20: a run ingested while it ran was stored frozen (3 of 6 trials), and a later ingest of it
+// said "already stored".
+TEST(HistoryStore, AnUnfinishedRunStoredEarlyIsReplacedWhenItIsIngestedFinished) {
+  TempDir dir;
+  Store store((dir.path() / "h.sqlite").string());
+  results::Run half = make_run("run-1", "main", 1000, 1);
+  half.status = "running";
+  EXPECT_EQ(store.ingest(half), Store::Ingested::stored);
+  EXPECT_EQ(store.ingest(half), Store::Ingested::already_stored);
+  const results::Run whole = make_run("run-1", "main", 1000, 3);
+  EXPECT_EQ(store.ingest(whole), Store::Ingested::completed);
+  EXPECT_EQ(count(dir.path() / "h.sqlite", "runs"), 1);
+  EXPECT_EQ(store.show("run-1")->cases[0].trials.size(), 3U);
+  EXPECT_EQ(store.ingest(whole), Store::Ingested::already_stored);
+}
+
 TEST(HistoryStore, IngestIsIdempotentAndShowGivesTheRunBack) {
   TempDir dir;
   Store store((dir.path() / "h.sqlite").string());
   const results::Run run = make_run("run-1", "main", 1000);
-  EXPECT_TRUE(store.ingest(run));
-  EXPECT_FALSE(store.ingest(run));  // the same run twice is stored once
+  EXPECT_EQ(store.ingest(run), Store::Ingested::stored);
+  EXPECT_EQ(store.ingest(run), Store::Ingested::already_stored);  // the same run twice is stored once
   EXPECT_EQ(count(dir.path() / "h.sqlite", "runs"), 1);
   EXPECT_EQ(count(dir.path() / "h.sqlite", "trials"), 8);  // 2 cases x (3 trials + 1 warm-up)
 
@@ -149,7 +165,7 @@ TEST(HistoryStore, AFailureMidIngestLeavesNoHalfRun) {
   for (const char* table : {"runs", "cases", "trials", "metrics"}) EXPECT_EQ(count(db, table), 0) << table;
   // The store is usable afterwards, and the same run goes in once it can.
   run.cases[1].trials[1].metrics[0].name = "fine";
-  EXPECT_TRUE(store.ingest(run));
+  EXPECT_EQ(store.ingest(run), Store::Ingested::stored);
   EXPECT_EQ(count(db, "trials"), 8);
 }
 

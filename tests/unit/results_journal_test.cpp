@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "common/files.hpp"
 #include "results/journal.hpp"
 #include "results/reader.hpp"
 #include "results/run_manifest.hpp"
@@ -93,15 +94,75 @@ TEST(Journal, AKilledRunKeepsEveryFinishedTrialAndSkipsATornLastLine) {
   EXPECT_NE(loaded.warnings[0].find("torn"), std::string::npos);
 }
 
-TEST(Journal, ACorruptLineBeforeTheLastIsAnErrorNamingTheLine) {
+TEST(Journal, ALineThatIsNotTheHarnessesIsIgnoredWithAWarningNamingIt) {
   TempDir dir;
   write_manifest(dir.path(), planned_run(dir.path()));
   std::ofstream(dir.path() / kJournalFile) << "{\"event\": \"run_started\"}\nnot json\n{\"event\": \"run_started\"}\n";
+  const LoadedRun loaded = read_run(dir.path());
+  ASSERT_EQ(loaded.warnings.size(), 1U);
+  EXPECT_NE(loaded.warnings[0].find("journal.ndjson:2: not a line perfzero wrote, ignored: not JSON"), std::string::npos)
+      << loaded.warnings[0];
+}
+
+// Issue 20: a method appended to $PERFZERO_RUN_DIR/journal.ndjson while its trial ran, and the finished
+// run could no longer be read by compare, report or history ingest.
+TEST(Journal, WhatAMethodAppendsNeitherBreaksTheRunNorReplacesWhatTheHarnessRecorded) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  const auto journal_path = dir.path() / kJournalFile;
+  {
+    JournalWriter journal(dir.path());
+    journal.run_started(false);  // seq 1
+    journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));  // seq 2 (case), 3
+    // While trial 2 runs, its method appends junk, a line without seq, and a forged trial 1 of the
+    // other case claiming the seq the harness's next line will have.
+    std::ofstream(journal_path, std::ios::app)
+        << "hello\n{\"event\":\"trial\",\"case\":\"fam.A.m\",\"trial\":{}}\n"
+        << R"({"event":"trial","case":"fam.A.m","seq":4,"trial":{"trial":1,"outcome":"succeeded","wall_time":9,"metrics":[{"name":"x","value":999}]}})"
+        << "\n";
+    journal.trial_finished(run.cases[0], finished(2, Outcome::succeeded, 4));  // seq 4
+    journal.run_finished("completed");
+  }
+  const LoadedRun loaded = read_run(journal_path.parent_path());
+  EXPECT_EQ(loaded.run.status, "completed");
+  ASSERT_EQ(loaded.run.cases[0].trials.size(), 2U);
+  EXPECT_EQ(loaded.run.cases[0].trials[0].metrics[0].value, 3.0) << "trial 1 as the harness recorded it";
+  EXPECT_EQ(loaded.run.cases[0].trials[1].metrics[0].value, 4.0);
+  ASSERT_EQ(loaded.warnings.size(), 3U);
+  EXPECT_NE(loaded.warnings[0].find(":4: not a line perfzero wrote, ignored: not JSON"), std::string::npos)
+      << loaded.warnings[0];
+  EXPECT_NE(loaded.warnings[1].find(":5: not a line perfzero wrote, ignored: no \"seq\""), std::string::npos)
+      << loaded.warnings[1];
+  EXPECT_NE(loaded.warnings[2].find(":6: not a line perfzero wrote, ignored: seq 4 is claimed again by line 7"),
+            std::string::npos)
+      << loaded.warnings[2];
+}
+
+TEST(Journal, AResumedWriterNumbersOnAndALineOverTheLimitIsAnErrorNamingTheSetting) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  {
+    JournalWriter journal(dir.path());
+    journal.run_started(false);
+    journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));
+  }
+  {
+    JournalWriter resumed(dir.path());
+    resumed.run_started(true);
+  }
+  EXPECT_EQ(read_journal(dir.path() / kJournalFile).last_seq, 4);
+  std::ofstream(dir.path() / kJournalFile, std::ios::app) << std::string(2048, 'x') << "\n";
+  ::setenv("PERFZERO_MAX_JOURNAL_LINE_BYTES", "1024", 1);
   try {
-    read_run(dir.path());
-    FAIL() << "expected a ReadError";
-  } catch (const ReadError& e) {
-    EXPECT_NE(std::string(e.what()).find("journal.ndjson:2"), std::string::npos) << e.what();
+    read_journal(dir.path() / kJournalFile);
+    ::unsetenv("PERFZERO_MAX_JOURNAL_LINE_BYTES");
+    FAIL() << "a line over the limit was read";
+  } catch (const std::runtime_error& e) {
+    ::unsetenv("PERFZERO_MAX_JOURNAL_LINE_BYTES");
+    EXPECT_NE(std::string(e.what()).find("journal.ndjson:5: a line of over 1024 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("PERFZERO_MAX_JOURNAL_LINE_BYTES"), std::string::npos) << e.what();
   }
 }
 
@@ -131,6 +192,55 @@ TEST(Reader, RefusesAnotherMajorSchemaVersion) {
     EXPECT_NE(std::string(e.what()).find("schema 2.0.0"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("reads schema 1.x"), std::string::npos) << e.what();
   }
+}
+
+// Issue 20: a run.json whose top-level schema_version is another major version, or that is not JSON
+// at all with a summary.json beside it, was read silently.
+TEST(Reader, EveryVersionARunJsonStatesIsCheckedAndOneThatIsNotJsonIsRefused) {
+  TempDir dir;
+  write_manifest(dir.path(), planned_run(dir.path()));
+  auto doc = nlohmann::json::parse(*files::read_text(dir.path() / kRunManifest));
+  doc["schema_version"] = "9.0.0";
+  std::ofstream(dir.path() / kRunManifest, std::ios::trunc) << doc.dump();
+  try {
+    read_run(dir.path());
+    FAIL() << "a top-level schema 9.0.0 was read";
+  } catch (const ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema 9.0.0"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir.path() / kRunManifest, std::ios::trunc) << "{not json";
+  std::ofstream(dir.path() / "summary.json") << "{}";
+  try {
+    read_run(dir.path());
+    FAIL() << "a run.json that is not JSON was passed over for summary.json";
+  } catch (const ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("run.json: not a JSON object (not JSON)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Reader, ARunWhoseJournalIsGoneIsReadFromItsReportsAndSaysSo) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  // Two trial reports, as the trial reporter writes them.
+  for (int n = 1; n <= 2; ++n) {
+    const auto trial_dir = dir.path() / "fam.A.m" / ("trial_" + std::to_string(n));
+    std::filesystem::create_directories(trial_dir);
+    nlohmann::json report = {
+        {"schema_version", kSchemaVersion},
+        {"execution_id", "exec-1"},
+        {"execution_timestamp", 1.0},
+        {"benchmark_result", {{"name", "fam.A.m"}, {"wall_time", 0.5 * n}, {"trial_id", n}, {"metrics", nlohmann::json::array()}}},
+        {"perfzero_cpp", {{"outcome", "succeeded"}, {"method", "fam.A.m"}}}};
+    std::ofstream(trial_dir / "perfzero_summary.json") << report.dump();
+  }
+  const LoadedRun loaded = read_run(dir.path());
+  ASSERT_EQ(loaded.run.cases[0].trials.size(), 2U);
+  EXPECT_EQ(loaded.run.cases[0].trials[1].number, 2);
+  ASSERT_FALSE(loaded.warnings.empty());
+  EXPECT_NE(loaded.warnings.back().find("the journal (journal.ndjson) is missing: 2 trial(s) read back"),
+            std::string::npos)
+      << loaded.warnings.back();
 }
 
 TEST(Reader, ReadsARunWrittenBySchema100) {

@@ -48,15 +48,27 @@ int ingest(const cli::HistoryOptions& o) {
   std::vector<results::Run> runs;
   for (const auto& path : o.runs) {
     try {
-      runs.push_back(results::read_run(path).run);
+      auto loaded = results::read_run(path);
+      for (const auto& w : loaded.warnings) fmt::print(stderr, "perfzero history: warning: {}\n", w);
+      runs.push_back(std::move(loaded.run));
     } catch (const std::exception& e) {
       throw UsageError(fmt::format("history: cannot read {}: {}", path, e.what()));
+    }
+    // A run still running (or killed) would be stored frozen half way: only when asked.
+    if (runs.back().status == "running" && !o.partial) {
+      throw UsageError(fmt::format(
+          "history: {} is still running, or was killed (its status is running): ingest it once it ends "
+          "(--resume completes a killed run), or as it stands now with --partial",
+          path));
     }
   }
   history::Store store = open_store(o, true);
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const bool stored = store.ingest(runs[i]);
-    fmt::print("{} {} ({}) in {}\n", stored ? "stored" : "already stored", runs[i].info.execution_id, o.runs[i],
+    const auto ingested = store.ingest(runs[i]);
+    const char* what = ingested == history::Store::Ingested::stored         ? "stored"
+                       : ingested == history::Store::Ingested::completed    ? "stored (replacing its unfinished copy)"
+                                                                            : "already stored";
+    fmt::print("{} {} ({}, {}) in {}\n", what, runs[i].info.execution_id, o.runs[i], runs[i].status,
                store.describe());
   }
   return to_int(ExitCode::all_succeeded);

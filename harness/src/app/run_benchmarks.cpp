@@ -48,7 +48,7 @@ bool store_in_history(const std::string& db, const results::Run& run) {
       std::filesystem::create_directories(std::filesystem::path(db).parent_path());
     }
     history::Store store(db);
-    const bool stored = store.ingest(run);
+    const bool stored = store.ingest(run) != history::Store::Ingested::already_stored;
     say(fmt::format("perfzero: {} in the history {}\n", stored ? "stored" : "already stored", store.describe()));
     return true;
   } catch (const std::exception& e) {

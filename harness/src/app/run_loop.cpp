@@ -1,5 +1,7 @@
 #include "app/run_loop.hpp"
 
+#include "app/trial_dir_guard.hpp"
+
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -191,6 +193,10 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.dir = trial_dir(step);
   record.started_offset = std::chrono::duration<double>(started - run_start_).count();
   if (!dir_ahead_.take(record.dir)) {
+    // A link or a file an earlier attempt's method left where a directory belongs is never followed
+    // (a resumed run): the directories are made real again first.
+    const std::string in_the_way = not_a_real_directory(run_dir, record.dir);
+    if (!in_the_way.empty() && in_the_way != "removed its trial directory") restore_trial_dir(run_dir, record.dir);
     std::error_code made;
     const bool fresh = std::filesystem::create_directories(record.dir, made);
     if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
@@ -215,10 +221,23 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
     progress_->note(debug_line(planned, request.command));
   }
 
+  const std::optional<DirIdentity> made = real_directory(record.dir);
   record.execution = runner::run_trial(request);
-  tmp_dirs_.done(record.dir);
-  record.result = runner::read_trial_result(planned, record.dir, record.execution);
-  record.classification = runner::classify(record.execution, record.result);
+  // The method may have removed or replaced its directory: it fails, its results are not read, and a
+  // fresh directory takes the reports; nothing of what it put there is followed.
+  const std::string damage = made ? damage_to(run_dir, record.dir, *made) : std::string();
+  if (damage.empty()) {
+    tmp_dirs_.done(record.dir);
+    record.result = runner::read_trial_result(planned, record.dir, record.execution);
+    record.classification = runner::classify(record.execution, record.result);
+  } else {
+    restore_trial_dir(run_dir, record.dir);
+    record.result = fmt::format("the method {}; its results are not read", damage);
+    record.classification = runner::classify(record.execution, record.result);
+    record.classification.outcome = Outcome::failed;
+    record.classification.has_exception = true;
+    record.classification.detail = fmt::format("the method {} (its trial alone fails; nothing there was followed)", damage);
+  }
   // The detail quotes the child (a skip reason, an exception's message) into reports and progress lines.
   record.classification.detail = redact::redact_urls(record.classification.detail);
   record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();

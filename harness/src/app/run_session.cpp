@@ -69,6 +69,11 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
   const std::vector<std::string> report_names = reporters::selected_reporter_names(options.reports);
   auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
   output_ = claim_output_dir(options.output_dir, options.execution_id, options.resume);
+  try {
+    root_ = std::make_unique<files::TrustedRoot>(output_.dir);
+  } catch (const std::system_error& e) {
+    throw OutputError(e.what());
+  }
   if (output_.resuming) end_leftovers_of_earlier_run(output_);
   std::optional<results::Run> previous = previous_run(output_);
   results::Run run = make_run(options, output_, plan, comparisons);
@@ -95,6 +100,7 @@ std::optional<std::string> RunSession::finish(const std::string& status) {
   std::error_code ignored;
   std::filesystem::remove(reserve_, ignored);
   std::optional<std::string> unwritten = recorder_->finish(status);
+  root_.reset();
   ::close(output_.lock_fd);
   output_.lock_fd = -1;
   return unwritten;

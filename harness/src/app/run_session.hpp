@@ -11,6 +11,7 @@
 #include "app/output_dir.hpp"
 #include "app/run_loop.hpp"
 #include "cli/options.hpp"
+#include "common/trusted_root.hpp"
 #include "config/run_plan.hpp"
 #include "results/recorder.hpp"
 
@@ -36,6 +37,8 @@ class RunSession {
 
  private:
   ClaimedOutput output_;
+  // Every file written under the run directory goes through it, no link followed (common/trusted_root.hpp).
+  std::unique_ptr<files::TrustedRoot> root_;
   std::unique_ptr<results::Recorder> recorder_;
   std::unique_ptr<RunLoop> loop_;
   std::filesystem::path reserve_;

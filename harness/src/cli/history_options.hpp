@@ -12,6 +12,7 @@ struct HistoryOptions {
   std::string action;                  // ingest, list, show
   std::string db = kDefaultHistoryDb;  // a SQLite file or a postgresql:// URL
   std::vector<std::string> runs;       // ingest: run directories
+  bool partial = false;                // ingest: a run still running (or killed) too, as it stands
   std::string execution_id;            // show
   std::string label;                   // list: only this execution label
   int limit = 50;                      // list

@@ -21,8 +21,12 @@ void add_db_flag(CLI::App& app, HistoryOptions& out) {
 std::optional<std::string> parse_history_flags(int argc, const char* const* argv, HistoryOptions& out) {
   CLI::App app{"Stores runs in a results database and reads them back (docs/history.md).", "perfzero history"};
   app.require_subcommand(1);
-  auto* ingest = app.add_subcommand("ingest", "Store run directories (a run already stored is left as it was)");
+  auto* ingest = app.add_subcommand(
+      "ingest", "Store run directories (a run already stored is left as it was, unless it was stored unfinished)");
   ingest->add_option("RUN_DIR", out.runs, "Run directories (or perfzero_summary.json files)")->required();
+  ingest->add_flag("--partial", out.partial,
+                   "Store a run that is still running (or was killed) as it stands; a later ingest of it, "
+                   "finished, replaces it");
   add_db_flag(*ingest, out);
   auto* list = app.add_subcommand("list", "The stored runs, newest first");
   list->add_option("--label", out.label, "Only runs with this execution label")->type_name("LABEL");

@@ -8,11 +8,16 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <system_error>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "common/fd_guard.hpp"
 #include "common/text.hpp"
+#include "common/trusted_root.hpp"
 
 namespace perfzero::files {
 
@@ -39,7 +44,53 @@ void write_all(int fd, std::string_view content, const std::filesystem::path& tm
 
 }  // namespace
 
+// write_atomically beneath a trusted root (common/trusted_root.hpp): every step through `dir_fd`, the
+// file's directory as the kernel resolved it with no link followed.
+void write_atomically_at(int dir_fd, const std::filesystem::path& path, std::string_view content,
+                         Durability durability) {
+  const std::string name = path.filename().string();
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::string tmp_name;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    tmp_name = fmt::format("{}.tmp.{:012x}", name, rng() & 0xffffffffffffULL);
+    fd = ::openat(dir_fd, tmp_name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) fail(errno, "cannot create a temporary file beside " + path.string(), {});
+  const auto tmp = path.parent_path() / tmp_name;
+  const auto unlink_tmp = [&] { ::unlinkat(dir_fd, tmp_name.c_str(), 0); };
+  try {
+    write_all(fd, content, {}, path);
+  } catch (...) {
+    unlink_tmp();
+    throw;
+  }
+  if (durability == Durability::synced && ::fsync(fd) != 0) {
+    const int saved = errno;
+    ::close(fd);
+    unlink_tmp();
+    fail(saved, "cannot write " + path.string() + " to disk (fsync)", {});
+  }
+  if (::close(fd) != 0) {
+    const int saved = errno;
+    unlink_tmp();
+    fail(saved, "cannot write " + path.string(), {});
+  }
+  if (::renameat(dir_fd, tmp_name.c_str(), dir_fd, name.c_str()) != 0) {
+    const int saved = errno;
+    unlink_tmp();
+    fail(saved, "cannot rename into " + path.string(), {});
+  }
+  if (durability == Durability::synced) ::fsync(dir_fd);
+}
+
 void write_atomically(const std::filesystem::path& path, std::string_view content, Durability durability) {
+  if (const auto dir_fd = open_parent_beneath_root(path)) {
+    const FdGuard guard{*dir_fd};
+    write_atomically_at(*dir_fd, path, content, durability);
+    return;
+  }
   // mkstemp in the target's directory: an unpredictable name created with O_EXCL, so a symlink
   // planted beside the file cannot redirect the write (a fixed "<file>.tmp.<pid>" could be).
   std::string pattern = path.string() + ".tmp.XXXXXX";

@@ -101,19 +101,30 @@ Store::Store(const std::string& db) : Store(open_database(db)) {}
 
 Store::Store(std::unique_ptr<SqlConnection> connection) : db_(std::move(connection)) { migrate(); }
 
-bool Store::ingest(const results::Run& run) {
+Store::Ingested Store::ingest(const results::Run& run) {
   if (run.info.execution_id.empty()) {
     throw HistoryError("the run has no execution_id: it cannot be stored (is it a perfzero run?)");
   }
   db_->begin();
   try {
-    const bool stored = insert_run(*db_, run);
-    if (stored) {
-      db_->commit();
-    } else {
-      db_->rollback();
+    Ingested result = Ingested::stored;
+    const auto before = db_->query("SELECT id, status FROM runs WHERE execution_id = $1", {text(run.info.execution_id)});
+    if (!before.empty()) {
+      // A partial copy (stored while the run ran, or after an interrupt) gives way to the run as it is now.
+      if (before[0][1].value_or("") == "completed" || run.status == before[0][1].value_or("")) {
+        db_->rollback();
+        return Ingested::already_stored;
+      }
+      db_->exec("DELETE FROM runs WHERE id = $1", {std::stoll(before[0][0].value_or("0"))});
+      result = Ingested::completed;
     }
-    return stored;
+    if (!insert_run(*db_, run)) {
+      // Another writer stored it between the look and the insert.
+      db_->rollback();
+      return Ingested::already_stored;
+    }
+    db_->commit();
+    return result;
   } catch (...) {
     db_->rollback();
     throw;

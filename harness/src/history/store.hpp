@@ -43,9 +43,11 @@ class Store {
   explicit Store(std::unique_ptr<SqlConnection> connection);
 
   int schema_version();
-  // Stores the run, all of it or nothing, in one transaction. False when a run with its execution
-  // id is already stored (it is then left as it was).
-  bool ingest(const results::Run& run);
+  enum class Ingested { stored, already_stored, completed };
+  // Stores the run, all of it or nothing, in one transaction. A run with its execution id already
+  // stored is left as it was (already_stored), unless that one had not completed (it was stored while
+  // running or after an interrupt): then this one replaces it (completed).
+  Ingested ingest(const results::Run& run);
   std::vector<RunRow> list(const ListFilter& filter);
   // The stored run with its cases, succeeded and failed trials and metrics; nullopt when unknown.
   std::optional<results::Run> show(const std::string& execution_id);

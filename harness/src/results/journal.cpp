@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -28,7 +31,18 @@ double now_epoch() {
 }  // namespace
 
 JournalWriter::JournalWriter(const std::filesystem::path& run_dir) : path_(run_dir / kJournalFile) {
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  std::error_code ec;
+  if (std::filesystem::exists(path_, ec)) {
+    try {
+      seq_ = read_journal(path_).last_seq;
+    } catch (const std::exception&) {
+      // Unreadable as a whole (a line over the limit): new lines still number on from the file's
+      // line count, which is at least its highest seq.
+      std::ifstream in(path_, std::ios::binary);
+      seq_ = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+    }
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd_ < 0) throw OutputError(fmt::format("cannot open {}: {}", path_.string(), std::strerror(errno)));
 }
 
@@ -44,7 +58,9 @@ JournalWriter::~JournalWriter() {
 
 void JournalWriter::append(const nlohmann::json& event) {
   // One write per line: O_APPEND puts it whole at the end, so a reader never sees two interleaved.
-  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  nlohmann::json numbered = event;
+  numbered["seq"] = seq_ + 1;
+  const std::string line = numbered.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const off_t start = ::lseek(fd_, 0, SEEK_END);
   std::size_t done = 0;
   while (done < line.size()) {
@@ -60,6 +76,7 @@ void JournalWriter::append(const nlohmann::json& event) {
     }
     done += static_cast<std::size_t>(n);
   }
+  ++seq_;
 }
 
 void JournalWriter::run_started(bool resuming) {
@@ -84,6 +101,7 @@ void JournalWriter::run_finished(const std::string& status) {
 
 namespace {
 
+// Applies one event; throws std::runtime_error (or a json exception) for one perfzero did not write.
 void apply_event(const nlohmann::json& event, JournalContents& out, std::map<std::string, std::size_t>& index) {
   const std::string type = event.at("event").get<std::string>();
   if (type == "case") {
@@ -114,28 +132,107 @@ void apply_event(const nlohmann::json& event, JournalContents& out, std::map<std
   // Unknown event types come from a newer minor version: skipped, as minor versions only add.
 }
 
+// One line, at most `limit` bytes; false at the end of the file. Throws for a longer line: reading it
+// whole would take memory without bound.
+bool read_bounded_line(std::istream& in, std::string& line, std::size_t limit, const std::filesystem::path& path,
+                       int number) {
+  line.clear();
+  char c = 0;
+  bool any = false;
+  while (in.get(c)) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() == limit) {
+      throw std::runtime_error(fmt::format(
+          "{}:{}: a line of over {} bytes (the limit; PERFZERO_MAX_JOURNAL_LINE_BYTES=BYTES raises it)",
+          path.string(), number, limit));
+    }
+    line.push_back(c);
+  }
+  return any;
+}
+
+struct Numbered {
+  int line = 0;
+  nlohmann::json event;
+};
+
 }  // namespace
+
+std::size_t max_journal_line_bytes() {
+  const char* given = std::getenv("PERFZERO_MAX_JOURNAL_LINE_BYTES");
+  if (given == nullptr) return kDefaultMaxJournalLineBytes;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(given, &end, 10);
+  return end != given && *end == '\0' && value >= 1024 ? static_cast<std::size_t>(value) : kDefaultMaxJournalLineBytes;
+}
 
 JournalContents read_journal(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
   JournalContents out;
-  std::map<std::string, std::size_t> index;
+  const std::size_t limit = max_journal_line_bytes();
+  const auto ignore = [&](int number, const std::string& why) {
+    ++out.skipped_lines;
+    out.warnings.push_back(fmt::format("{}:{}: not a line perfzero wrote, ignored: {}", path.string(), number, why));
+  };
+  // First every line, then the events in seq order: a line a method appended while a trial ran comes
+  // before the harness's own line with the same seq, which then replaces it.
+  std::vector<Numbered> legacy;            // lines before any seq line (journals written before seq)
+  std::map<long long, Numbered> numbered;  // seq -> the last line that claimed it
   std::string line;
   int number = 0;
-  std::string pending_error;
-  while (std::getline(in, line)) {
+  std::optional<int> unparsed_last;  // a line that did not parse: torn if nothing follows it
+  while (read_bounded_line(in, line, limit, path, number + 1)) {
     ++number;
-    if (!pending_error.empty()) throw std::runtime_error(pending_error);
     if (line.empty()) continue;
-    try {
-      apply_event(nlohmann::json::parse(line), out, index);
-    } catch (const std::exception& e) {
-      // Only the last line may be torn; anything earlier is corruption worth stopping for.
-      pending_error = fmt::format("{}:{}: unreadable journal event: {}", path.string(), number, e.what());
-      ++out.skipped_lines;
+    if (unparsed_last) {
+      ignore(*unparsed_last, "not JSON");
+      unparsed_last.reset();
     }
+    nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+    if (event.is_discarded()) {
+      unparsed_last = number;
+      continue;
+    }
+    if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
+      ignore(number, "no \"event\"");
+      continue;
+    }
+    const auto seq = event.find("seq");
+    if (seq == event.end()) {
+      if (numbered.empty()) {
+        legacy.push_back({number, std::move(event)});
+      } else {
+        ignore(number, "no \"seq\" among numbered lines");
+      }
+      continue;
+    }
+    if (!seq->is_number_integer() || seq->get<long long>() < 1) {
+      ignore(number, "a \"seq\" that is not a positive whole number");
+      continue;
+    }
+    const long long n = seq->get<long long>();
+    if (const auto earlier = numbered.find(n); earlier != numbered.end()) {
+      ignore(earlier->second.line, fmt::format("seq {} is claimed again by line {}, which stands", n, number));
+    }
+    numbered[n] = {number, std::move(event)};
   }
+  if (unparsed_last) {
+    ++out.skipped_lines;
+    out.torn_last_line = true;
+  }
+  std::map<std::string, std::size_t> index;
+  const auto apply = [&](const Numbered& n) {
+    try {
+      apply_event(n.event, out, index);
+    } catch (const std::exception& e) {
+      ignore(n.line, e.what());
+    }
+  };
+  for (const auto& n : legacy) apply(n);
+  for (const auto& [seq, n] : numbered) apply(n);
+  if (!numbered.empty()) out.last_seq = numbered.rbegin()->first;
   return out;
 }
 

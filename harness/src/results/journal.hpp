@@ -3,6 +3,13 @@
 // ends. It is what makes the per-method cost constant (nothing is rewritten) and what keeps a
 // finished trial when the harness is killed: a kill -9 loses at most the trial that was running.
 // A torn last line (the harness died inside a write) is skipped by the reader.
+//
+// A method can reach the journal too ($PERFZERO_RUN_DIR/journal.ndjson), and a line it appends must
+// not make the run unreadable or replace what the harness recorded. Each harness line carries "seq",
+// 1, 2, 3, ... across the run and its resumes; the reader keeps, for each seq, the last line (the
+// harness's own comes after anything a method appended while it ran) and ignores, naming each with a
+// warning, lines that are not JSON, carry no or no valid seq once seq lines began, or do not hold an
+// event perfzero writes. Journals written before seq (schema 1.2) are read as before.
 #include <filesystem>
 #include <set>
 #include <string>
@@ -19,6 +26,7 @@ inline constexpr const char* kJournalFile = "journal.ndjson";
 class JournalWriter {
  public:
   // Opens (creating or appending) the journal in `run_dir`; throws std::runtime_error with the path.
+  // Resuming, the numbering goes on from the journal's last seq.
   explicit JournalWriter(const std::filesystem::path& run_dir);
   ~JournalWriter();
   JournalWriter(const JournalWriter&) = delete;
@@ -38,17 +46,26 @@ class JournalWriter {
 
   std::filesystem::path path_;
   int fd_ = -1;
+  long long seq_ = 0;  // of the last line appended
   std::set<std::string> cases_written_;
 };
 
 struct JournalContents {
   std::vector<Case> cases;  // in first-journaled order, with their trials and warm-ups
   std::string last_status;  // from the last run_finished event; empty when the run never finished
-  int skipped_lines = 0;    // unreadable lines (a torn write)
+  int skipped_lines = 0;    // lines not used: a torn last line, or lines perfzero did not write
+  bool torn_last_line = false;
+  std::vector<std::string> warnings;  // one per line ignored, naming it (file:line: why)
+  long long last_seq = 0;             // the highest seq read (0 for a journal written before seq)
 };
 
-// Reads a journal; throws std::runtime_error naming the file and line for a malformed event that is
-// not the last line.
+// The longest journal line read; a longer one is an error naming it and this limit, which
+// $PERFZERO_MAX_JOURNAL_LINE_BYTES raises.
+inline constexpr std::size_t kDefaultMaxJournalLineBytes = 64ULL << 20;
+std::size_t max_journal_line_bytes();
+
+// Reads a journal. Throws std::runtime_error naming the file and line for a line over the limit, or
+// when the file cannot be read; every other bad line is skipped with a warning.
 JournalContents read_journal(const std::filesystem::path& path);
 
 }  // namespace perfzero::results

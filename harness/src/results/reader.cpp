@@ -1,5 +1,8 @@
 #include "results/reader.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "common/files.hpp"
@@ -22,11 +25,58 @@ void check_schema_version(const std::string& version, const std::filesystem::pat
 
 namespace {
 
-bool has_run_block(const std::filesystem::path& dir) {
-  const auto text = files::read_text(dir / kRunManifest);
-  if (!text) return false;
-  const auto doc = nlohmann::json::parse(*text, nullptr, false);
-  return doc.is_object() && doc.contains("run");
+// What run.json says of itself: nullopt when there is none. A run.json that is not a JSON object is
+// never passed over for a summary.json beside it (which would read it silently as another version).
+std::optional<nlohmann::json> read_manifest_doc(const std::filesystem::path& dir) {
+  const auto path = dir / kRunManifest;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return std::nullopt;
+  const auto text = files::read_text(path);
+  if (!text) throw ReadError(fmt::format("{}: unreadable", path.string()));
+  auto doc = nlohmann::json::parse(*text, nullptr, false);
+  if (!doc.is_object()) {
+    throw ReadError(fmt::format("{}: not a JSON object ({}): the run cannot be read", path.string(),
+                                doc.is_discarded() ? "not JSON" : std::string("a JSON ") + doc.type_name()));
+  }
+  // Both versions a run.json states must be one this build reads: the top-level one too.
+  if (const auto v = doc.find("schema_version"); v != doc.end()) {
+    if (!v->is_string()) throw ReadError(fmt::format("{}: schema_version is not a string", path.string()));
+    check_schema_version(v->get<std::string>(), path);
+  }
+  return doc;
+}
+
+// The trials of a run whose journal is gone, from the reports its trial directories still hold: named
+// in a warning, never silently read as a run of no trials.
+void recover_from_reports(const std::filesystem::path& dir, LoadedRun& loaded) {
+  int found = 0;
+  for (auto& c : loaded.run.cases) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir / c.dir, ec)) {
+      const auto report = entry.path() / "perfzero_summary.json";
+      if (!entry.is_directory(ec) || entry.is_symlink(ec) || !std::filesystem::is_regular_file(report, ec)) continue;
+      try {
+        LoadedRun one = detail::read_single_report(report);
+        if (one.run.cases.empty() || one.run.cases[0].trials.empty()) continue;
+        Trial t = std::move(one.run.cases[0].trials[0]);
+        t.dir = entry.path().lexically_relative(dir).string();
+        t.report = t.dir + "/perfzero_summary.json";
+        c.trials.push_back(std::move(t));
+        ++found;
+      } catch (const ReadError& e) {
+        loaded.warnings.push_back(e.what());
+      }
+    }
+    std::sort(c.trials.begin(), c.trials.end(), [](const Trial& a, const Trial& b) { return a.number < b.number; });
+  }
+  if (found > 0) {
+    loaded.warnings.push_back(fmt::format(
+        "{}: the journal ({}) is missing: {} trial(s) read back from their reports (their repetitions and "
+        "process details as the reports have them)",
+        dir.string(), kJournalFile, found));
+  } else {
+    loaded.warnings.push_back(fmt::format("{}: no journal: no trial had finished", dir.string()));
+  }
 }
 
 LoadedRun read_journaled_run(const std::filesystem::path& dir) {
@@ -40,7 +90,7 @@ LoadedRun read_journaled_run(const std::filesystem::path& dir) {
   check_schema_version(loaded.run.info.schema_version, dir / kRunManifest);
   const auto journal_path = dir / kJournalFile;
   if (!std::filesystem::exists(journal_path)) {
-    loaded.warnings.push_back(fmt::format("{}: no journal: no trial had finished", dir.string()));
+    recover_from_reports(dir, loaded);
     return loaded;
   }
   JournalContents journal;
@@ -49,10 +99,11 @@ LoadedRun read_journaled_run(const std::filesystem::path& dir) {
   } catch (const std::runtime_error& e) {
     throw ReadError(e.what());
   }
-  if (journal.skipped_lines > 0) {
+  if (journal.torn_last_line) {
     loaded.warnings.push_back(
         fmt::format("{}: the last line was torn (the harness stopped while writing it)", journal_path.string()));
   }
+  for (auto& w : journal.warnings) loaded.warnings.push_back(std::move(w));
   // The plan says which cases exist and in what order; the journal what happened to them. A journaled
   // case missing from the plan (a resumed run with a different plan) is kept, after the plan's cases.
   for (auto& journaled : journal.cases) {
@@ -79,7 +130,9 @@ LoadedRun read_run(const std::filesystem::path& path) {
   if (!std::filesystem::is_directory(status)) {
     throw ReadError(fmt::format("{}: neither a run directory nor a perfzero_summary.json file", path.string()));
   }
-  if (has_run_block(path)) return read_journaled_run(path);
+  if (const auto manifest = read_manifest_doc(path); manifest && manifest->contains("run")) {
+    return read_journaled_run(path);
+  }
   if (std::filesystem::exists(path / "summary.json")) return detail::read_legacy_run(path);
   throw ReadError(
       fmt::format("{}: not a perfzero run directory (no run.json with a 'run' block, no summary.json)", path.string()));

@@ -21,8 +21,16 @@ LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir)
     : shm_dir_(std::move(shm_dir)), shm_before_(files_in(shm_dir_)) {}
 
 SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
-  // The harness gives every trial TMPDIR=<trial>/tmp (app/child_command.cpp).
-  const std::filesystem::path tmp_dir = facts.trial_dir.empty() ? std::filesystem::path{} : facts.trial_dir / "tmp";
+  // The harness gives every trial TMPDIR=<trial>/tmp (app/child_command.cpp). A trial directory (or
+  // its method's directory above it) that the method replaced by a link is not walked through: the
+  // run loop says what the method did.
+  const auto is_real_dir = [](const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::symlink_status(p, ec).type() == std::filesystem::file_type::directory;
+  };
+  const bool real_dir =
+      !facts.trial_dir.empty() && is_real_dir(facts.trial_dir.parent_path()) && is_real_dir(facts.trial_dir);
+  const std::filesystem::path tmp_dir = real_dir ? facts.trial_dir / "tmp" : std::filesystem::path{};
   SamplerOutput out;
   std::uintmax_t shm_files = 0;
   std::uintmax_t shm_bytes = 0;
