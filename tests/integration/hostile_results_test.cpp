@@ -1,6 +1,9 @@
 // What a child leaves behind cannot hang, crash or swamp the harness: a FIFO or a symlink at the
 // result path, a huge or deeply nested result, Google Benchmark output with NaN and failed
 // entries, and a log of hundreds of MiB. Each is a real run of the perfzero binary.
+#include <sys/resource.h>
+#include <sys/wait.h>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -74,6 +77,52 @@ methods:
   EXPECT_NE(detail_of(deep_report).find("nested deeper than 64"), std::string::npos) << detail_of(deep_report);
   EXPECT_LT(std::filesystem::file_size(run / "ext.deep" / "trial_1" / "perfzero_summary.json"), 1u << 20);
   EXPECT_EQ(trial_report(run, "ext.after")["perfzero_cpp"]["outcome"], "succeeded");
+}
+
+// Issue 20: an 8 MB result whose extras held 4,000,000 numbers 60 lists deep became a 516 MB
+// perfzero_summary.json and a 1.21 GB harness. Reports now keep 1 MiB of extras, 8 levels deep, and say
+// what they cut; the harness's memory stays in proportion to the result.
+TEST(HostileResults, HugeDeepExtrasAreCutInReportsAndSaySo) {
+  TempDir dir;
+  const auto suite = dir.write("extras.yaml", R"yaml(
+methods:
+  - name: ext.huge_extras
+    command:
+      - /bin/sh
+      - -c
+      - >-
+        awk 'BEGIN { printf "{\"metrics\":[{\"name\":\"x\",\"value\":1}],\"extras\":{\"small\":42,\"deep\":";
+        for (i = 0; i < 60; i++) printf "["; printf "1"; for (i = 1; i < 4000000; i++) printf ",1";
+        for (i = 0; i < 60; i++) printf "]"; printf "}}" }' > "$PERFZERO_RESULT_FILE"
+)yaml");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const std::string binary = (kBinDir / "harness" / "perfzero").string();
+    const std::string config = "--config=" + suite.string();
+    const std::string out = "--output_dir=" + (dir.path() / "run").string();
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    ::dup2(null_fd, 1);
+    ::execl(binary.c_str(), binary.c_str(), config.c_str(), out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  ASSERT_EQ(::wait4(pid, &status, 0, &usage), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  // ru_maxrss of the harness itself (its children are not waited for here, the launcher reaps them).
+  EXPECT_LT(usage.ru_maxrss, 400L * 1024) << "KiB";
+  const auto report_path = dir.path() / "run" / "ext.huge_extras" / "trial_1" / "perfzero_summary.json";
+  EXPECT_LT(std::filesystem::file_size(report_path), 2U << 20);
+  const auto report = read_json(report_path);
+  const auto& extras = report["benchmark_result"]["extras"];
+  EXPECT_EQ(extras["small"], 42);
+  ASSERT_TRUE(extras["deep"].is_string()) << extras.dump().substr(0, 200);
+  EXPECT_NE(extras["deep"].get<std::string>().find("cut by perfzero: 7.6 MiB of JSON, 60 levels deep"),
+            std::string::npos)
+      << extras["deep"];
+  EXPECT_NE(report["perfzero_cpp"]["flags"].dump().find("extras_cut"), std::string::npos);
+  // The result file keeps every byte the method wrote.
+  EXPECT_GT(std::filesystem::file_size(dir.path() / "run" / "ext.huge_extras" / "trial_1" / "result.json"), 7U << 20);
 }
 
 TEST(HostileResults, GoogleBenchmarkNanFailedEntriesAndUnits) {

@@ -242,8 +242,14 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
   record.classification.detail = redact::redact_urls(record.classification.detail);
   record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
-  progress_->finished(role_ + planned.name, what, record.classification.outcome, record.classification.detail,
-                      record.execution.wall_seconds);
+  // The line shows the method's time; when the harness took longer than the method (reading a huge
+  // result, say), that is shown too, so a slow trial is not blamed on the method.
+  std::string shown = record.classification.detail;
+  const double harness_only = record.harness_seconds - record.execution.wall_seconds;
+  if (harness_only > 0.1 && harness_only > record.execution.wall_seconds) {
+    shown += fmt::format("{}the harness took {} more", shown.empty() ? "" : "; ", text::format_duration(harness_only));
+  }
+  progress_->finished(role_ + planned.name, what, record.classification.outcome, shown, record.execution.wall_seconds);
   return record;
 }
 

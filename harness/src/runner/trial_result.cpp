@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/trial_files.hpp"
+#include "runner/extras_bound.hpp"
 
 namespace perfzero::runner {
 
@@ -51,6 +52,7 @@ void fill_from_child(const ChildResult& child, results::Trial& t) {
   for (const auto& m : child.metrics)
     t.metrics.push_back({m.name, m.value, m.unit, m.min_value, m.max_value, m.direction});
   t.extras = child.extras;
+  if (!bound_extras(t.extras).empty()) t.flags.emplace_back("extras_cut");
   t.ml_framework_info = child.ml_framework_info;
   t.self_wall_time = child.self_wall_time;
   t.repetitions = repetitions_json(child.repetitions);
