@@ -31,7 +31,8 @@ enum pz_launch_reply_kind {
   PZ_LAUNCH_FORK_FAILED = 3,  /* error: errno of fork */
   PZ_LAUNCH_BAD_REQUEST = 4,  /* the request could not be read; the launcher exits */
   PZ_LAUNCH_DONE = 5          /* the tree is gone: wait_status of the method, usage of every reaped process,
-                                 and how long their main threads waited for a CPU (run_delay, -1: unknown) */
+                                 how long their main threads waited for a CPU (run_delay, -1: unknown), and the
+                                 tree's wall time on the launcher's clock, which a stopped harness cannot stretch */
 };
 
 struct pz_launch_reply {
@@ -45,6 +46,7 @@ struct pz_launch_reply {
   int64_t user_microseconds;
   int64_t system_microseconds;
   int64_t run_delay_microseconds;
+  int64_t wall_nanoseconds; /* DONE: from just before the method's process was made to the tree reaped */
 };
 
 #endif

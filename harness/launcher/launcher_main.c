@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launch_protocol.h"
@@ -189,7 +190,10 @@ static int run_one(int sock, const struct request* req) {
   sigfillset(&all);
   sigprocmask(SIG_SETMASK, &all, &own_mask);
   char** const own_environ = environ;
-  const pid_t child = reset_peak_rss() == 0 ? vfork() : fork();
+  const int reset = reset_peak_rss();
+  struct timespec started;
+  clock_gettime(CLOCK_MONOTONIC, &started);
+  const pid_t child = reset == 0 ? vfork() : fork();
   if (child == 0) become_method(req, setup[1]);
   const int fork_error = child < 0 ? errno : 0; /* before any other call can change it */
   environ = own_environ;
@@ -210,6 +214,9 @@ static int run_one(int sock, const struct request* req) {
   reply.pid = child;
   if (send_reply(sock, &reply) != 0) kill_remaining_children();
   const struct tree_usage usage = reap_tree(child);
+  struct timespec ended;
+  clock_gettime(CLOCK_MONOTONIC, &ended);
+  reply.wall_nanoseconds = (int64_t)(ended.tv_sec - started.tv_sec) * 1000000000LL + (ended.tv_nsec - started.tv_nsec);
   reply.kind = PZ_LAUNCH_DONE;
   reply.wait_status = usage.child_status;
   reply.reaped_processes = usage.reaped;
@@ -227,7 +234,7 @@ static int serve(int sock) {
     const int got = read_request(sock, &req);
     if (got <= 0 || launcher_parent_gone) {
       if (got < 0 && !launcher_parent_gone) {
-        struct pz_launch_reply bad = {PZ_LAUNCH_BAD_REQUEST, 0, EPROTO, 0, 0, 0, 0, 0, 0, -1};
+        struct pz_launch_reply bad = {PZ_LAUNCH_BAD_REQUEST, 0, EPROTO, 0, 0, 0, 0, 0, 0, -1, 0};
         send_reply(sock, &bad);
       }
       free_request(&req);

@@ -125,6 +125,23 @@ TEST(MaxCases, TheFlagLimitsThePlanBeforeItIsBuilt) {
   EXPECT_EQ(run_perfzero({"--config", suite.string(), "--max_cases=3", "--dry_run"}, dir.path()).exit_code, 0);
 }
 
+// Issue 20: max_cases accepted 1e8, though each case costs about 2.4 KB (1e6 cases took 2.4 GB in
+// --dry_run, 1e8 ended in std::bad_alloc): the ceiling is what fits in 1 GiB, and the error says why.
+TEST(MaxCases, TheCeilingIsWhatAPlanCanHoldInAGibibyteAndSaysSo) {
+  TempDir dir;
+  const auto flag = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--max_cases=100000000", "--dry_run"}, dir.path());
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_NE(flag.err.find("--max_cases: expected a whole number from 1 to 400000, got '100000000' (a plan takes "
+                          "about 2.4 KB per case, so 400000 cases fit in 1 GiB)"),
+            std::string::npos)
+      << flag.err;
+  const auto suite = dir.write("big.yaml", "max_cases: 100000000\nmethods: [{method: sanity.Sanity.benchmark_noop}]\n");
+  const auto in_suite = run_perfzero({"--config", suite.string(), "--dry_run"}, dir.path());
+  EXPECT_EQ(in_suite.exit_code, 2);
+  EXPECT_NE(in_suite.err.find("big.yaml:1:12: max_cases: at most 400000"), std::string::npos) << in_suite.err;
+}
+
 TEST(ConfigFile, DirectoriesFifosAndDevicesAreNamedWithoutHanging) {
   TempDir dir;
   ASSERT_EQ(::mkfifo((dir.path() / "fifo").c_str(), 0600), 0);

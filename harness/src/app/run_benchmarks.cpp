@@ -75,6 +75,10 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     status = fmt::format("aborted: {}", e.what());
   }
   std::optional<std::string> unwritten = session.finish(status);
+  if (session.late_signal()) {
+    stop = session.late_signal();
+    status = kInterruptedAfterCompletion;
+  }
   if (status.rfind("aborted: ", 0) == 0 || unwritten) {
     const std::string why = unwritten && status.rfind("aborted: ", 0) != 0 ? *unwritten : status.substr(9);
     fmt::print(stderr, "perfzero: error: run stopped: {}; results so far in {} (--resume continues it)\n", why,
@@ -94,6 +98,13 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   }
   if (!stop && !options.history_db.empty() && !store_in_history(options.history_db, session.run())) {
     return to_int(ExitCode::output_unwritable);
+  }
+  if (stop && status == kInterruptedAfterCompletion) {
+    fmt::print(stderr,
+               "perfzero: {} came after the last trial, while the summaries were written: they are whole; the "
+               "run is marked {}\n",
+               runner::signal_name(*stop), kInterruptedAfterCompletion);
+    return exit_code_for_signal(*stop);
   }
   if (stop) {
     fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));

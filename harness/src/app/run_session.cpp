@@ -11,6 +11,7 @@
 #include "results/reader.hpp"
 #include "results/run_manifest.hpp"
 #include "runner/leftovers.hpp"
+#include "runner/signals.hpp"
 
 namespace perfzero::app {
 
@@ -100,6 +101,12 @@ std::optional<std::string> RunSession::finish(const std::string& status) {
   std::error_code ignored;
   std::filesystem::remove(reserve_, ignored);
   std::optional<std::string> unwritten = recorder_->finish(status);
+  if (status == "completed") {
+    if ((late_signal_ = runner::take_pending_stop_signal())) {
+      const auto again = recorder_->finish(std::string(kInterruptedAfterCompletion));
+      if (!unwritten) unwritten = again;
+    }
+  }
   root_.reset();
   ::close(output_.lock_fd);
   output_.lock_fd = -1;

@@ -17,6 +17,9 @@
 
 namespace perfzero::app {
 
+// Every trial ran and every output was written, but a stop signal came while they were.
+inline constexpr const char* kInterruptedAfterCompletion = "interrupted_after_completion";
+
 class RunSession {
  public:
   // Throws UsageError for a bad --report name, an output directory that holds another run, or a
@@ -32,8 +35,11 @@ class RunSession {
   const ClaimedOutput& output() const { return output_; }
 
   // Ends the run with `status` (completed, interrupted, aborted: ...): the reserve goes, the journal,
-  // run.json and every output are written. The first write refused, if any.
+  // run.json and every output are written. The first write refused, if any. A stop signal that came
+  // after the last trial (while these were written) leaves them whole and makes a completed run
+  // interrupted_after_completion: late_signal() then names it.
   std::optional<std::string> finish(const std::string& status);
+  std::optional<int> late_signal() const { return late_signal_; }
 
  private:
   ClaimedOutput output_;
@@ -43,6 +49,7 @@ class RunSession {
   std::unique_ptr<RunLoop> loop_;
   std::filesystem::path reserve_;
   bool finished_ = false;
+  std::optional<int> late_signal_;
 };
 
 }  // namespace perfzero::app

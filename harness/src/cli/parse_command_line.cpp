@@ -292,7 +292,13 @@ void convert_raw_values(const RawValues& raw, Options& o) {
     o.settings.monitor_interval =
         std::chrono::milliseconds(int_value("monitor_interval_ms", raw.interval, 1, 3'600'000));
   }
-  if (!raw.max_cases.empty()) o.max_cases = int_value("max_cases", raw.max_cases, 1, config::kMaxCasesCeiling);
+  if (!raw.max_cases.empty()) {
+    try {
+      o.max_cases = int_value("max_cases", raw.max_cases, 1, config::kMaxCasesCeiling);
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("{} ({})", e.what(), config::kMaxCasesWhy));
+    }
+  }
   if (!raw.max_result_bytes.empty()) {
     o.settings.max_result_bytes =
         int_value("max_result_bytes", raw.max_result_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());

@@ -337,7 +337,13 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
     const auto value = check.param_of(n, "interleave", ParamType::boolean);
     suite.interleave = std::get<bool>(value);
   }
-  if (const auto n = root["max_cases"]) suite.max_cases = check.int_of(n, "max_cases", 1, kMaxCasesCeiling);
+  if (const auto n = root["max_cases"]) {
+    if (n.IsScalar() && n.Scalar().find_first_not_of("0123456789") == std::string::npos && n.Scalar().size() > 6 &&
+        std::stoull(n.Scalar().substr(0, 18)) > static_cast<unsigned long long>(kMaxCasesCeiling)) {
+      check.fail(n, "max_cases", fmt::format("at most {} ({}), got {}", kMaxCasesCeiling, kMaxCasesWhy, n.Scalar()));
+    }
+    suite.max_cases = check.int_of(n, "max_cases", 1, kMaxCasesCeiling);
+  }
   read_comparisons(check, root, suite);
   return suite;
 }

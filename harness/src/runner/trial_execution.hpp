@@ -23,6 +23,8 @@ struct KernelUsage {
   // How long the tree's processes (their main threads) waited for a CPU on a run queue; nullopt when
   // /proc/PID/schedstat could not be read (a kernel without schedstats).
   std::optional<double> run_queue_seconds;
+  // The tree's wall time as perfzero-launch measured it (just before the fork to the tree reaped).
+  std::optional<double> wall_seconds;
 };
 
 struct TrialExecution {
@@ -30,7 +32,8 @@ struct TrialExecution {
   int exit_code = 0;          // when exited
   int signal = 0;             // when signaled; the stop signal when interrupted
   std::string launch_error;   // when launch_failed or launcher_lost
-  double wall_seconds = 0.0;  // from launch to the end of the child's tree
+  double wall_seconds = 0.0;  // from launch to the end of the child's tree (the launcher's clock when it answered)
+  bool harness_stalled = false;  // the harness was stopped while the method ran: its own clock ran on
   std::optional<KernelUsage> kernel;
   samplers::TreeResult tree;       // the process-tree sampler's typed result (PerfZero's process_info)
   double monitor_cpu_seconds = 0;  // CPU the monitor's thread used, all samplers together

@@ -80,6 +80,7 @@ results::Trial make_trial(const TrialRecord& record, bool with_report) {
   t.process.max_cpu_percent = e.tree.max_cpu_percent;
   t.process.detail = process_detail(e, *record.planned);
   if (e.log_bytes_dropped > 0) t.flags.emplace_back("log_truncated");
+  if (e.harness_stalled) t.flags.emplace_back("harness_stalled");
   for (const auto& [name, output] : e.samplers) {
     t.samplers[name] = output.summary;
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());

@@ -197,6 +197,14 @@ TrialExecution run_trial(const TrialRequest& request) {
   // Nothing of the tree is left to write to the log now.
   execution.log_bytes_dropped = cap_log(request.log_path, request.max_log_bytes);
   execution.wall_seconds = std::chrono::duration<double>(outcome.ended - started).count();
+  // The method's own start and end, on the launcher's clock: a harness stopped (SIGSTOP, a debugger, a
+  // host that froze it) meanwhile would otherwise count its pause as the method's time. A pause that
+  // long also left the samplers blind: the trial is flagged harness_stalled, and does not decide.
+  if (execution.kernel && execution.kernel->wall_seconds) {
+    const double method = *execution.kernel->wall_seconds;
+    execution.harness_stalled = execution.wall_seconds - method > std::max(kStallSeconds, kStallShare * method);
+    execution.wall_seconds = method;
+  }
   finish_samplers(request, tree, all, execution);
   return execution;
 }

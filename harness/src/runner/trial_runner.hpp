@@ -25,6 +25,12 @@ struct TrialRequest {
   std::function<void(double)> on_tick;
 };
 
+// The harness's clock ran on this much longer than the method (or this share of its time, if more):
+// the harness was stopped while the method ran (flag harness_stalled). Above the few milliseconds the
+// request and the reply take on a loaded machine.
+inline constexpr double kStallSeconds = 0.25;
+inline constexpr double kStallShare = 0.25;
+
 // Runs one child to its end, time-out or interruption. Never throws for anything the child does;
 // on return no process of its tree is left. The harness must be a child subreaper (see
 // become_subreaper) and must have blocked its signals (block_harness_signals).
