@@ -8,6 +8,7 @@
 
 #include "app/ab_session.hpp"
 #include "app/ab_sides.hpp"
+#include "app/comparison_output.hpp"
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "common/errors.hpp"
@@ -19,12 +20,6 @@
 namespace perfzero::app {
 
 namespace {
-
-bool use_colour(const std::string& choice) {
-  if (choice == "always") return true;
-  if (choice == "never") return false;
-  return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
-}
 
 // The files the session writes beside both runs, and those the user asked for: a refusal is exit 4.
 bool write_outputs(const cli::AbOptions& options, const compare::Report& report) {
@@ -45,20 +40,6 @@ bool write_outputs(const cli::AbOptions& options, const compare::Report& report)
   return ok;
 }
 
-void print_report(const cli::AbOptions& options, const compare::Report& report) {
-  std::string text;
-  if (options.format == "markdown") {
-    text = compare::to_markdown(report);
-  } else if (options.format == "json") {
-    text = compare::to_json_text(report);
-    if (const std::string more = compare::advice(report); !more.empty()) std::fputs(more.c_str(), stderr);
-  } else {
-    text = compare::to_terminal(report, use_colour(options.colour));
-  }
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
-}
-
 }  // namespace
 
 int ab_command(cli::AbOptions options, const catalog::Catalog& catalog) {
@@ -71,7 +52,7 @@ int ab_command(cli::AbOptions options, const catalog::Catalog& catalog) {
              options.max_pairs, text::format_duration(static_cast<double>(options.max_time.count()) / 1000.0),
              options.output_dir);
   const AbOutcome outcome = run_ab_session(options, baseline, candidate, session_id);
-  print_report(options, outcome.report);
+  print_report(outcome.report, options.format, options.colour);
   const bool written = write_outputs(options, outcome.report);
   if (outcome.unwritten) {
     fmt::print(stderr, "perfzero ab: error: a run could not be written: {}; results so far in {}\n",

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
+#include "app/comparison_output.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "compare/compare_runs.hpp"
@@ -44,12 +45,6 @@ results::Run load(const std::string& path) {
   }
 }
 
-bool use_colour(const std::string& choice) {
-  if (choice == "always") return true;
-  if (choice == "never") return false;
-  return isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
-}
-
 // --markdown/--json name files the user chose: a refusal is exit 4, as for any output.
 void write_extra(const std::string& path, const std::string& text) {
   if (path.empty()) return;
@@ -64,18 +59,7 @@ void write_extra(const std::string& path, const std::string& text) {
 int print_comparison(const compare::Report& report, const cli::CompareOptions& options) {
   write_extra(options.markdown_file, compare::to_markdown(report));
   write_extra(options.json_file, compare::to_json_text(report));
-  std::string text;
-  if (options.format == "markdown") {
-    text = compare::to_markdown(report);
-  } else if (options.format == "json") {
-    text = compare::to_json_text(report);
-    // stdout stays one JSON document; the advice a person needs goes beside it.
-    if (const std::string more = compare::advice(report); !more.empty()) std::fputs(more.c_str(), stderr);
-  } else {
-    text = compare::to_terminal(report, use_colour(options.colour));
-  }
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
+  print_report(report, options.format, options.colour);
   return to_int(report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }
 

@@ -66,6 +66,10 @@ struct MetricComparison {
   std::string reason;  // why, in a few words
 };
 
+// slower or faster, from which way the change went and which way the metric says is better; changed
+// when it declares none.
+Verdict directed(double change, Direction direction);
+
 // Fills median, cv, change, interval, p-value, verdict and reason from the two sides' values.
 void judge(MetricComparison& m, const Settings& settings);
 

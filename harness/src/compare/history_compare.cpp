@@ -32,12 +32,6 @@ std::map<Key, std::vector<double>> run_medians(const std::vector<results::Run>& 
   return out;
 }
 
-Verdict directed(double change, Direction direction) {
-  if (direction == Direction::unspecified) return Verdict::changed;
-  const bool worse = direction == Direction::lower_is_better ? change > 0 : change < 0;
-  return worse ? Verdict::slower : Verdict::faster;
-}
-
 void judge_against_history(MetricComparison& m, const Settings& settings, double z_threshold) {
   const results::Stats base = results::compute_stats(m.baseline.values);
   const results::Stats cand = results::compute_stats(m.candidate.values);

@@ -12,19 +12,7 @@ namespace perfzero::compare {
 
 namespace {
 
-Verdict directed(double change, Direction direction) {
-  switch (direction) {
-    case Direction::lower_is_better:
-      return change > 0 ? Verdict::slower : Verdict::faster;
-    case Direction::higher_is_better:
-      return change < 0 ? Verdict::slower : Verdict::faster;
-    case Direction::unspecified:
-      break;
-  }
-  return Verdict::changed;
-}
-
-Side side_of(const std::vector<double>& values) {
+Side side_from(const std::vector<double>& values) {
   Side s;
   s.values = values;
   s.succeeded = static_cast<int>(values.size());
@@ -70,8 +58,8 @@ std::string pair_disturbances(const PairedSeries& p) {
 
 bool judge_pairs(MetricComparison& m, const PairedSeries& pairs, double level_alpha, const Settings& settings,
                  bool last) {
-  m.baseline = side_of(pairs.baseline);
-  m.candidate = side_of(pairs.candidate);
+  m.baseline = side_from(pairs.baseline);
+  m.candidate = side_from(pairs.candidate);
   const int n = static_cast<int>(pairs.baseline.size());
   m.pairs = n;
   m.baseline.disturbed = m.candidate.disturbed =

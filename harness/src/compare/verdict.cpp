@@ -67,6 +67,18 @@ std::string disturbance_words(const Side& baseline, const Side& candidate) {
   return out;
 }
 
+Verdict directed(double change, Direction direction) {
+  switch (direction) {
+    case Direction::lower_is_better:
+      return change > 0 ? Verdict::slower : Verdict::faster;
+    case Direction::higher_is_better:
+      return change < 0 ? Verdict::slower : Verdict::faster;
+    case Direction::unspecified:
+      break;
+  }
+  return Verdict::changed;
+}
+
 bool gates(const std::string& pattern, const std::string& metric) {
   if (pattern.empty()) return true;
   return std::regex_search(metric, std::regex(pattern, std::regex::ECMAScript));
@@ -80,19 +92,6 @@ void describe_side(Side& side) {
   const results::Stats s = results::compute_stats(side.values);
   side.median = s.median;
   side.cv = s.cv;
-}
-
-// Better or worse, from which way the median moved and which way the metric says is better.
-Verdict directed(double change, Direction direction) {
-  switch (direction) {
-    case Direction::lower_is_better:
-      return change > 0 ? Verdict::slower : Verdict::faster;
-    case Direction::higher_is_better:
-      return change < 0 ? Verdict::slower : Verdict::faster;
-    case Direction::unspecified:
-      break;
-  }
-  return Verdict::changed;
 }
 
 bool cannot_reach(std::size_t a, std::size_t b, double alpha) { return smallest_attainable_p(a, b) >= alpha; }

@@ -1,0 +1,33 @@
+#include "app/comparison_output.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "compare/formats.hpp"
+
+namespace perfzero::app {
+
+bool use_colour(const std::string& choice) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+}
+
+void print_report(const compare::Report& report, const std::string& format, const std::string& colour) {
+  std::string text;
+  if (format == "markdown") {
+    text = compare::to_markdown(report);
+  } else if (format == "json") {
+    text = compare::to_json_text(report);
+    // stdout stays one JSON document; the advice a person needs goes beside it.
+    if (const std::string more = compare::advice(report); !more.empty()) std::fputs(more.c_str(), stderr);
+  } else {
+    text = compare::to_terminal(report, use_colour(colour));
+  }
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace perfzero::app

@@ -1,0 +1,16 @@
+#pragma once
+// How `compare` and `ab` print a comparison: the table (text, coloured on a terminal), Markdown or
+// JSON on stdout, and the advice a person needs beside a JSON document on stderr.
+#include <string>
+
+#include "compare/compare_runs.hpp"
+
+namespace perfzero::app {
+
+// "always", "never", or "auto": on a terminal unless NO_COLOR is set.
+bool use_colour(const std::string& choice);
+
+// Prints the report in `format` (text, markdown, json) on stdout.
+void print_report(const compare::Report& report, const std::string& format, const std::string& colour);
+
+}  // namespace perfzero::app
