@@ -41,7 +41,7 @@ struct pz_launch_reply {
   int32_t error;
   int32_t wait_status;
   int32_t reaped_processes;
-  int32_t reserved;
+  int32_t leftovers_killed; /* DONE: processes still running after the method's main process ended, killed */
   int64_t maxrss_kib;
   int64_t user_microseconds;
   int64_t system_microseconds;

@@ -220,6 +220,7 @@ static int run_one(int sock, const struct request* req) {
   reply.kind = PZ_LAUNCH_DONE;
   reply.wait_status = usage.child_status;
   reply.reaped_processes = usage.reaped;
+  reply.leftovers_killed = usage.leftovers_killed;
   reply.maxrss_kib = usage.maxrss_kib;
   reply.user_microseconds = usage.user_microseconds;
   reply.system_microseconds = usage.system_microseconds;

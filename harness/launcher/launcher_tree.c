@@ -97,7 +97,7 @@ static long run_delay_of(pid_t pid) {
 }
 
 struct tree_usage reap_tree(pid_t child) {
-  struct tree_usage usage = {0, 0, 0, -1, 0, 0};
+  struct tree_usage usage = {0, 0, 0, -1, 0, 0, 0};
   int child_done = 0;
   for (;;) {
     int status = 0;
@@ -110,7 +110,8 @@ struct tree_usage reap_tree(pid_t child) {
       break; /* ECHILD: the whole tree is gone */
     }
     const long delay = run_delay_of(ended.si_pid);
-    if (delay >= 0) usage.run_delay_microseconds = (usage.run_delay_microseconds < 0 ? 0 : usage.run_delay_microseconds) + delay;
+    if (delay >= 0)
+      usage.run_delay_microseconds = (usage.run_delay_microseconds < 0 ? 0 : usage.run_delay_microseconds) + delay;
     const pid_t pid = wait4(ended.si_pid, &status, 0, &ru);
     if (pid < 0) {
       if (errno == EINTR) continue;
@@ -123,6 +124,8 @@ struct tree_usage reap_tree(pid_t child) {
     if (pid == child) {
       usage.child_status = status;
       child_done = 1;
+    } else if (child_done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+      ++usage.leftovers_killed;
     }
     /* The method is over when its main process ends; what it left running is ended with it. */
     if ((child_done || launcher_parent_gone) && !no_children_left()) kill_remaining_children();

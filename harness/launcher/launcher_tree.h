@@ -23,6 +23,7 @@ struct tree_usage {
   long system_microseconds;
   long run_delay_microseconds; /* summed over the reaped processes' main threads; -1 when /proc had none */
   int reaped;
+  int leftovers_killed; /* killed by SIGKILL after the main process ended: what it left running */
   int child_status;
 };
 

@@ -46,6 +46,46 @@ TEST(BadSuites, AMissingFileIsNamed) {
   expect_one_clear_line(f, "/no/such/suite.yaml: no such suite file", "missing file");
 }
 
+// A UTF-16 file (Windows editors save "Unicode" so) cannot start with the '# expect:' line the corpus
+// uses: its byte order mark comes first.
+TEST(BadSuites, AUtf16SuiteIsNamedWithTheCommandThatConvertsIt) {
+  TempDir dir;
+  std::string utf16 = "\xff\xfe";
+  for (const char c : std::string("methods:\n  - {name: a, command: [/bin/true]}\n")) utf16 += std::string{c, '\0'};
+  const auto suite = dir.write("utf16.yaml", utf16);
+  const auto f = run_perfzero({"--config", suite.string(), "--output_dir=run"}, dir.path());
+  expect_one_clear_line(f,
+                        suite.string() +
+                            ": starts with a UTF-16 byte order mark; a suite file must be UTF-8 text (a "
+                            "UTF-16 file converts with iconv -f UTF-16 -t UTF-8)",
+                        "UTF-16 suite");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "run"));
+}
+
+// The same suite three times, once through another path: one line naming each place, not a name
+// collision at one of them.
+TEST(BadSuites, TheSameSuiteGivenAgainIsRefusedNamingEveryPlace) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", "methods:\n  - {name: a, command: [/bin/true], output: none}\n");
+  std::filesystem::create_symlink(suite, dir.path() / "link.yaml");
+  const auto f = run_perfzero({"--config", suite.string(), "--config", suite.string(), "--config",
+                               (dir.path() / "link.yaml").string(), "--output_dir=run"},
+                              dir.path());
+  expect_one_clear_line(f,
+                        "--config: the same suite is given 3 times: --config #1 '" + suite.string() +
+                            "', --config #2 '" + suite.string() + "', --config #3 '" +
+                            (dir.path() / "link.yaml").string() + "'; give each suite once",
+                        "repeated suite");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "run"));
+  // Two suites naming one method: the collision names both places.
+  const auto other = dir.write("t.yaml", "methods:\n  - {name: a, command: [/bin/true], output: none}\n");
+  const auto g = run_perfzero({"--config", suite.string(), "--config", other.string(), "--output_dir=run"}, dir.path());
+  expect_one_clear_line(
+      g,
+      other.string() + ":2:5: name: 'a' is already used by another method of this run (at " + suite.string() + ":2:5)",
+      "name collision");
+}
+
 TEST(BadFlags, EachGivesOneLineNamingTheFlag) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"--benchmark_method=x"}, "unknown flag --benchmark_method; did you mean '--benchmark_methods'?"},

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace perfzero::results {
 namespace {
 
@@ -45,6 +48,49 @@ Trial trial(int n, Outcome outcome, double wall, double metric) {
   t.wall_time = wall;
   t.metrics.push_back({"speed", metric, "GB/s", std::nullopt, std::nullopt});
   return t;
+}
+
+// One rule for every output: what does not fit in a double is absent (null, an empty cell), and no
+// percentile leaves the range of the values.
+TEST(Stats, ValuesAtTheDoublesLimitGiveFiniteFiguresOrNone) {
+  constexpr double kBig = 1.7e308;
+  const Stats s = compute_stats({-kBig, kBig, -kBig, kBig});
+  ASSERT_TRUE(s.mean.has_value());
+  EXPECT_DOUBLE_EQ(*s.mean, 0.0);
+  // The sample stddev is kBig * sqrt(4/3), past the largest double: absent, and so is cv.
+  EXPECT_FALSE(s.stddev.has_value());
+  EXPECT_FALSE(s.cv.has_value());
+  for (const auto& p : {s.p5, s.p25, s.median, s.p75, s.p95}) {
+    ASSERT_TRUE(p.has_value());
+    EXPECT_GE(*p, *s.min);
+    EXPECT_LE(*p, *s.max);
+  }
+  EXPECT_DOUBLE_EQ(*s.p5, -kBig);
+  EXPECT_DOUBLE_EQ(*s.median, 0.0);
+  const auto j = to_json(s);
+  EXPECT_TRUE(j["stddev"].is_null());
+  EXPECT_TRUE(j["cv"].is_null());
+
+  // Large but representable: the plain sums overflow, the scaled ones do not.
+  const Stats big = compute_stats({kBig, kBig / 2, kBig});
+  ASSERT_TRUE(big.mean.has_value());
+  EXPECT_NEAR(*big.mean / kBig, 5.0 / 6.0, 1e-15);
+  ASSERT_TRUE(big.stddev.has_value());
+  EXPECT_NEAR(*big.stddev / kBig, std::sqrt(1.0 / 12.0), 1e-15);
+  ASSERT_TRUE(big.cv.has_value());
+  EXPECT_NEAR(*big.cv, std::sqrt(1.0 / 12.0) / (5.0 / 6.0), 1e-14);
+
+  const Stats inf = compute_stats({1.0, std::numeric_limits<double>::infinity()});
+  EXPECT_FALSE(inf.max.has_value());
+  EXPECT_FALSE(inf.mean.has_value());
+  EXPECT_DOUBLE_EQ(*inf.min, 1.0);
+}
+
+TEST(Stats, PercentilesOfEqualNeighboursAreExactlyThem) {
+  const Stats s = compute_stats({0.1, 0.1, 0.1, 0.1, 0.1});
+  EXPECT_EQ(*s.p5, 0.1);
+  EXPECT_EQ(*s.p95, 0.1);
+  EXPECT_EQ(*s.median, 0.1);
 }
 
 TEST(CaseStats, UseSucceededTrialsOnlyAndCountFlags) {

@@ -54,5 +54,34 @@ TEST(YamlFile, RefusesWhatIsNotASmallRegularFileNamingIt) {
   EXPECT_EQ(error_of(huge), huge.string() + ": larger than 16 MiB; a test file is expected to be small");
 }
 
+TEST(YamlFile, OnlyTextIsReadAndAnythingElseIsNamedWithItsPlace) {
+  testing::TempDir dir;
+  auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir.path() / name, std::ios::binary) << bytes;
+    return dir.path() / name;
+  };
+  // UTF-8, with and without its byte order mark, tabs and CRLF line ends are read as they are; so are
+  // bytes that are not UTF-8 (a Latin-1 name), which a suite may carry (NotUtf8.EveryEntryPointKeepsRunning).
+  EXPECT_EQ(read_yaml_file(write("utf8.yaml", "name: caf\xc3\xa9 \xe2\x9c\x93\r\n\tx\n"), kKind),
+            "name: caf\xc3\xa9 \xe2\x9c\x93\r\n\tx\n");
+  EXPECT_NO_THROW((void)read_yaml_file(write("bom.yaml", "\xef\xbb\xbfmethods: []\n"), kKind));
+  EXPECT_NO_THROW((void)read_yaml_file(write("latin1.yaml", "suite: caf\xe9\n"), kKind));
+
+  const auto utf16 = write("utf16.yaml", std::string("\xff\xfem\0e\0t\0", 8));
+  EXPECT_EQ(error_of(utf16), utf16.string() +
+                                 ": starts with a UTF-16 byte order mark; a test file must be UTF-8 text (a UTF-16 "
+                                 "file converts with iconv -f UTF-16 -t UTF-8)");
+  const auto utf32 = write("utf32.yaml", std::string("\xff\xfe\0\0m\0\0\0", 8));
+  EXPECT_NE(error_of(utf32).find("starts with a UTF-32 byte order mark"), std::string::npos) << error_of(utf32);
+  const auto binary = write("binary.yaml", std::string("methods:\n  - a\0b\n", 17));
+  EXPECT_EQ(error_of(binary), binary.string() +
+                                  ":2:6: is not text: it holds a NUL byte (a binary file, or UTF-16 without a byte "
+                                  "order mark); a test file must be UTF-8 text");
+  const auto control = write("control.yaml", "a: 1\nb: \x1b[2J\n");
+  EXPECT_EQ(error_of(control), control.string() +
+                                   ":2:4: is not text: it holds the control character 0x1B; a test file must be "
+                                   "UTF-8 text");
+}
+
 }  // namespace
 }  // namespace perfzero::config::yaml

@@ -1,10 +1,13 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <limits>
 
 #include "cli/options.hpp"
 #include "common/errors.hpp"
+#include "common/table_cells.hpp"
 #include "common/text.hpp"
 #include "perfzero_build_info.hpp"
 
@@ -264,19 +267,21 @@ void convert_auto_limits(const RawValues& raw, Options& o) {
     double pct = 0;
     const auto [ptr, ec] = std::from_chars(raw.max_noise.data(), raw.max_noise.data() + raw.max_noise.size(), pct);
     if (ec != std::errc{} || ptr != raw.max_noise.data() + raw.max_noise.size() || !(pct > 0 && pct <= 100)) {
-      throw UsageError(fmt::format("--max_noise: expected a percentage above 0 and at most 100, got '{}'", raw.max_noise));
+      throw UsageError(
+          fmt::format("--max_noise: expected a percentage above 0 and at most 100, got '{}'", raw.max_noise));
     }
     o.settings.max_noise = pct / 100.0;
   }
   const bool limits = !raw.min_trials.empty() || !raw.max_trials.empty() || !raw.min_time.empty() ||
                       !raw.max_time.empty() || !raw.max_noise.empty();
   if (limits && raw.trials != "auto" && !raw.trials.empty()) {
-    throw UsageError("--min_trials, --max_trials, --min_time, --max_time and --max_noise go with "
-                     "--benchmark_num_trials=auto (or trials: auto in a suite), not with a number of trials");
+    throw UsageError(
+        "--min_trials, --max_trials, --min_time, --max_time and --max_noise go with "
+        "--benchmark_num_trials=auto (or trials: auto in a suite), not with a number of trials");
   }
   if (o.settings.min_trials && o.settings.max_trials && *o.settings.min_trials > *o.settings.max_trials) {
-    throw UsageError(fmt::format("--min_trials {} is above --max_trials {}", *o.settings.min_trials,
-                                 *o.settings.max_trials));
+    throw UsageError(
+        fmt::format("--min_trials {} is above --max_trials {}", *o.settings.min_trials, *o.settings.max_trials));
   }
 }
 
@@ -315,10 +320,39 @@ void convert_raw_values(const RawValues& raw, Options& o) {
   }
 }
 
+// The same suite twice would plan every method twice, and the second's names collide with the first's:
+// say so, naming every place it was given, rather than report a collision at one of them.
+void refuse_repeated_suites(const std::vector<std::string>& configs) {
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    std::vector<std::string> places;
+    std::error_code ec;
+    for (std::size_t j = 0; j < configs.size(); ++j) {
+      const bool same = j == i || configs[j] == configs[i] || std::filesystem::equivalent(configs[i], configs[j], ec);
+      if (!same) continue;
+      if (j < i) break;  // reported from its first occurrence
+      places.push_back(fmt::format("--config #{} '{}'", j + 1, configs[j]));
+    }
+    if (places.size() > 1) {
+      throw UsageError(fmt::format("--config: the same suite is given {} times: {}; give each suite once",
+                                   places.size(), text::join(places, ", ")));
+    }
+  }
+}
+
 void validate_combinations(const Options& o) {
   if (o.execution_id.find('/') != std::string::npos || o.execution_id == "." || o.execution_id == "..") {
     throw UsageError(fmt::format("--execution_id: expected a name without '/', got '{}'", o.execution_id));
   }
+  // It names a directory and heads every summary: a newline or escape there breaks both.
+  const auto control = std::find_if(o.execution_id.begin(), o.execution_id.end(),
+                                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  if (control != o.execution_id.end()) {
+    throw UsageError(fmt::format(
+        "--execution_id: expected a name without control characters, got '{}' (byte 0x{:02x} "
+        "at offset {})",
+        text::printable(o.execution_id), static_cast<unsigned char>(*control), control - o.execution_id.begin()));
+  }
+  refuse_repeated_suites(o.configs);
   if (!o.list && o.benchmark_methods.empty() && o.configs.empty()) {
     throw UsageError("nothing to run: give --benchmark_methods=..., --config=FILE or --list (perfzero --help)");
   }

@@ -1,26 +1,14 @@
 // The Markdown table a pull-request comment shows.
 #include <fmt/format.h>
 
+#include "common/table_cells.hpp"
 #include "compare/formats.hpp"
 
 namespace perfzero::compare {
 
 namespace {
 
-// A cell must not end the row early or start a new one.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      out += ' ';  // a newline would end the row; an escape sequence has no place in a comment
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string cell(const std::string& text) { return text::md_cell(text); }
 
 std::string mark(const MetricComparison& m) {
   switch (m.verdict) {
@@ -68,8 +56,7 @@ std::string to_markdown(const Report& report) {
     const std::string unit = r.unit.empty() ? "" : fmt::format(" {}", r.unit);
     out += fmt::format("| {} | {} | {}{} | {}{} | {} | {} | {} | {} |\n", cell(r.case_name), cell(r.metric),
                        number(r.baseline.median), cell(r.baseline.median ? unit : ""), number(r.candidate.median),
-                       cell(r.candidate.median ? unit : ""), percent(r.change), interval(r), significance(r),
-                       mark(r));
+                       cell(r.candidate.median ? unit : ""), percent(r.change), interval(r), significance(r), mark(r));
   }
   if (const std::string more = advice(report); !more.empty()) out += fmt::format("\n{}", cell_lines(more));
   return out;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/table_cells.hpp"
 #include "compare/formats.hpp"
 
 namespace perfzero::compare {
@@ -36,13 +37,7 @@ const char* colour_of(Verdict v) {
 }
 
 // Names come from files anyone may have written: no escape sequence reaches the terminal.
-std::string printable(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  }
-  return out;
-}
+using text::printable;
 
 Row row_of(const MetricComparison& r) {
   const std::string unit = printable(r.unit);
@@ -61,7 +56,8 @@ Row row_of(const MetricComparison& r) {
 }  // namespace
 
 std::string to_terminal(const Report& report, bool colour) {
-  std::vector<Row> rows{{"method", "metric", "baseline", "candidate", report.design.empty() ? "change [95% CI]" : "change [CI]", "p", "verdict"}};
+  std::vector<Row> rows{{"method", "metric", "baseline", "candidate",
+                         report.design.empty() ? "change [95% CI]" : "change [CI]", "p", "verdict"}};
   for (const auto& r : report.rows) rows.push_back(row_of(r));
   std::array<std::size_t, kColumns> width{};
   for (const auto& row : rows) {

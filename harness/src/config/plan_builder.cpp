@@ -125,11 +125,13 @@ PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_h
   // The auto settings may come from a lower layer than `trials: auto` itself: gather them first.
   RunSettings limits;
   for (const RunSettings* layer : layers_low_to_high) {
-    for (auto [from, to] : {std::pair{&layer->min_trials, &limits.min_trials}, {&layer->max_trials, &limits.max_trials}}) {
+    for (auto [from, to] :
+         {std::pair{&layer->min_trials, &limits.min_trials}, {&layer->max_trials, &limits.max_trials}}) {
       if (*from) *to = *from;
     }
     for (auto [from, to] : {std::pair{&layer->min_seconds, &limits.min_seconds},
-                            {&layer->max_seconds, &limits.max_seconds}, {&layer->max_noise, &limits.max_noise}}) {
+                            {&layer->max_seconds, &limits.max_seconds},
+                            {&layer->max_noise, &limits.max_noise}}) {
       if (*from) *to = *from;
     }
   }
@@ -204,6 +206,8 @@ class PlanCollector {
     }
   }
   bool contains(const std::string& name) const { return names_.count(name) != 0; }
+  // Where the case of that name came from (file:line:column or a flag); it must exist.
+  const std::string& origin_of(const std::string& name) const { return plan_[names_.at(name)].origin; }
   std::size_t size() const { return plan_.size(); }
   std::vector<PlannedCase> take() { return std::move(plan_); }
 
@@ -251,8 +255,8 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
     c.command.metric_directions = entry.metric_directions;
     c.origin = entry.origin;
     if (plan.contains(c.name)) {
-      throw ConfigError(
-          fmt::format("{}: name: '{}' is already used by another method of this run", entry.origin, c.name));
+      throw ConfigError(fmt::format("{}: name: '{}' is already used by another method of this run (at {})",
+                                    entry.origin, c.name, plan.origin_of(c.name)));
     }
     plan.add(std::move(c));
   }

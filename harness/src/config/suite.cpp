@@ -20,31 +20,16 @@ const std::vector<std::string> kTopKeys{"suite",       "description", "defaults"
                                         "comparisons", "interleave",  "max_cases"};
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
-const std::vector<std::string> kSettingKeys{"trials",    "warmup_trials",    "timeout",       "monitor_interval_ms",
-                                            "min_trials", "max_trials",      "min_time",      "max_time",
+const std::vector<std::string> kSettingKeys{"trials",     "warmup_trials",    "timeout",       "monitor_interval_ms",
+                                            "min_trials", "max_trials",       "min_time",      "max_time",
                                             "max_noise",  "max_result_bytes", "max_log_bytes", "env"};
-const std::vector<std::string> kBuiltinKeys{"method",      "params",     "trials",     "warmup_trials",    "timeout",
-                                            "monitor_interval_ms", "min_trials", "max_trials", "min_time",
-                                            "max_time",    "max_noise",  "max_result_bytes", "max_log_bytes", "env"};
-const std::vector<std::string> kCommandKeys{"name",
-                                            "description",
-                                            "command",
-                                            "working_dir",
-                                            "output",
-                                            "params",
-                                            "trials",
-                                            "timeout",
-                                            "env",
-                                            "warmup_trials",
-                                            "monitor_interval_ms",
-                                            "min_trials",
-                                            "max_trials",
-                                            "min_time",
-                                            "max_time",
-                                            "max_noise",
-                                            "max_result_bytes",
-                                            "max_log_bytes",
-                                            "metric_directions"};
+const std::vector<std::string> kBuiltinKeys{
+    "method",     "params",   "trials",   "warmup_trials", "timeout",          "monitor_interval_ms", "min_trials",
+    "max_trials", "min_time", "max_time", "max_noise",     "max_result_bytes", "max_log_bytes",       "env"};
+const std::vector<std::string> kCommandKeys{
+    "name",     "description", "command",          "working_dir",         "output",           "params",     "trials",
+    "timeout",  "env",         "warmup_trials",    "monitor_interval_ms", "min_trials",       "max_trials", "min_time",
+    "max_time", "max_noise",   "max_result_bytes", "max_log_bytes",       "metric_directions"};
 
 // trials: auto's limits (docs/suites.md): max_noise in percent, as --max_noise takes it.
 template <typename Child>
@@ -319,8 +304,12 @@ Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
                                "a suite file holds exactly one (use one file per suite, each given with --config)"});
   const yaml::Checker check(file);
   if (!root.IsMap()) {
-    throw ConfigError(
-        fmt::format("{}: a suite must be a mapping with a 'methods' list, got {}", file, yaml::describe(root)));
+    // An empty file (or only comments) has no node to point at: its first line is where the
+    // mapping should start.
+    const bool empty = root.Mark().is_null();
+    throw ConfigError(fmt::format("{}: a suite must be a mapping with a 'methods' list, got {}",
+                                  empty ? file + ":1:1" : check.where(root),
+                                  empty ? std::string("an empty file") : yaml::describe(root)));
   }
   check.check_keys(root, "", kTopKeys);
   Suite suite;

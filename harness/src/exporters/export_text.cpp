@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "common/utf8.hpp"
+
 namespace perfzero::exporters {
 
 namespace {
@@ -14,29 +16,6 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 constexpr double kYear10000 = 253402300800.0;
 // 2262-04-11: where nanoseconds since 1970 overflow a signed 64-bit integer.
 constexpr double kMaxNanosecondSeconds = 9223372036.0;
-
-// Length of the well-formed UTF-8 sequence at the start of `s` (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 when there is none.
-std::size_t utf8_sequence_length(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto continuation = [&](std::size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  const unsigned char b0 = byte(0);
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) return continuation(1) ? 2 : 0;
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (!continuation(1) || !continuation(2)) return 0;
-    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
-    if (b0 == 0xED && byte(1) > 0x9F) return 0;  // surrogates
-    return 3;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (b0 == 0xF0 && byte(1) < 0x90) return 0;  // overlong
-    if (b0 == 0xF4 && byte(1) > 0x8F) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;
-}
 
 bool digits(std::string_view text, std::size_t from, std::size_t count, int& value) {
   value = 0;
@@ -59,7 +38,7 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   while (!text.empty()) {
-    const std::size_t n = utf8_sequence_length(text);
+    const std::size_t n = utf8::sequence_length(text);
     if (n == 0) {
       out += kReplacement;
       text.remove_prefix(1);

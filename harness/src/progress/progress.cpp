@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/table_cells.hpp"
 #include "common/text.hpp"
 
 namespace perfzero::progress {
@@ -31,8 +32,8 @@ void Progress::running(const std::string& name, const std::string& what, double 
   constexpr int kBarWidth = 20;
   const int filled = total_ > 0 ? done_ * kBarWidth / total_ : 0;
   std::fprintf(out_, "\r\033[K%s [%s%s] %s %s running %s", counter().c_str(), std::string(filled, '#').c_str(),
-               std::string(kBarWidth - filled, '.').c_str(), name.c_str(), what.c_str(),
-               text::format_duration(elapsed_seconds).c_str());
+               std::string(kBarWidth - filled, '.').c_str(), text::printable(name).c_str(),
+               text::printable(what).c_str(), text::format_duration(elapsed_seconds).c_str());
   std::fflush(out_);
   live_line_shown_ = true;
 }
@@ -43,9 +44,9 @@ void Progress::finished(const std::string& name, const std::string& what, Outcom
   const std::string prefix = counter();
   ++done_;
   ++executed_;
-  std::string line =
-      fmt::format("{} {} {}  {}  {}", prefix, name, what, to_string(outcome), text::format_duration(wall_seconds));
-  if (!detail.empty()) line += "  (" + detail + ")";
+  std::string line = fmt::format("{} {} {}  {}  {}", prefix, text::printable(name), text::printable(what),
+                                 to_string(outcome), text::format_duration(wall_seconds));
+  if (!detail.empty()) line += "  (" + text::printable(detail) + ")";
   const std::string remaining = eta();
   if (!remaining.empty()) line += "  " + remaining;
   std::fprintf(out_, "%s\n", line.c_str());
@@ -54,15 +55,15 @@ void Progress::finished(const std::string& name, const std::string& what, Outcom
 
 void Progress::resumed(const std::string& name, const std::string& what, Outcome outcome) {
   clear_live_line();
-  std::fprintf(out_, "%s %s %s  %s  (already reported; --resume keeps it)\n", counter().c_str(), name.c_str(),
-               what.c_str(), std::string(to_string(outcome)).c_str());
+  std::fprintf(out_, "%s %s %s  %s  (already reported; --resume keeps it)\n", counter().c_str(),
+               text::printable(name).c_str(), text::printable(what).c_str(), std::string(to_string(outcome)).c_str());
   ++done_;
   std::fflush(out_);
 }
 
 void Progress::note(const std::string& line) {
   clear_live_line();
-  std::fprintf(out_, "%s\n", line.c_str());
+  std::fprintf(out_, "%s\n", text::printable(line).c_str());
   std::fflush(out_);
 }
 

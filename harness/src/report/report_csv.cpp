@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/table_cells.hpp"
 #include "common/text.hpp"
 #include "report/report_writers.hpp"
 
@@ -11,12 +12,7 @@ namespace perfzero::report {
 
 namespace {
 
-std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+std::string csv(const std::string& s) { return text::csv_cell(s); }
 
 // CSV keeps every digit: spreadsheets and scripts compute with it.
 std::string exact(const std::optional<double>& value) {

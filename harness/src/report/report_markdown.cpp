@@ -1,25 +1,14 @@
 // Markdown: what a pull-request comment or a wiki page shows.
 #include <fmt/format.h>
 
+#include "common/table_cells.hpp"
 #include "report/report_writers.hpp"
 
 namespace perfzero::report {
 
 namespace {
 
-std::string md(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string md(const std::string& s) { return text::md_cell(s); }
 
 std::optional<double> scaled(const std::optional<double>& v, double scale) {
   return v ? std::optional(*v * scale) : std::nullopt;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/files.hpp"
+#include "common/table_cells.hpp"
 #include "reporters/format.hpp"
 #include "reporters/summary_reporters.hpp"
 #include "results/statistics.hpp"
@@ -37,11 +38,11 @@ std::string summary_csv(const results::Run& run) {
     if (c.trials.empty() && c.warmups.empty()) continue;
     const results::CaseStats stats = results::case_stats(c);
     const std::string prefix =
-        fmt::format("{},{},{},{},{}", csv_field(c.name), csv_field(c.method), to_string(results::case_outcome(c)),
-                    c.trials.size(), stats.trials_succeeded);
+        fmt::format("{},{},{},{},{}", text::csv_cell(c.name), text::csv_cell(c.method),
+                    to_string(results::case_outcome(c)), c.trials.size(), stats.trials_succeeded);
     out += fmt::format("{},wall_time,s,{}\n", prefix, stats_cells(stats.wall_time));
     for (const auto& m : stats.metrics) {
-      out += fmt::format("{},{},{},{}\n", prefix, csv_field(m.name), csv_field(m.unit), stats_cells(m.stats));
+      out += fmt::format("{},{},{},{}\n", prefix, text::csv_cell(m.name), text::csv_cell(m.unit), stats_cells(m.stats));
     }
   }
   return out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/files.hpp"
+#include "common/table_cells.hpp"
 #include "reporters/format.hpp"
 #include "reporters/summary_reporters.hpp"
 #include "results/auto_trials.hpp"
@@ -15,12 +16,14 @@ namespace {
 
 std::string header(const results::Run& run) {
   const auto& info = run.info;
-  std::string out = fmt::format("# perfzero run {}\n\n", info.execution_id);
-  out += fmt::format("- status: {}\n- label: {}\n- machine: {} ({} logical CPUs, {:.2f} effective vCPUs)\n", run.status,
-                     info.execution_label.empty() ? "(none)" : info.execution_label,
-                     info.system_info.value("cpu_model", ""), info.system_info.value("logical_cpu_count", 0),
-                     info.system.value("effective_vcpus", 0.0));
-  if (!info.instance_type.empty()) out += fmt::format("- instance type: {}\n", info.instance_type);
+  // Every text here may come from a flag or a file a user wrote: each is made plain Markdown.
+  std::string out = fmt::format("# perfzero run {}\n\n", text::md_cell(info.execution_id));
+  out += fmt::format("- status: {}\n- label: {}\n- machine: {} ({} logical CPUs, {:.2f} effective vCPUs)\n",
+                     text::md_cell(run.status),
+                     info.execution_label.empty() ? "(none)" : text::md_cell(info.execution_label),
+                     text::md_cell(info.system_info.value("cpu_model", "")),
+                     info.system_info.value("logical_cpu_count", 0), info.system.value("effective_vcpus", 0.0));
+  if (!info.instance_type.empty()) out += fmt::format("- instance type: {}\n", text::md_cell(info.instance_type));
   return out;
 }
 
@@ -29,7 +32,7 @@ std::string case_row(const results::Case& c) {
   std::string metric_text;
   for (const auto& m : stats.metrics) {
     if (!metric_text.empty()) metric_text += "; ";
-    metric_text += fmt::format("{} = {} {}", m.name, number(m.stats.median, "-"), m.unit);
+    metric_text += fmt::format("{} = {} {}", m.name, number(m.stats.median, "-"), m.unit);  // md_cell'd whole below
   }
   const std::string cv = stats.wall_time.cv ? fmt::format("{:.1f}%", *stats.wall_time.cv * 100) : "-";
   std::string flagged = stats.trials_flagged > 0 ? fmt::format(" ({} flagged)", stats.trials_flagged) : "";
@@ -37,9 +40,9 @@ std::string case_row(const results::Case& c) {
     const results::AutoState s = results::auto_state(c, *c.auto_trials);
     flagged += s.noise ? fmt::format(" (auto: noise {:.1f}%)", *s.noise * 100) : std::string(" (auto)");
   }
-  return fmt::format("| {} | {} | {}/{}{} | {} | {} | {} |\n", md_cell(c.name), to_string(results::case_outcome(c)),
-                     stats.trials_succeeded, c.trials.size(), flagged, number(stats.wall_time.median, "-"), cv,
-                     md_cell(metric_text));
+  return fmt::format("| {} | {} | {}/{}{} | {} | {} | {} |\n", text::md_cell(c.name),
+                     to_string(results::case_outcome(c)), stats.trials_succeeded, c.trials.size(), flagged,
+                     number(stats.wall_time.median, "-"), cv, text::md_cell(metric_text));
 }
 
 std::string comparisons_section(const results::Run& run) {
@@ -54,7 +57,7 @@ std::string comparisons_section(const results::Run& run) {
       goal =
           fmt::format("{} ({})", number(r.spec->goal, "-"), r.goal_met ? (*r.goal_met ? "met" : "not met") : "no data");
     }
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(r.spec->name), number(r.ours, "-"),
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", text::md_cell(r.spec->name), number(r.ours, "-"),
                        number(r.theirs, "-"), r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
   }
   return out;
@@ -66,10 +69,11 @@ std::string problems_section(const results::Run& run) {
   for (const auto& c : run.cases) {
     for (const auto& t : c.trials) {
       if (!counts_as_success(t.outcome)) {
-        problems +=
-            fmt::format("- {} trial {}: {}: {}\n", md_cell(c.name), t.number, to_string(t.outcome), md_cell(t.detail));
+        problems += fmt::format("- {} trial {}: {}: {}\n", text::md_cell(c.name), t.number, to_string(t.outcome),
+                                text::md_cell(t.detail));
       }
-      for (const auto& flag : t.flags) flagged += fmt::format("- {} trial {}: {}\n", md_cell(c.name), t.number, flag);
+      for (const auto& flag : t.flags)
+        flagged += fmt::format("- {} trial {}: {}\n", text::md_cell(c.name), t.number, text::md_cell(flag));
     }
   }
   std::string out;

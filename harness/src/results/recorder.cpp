@@ -22,11 +22,11 @@ Recorder::Recorder(Run run, bool resuming, std::vector<NamedObserver> observers)
   run_.status = "running";
   write_manifest(run_.info.output_dir, run_);
   journal_.run_started(resuming);
-  each_observer("run start", [&](RunObserver& o) { o.run_started(run_); });
+  each_observer("run start", OnRefusal::goes_on, [&](RunObserver& o) { o.run_started(run_); });
 }
 
 template <typename Fn>
-std::optional<std::string> Recorder::each_observer(const char* event, Fn&& fn) {
+std::optional<std::string> Recorder::each_observer(const char* event, OnRefusal on_refusal, Fn&& fn) {
   // One output failing (a full disk for one file, a bug) must not cost the others theirs.
   std::optional<std::string> refused;  // the first write the file system refused
   for (auto& [name, observer] : observers_) {
@@ -34,7 +34,8 @@ std::optional<std::string> Recorder::each_observer(const char* event, Fn&& fn) {
       fn(*observer);
     } catch (const std::system_error& e) {
       if (!refused) refused = e.what();
-      warn_once(fmt::format("report '{}' failed at {}: {}", name, event, e.what()));
+      if (on_refusal == OnRefusal::goes_on)
+        warn_once(fmt::format("report '{}' failed at {}: {}", name, event, e.what()));
     } catch (const std::exception& e) {
       warn_once(fmt::format("report '{}' failed at {}: {}", name, event, e.what()));
     }
@@ -55,8 +56,8 @@ void Recorder::adopt(std::size_t case_index, Trial trial, const TrialArtifacts& 
   auto& list = trial.warmup ? c.warmups : c.trials;
   list.push_back(std::move(trial));
   // A kept trial whose report cannot be written again stops the run, as a new one's would.
-  if (auto refused =
-          each_observer("trial adopt", [&](RunObserver& o) { o.trial_adopted(run_, c, list.back(), artifacts); })) {
+  if (auto refused = each_observer("trial adopt", OnRefusal::stops,
+                                   [&](RunObserver& o) { o.trial_adopted(run_, c, list.back(), artifacts); })) {
     throw OutputError(*refused);
   }
 }
@@ -72,11 +73,11 @@ void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialAr
     // The trial ran; say in the model (and so in the summaries, where they fit) why it is not kept.
     stored.flags.emplace_back("not_recorded");
     stored.detail += (stored.detail.empty() ? "" : "; ") + std::string("not recorded: ") + e.what();
-    each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+    each_observer("trial end", OnRefusal::stops, [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
     throw;
   }
-  const auto refused =
-      each_observer("trial end", [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+  const auto refused = each_observer("trial end", OnRefusal::stops,
+                                     [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
   // The journal line is the trial's record: synced in the background while the next trial runs. The
   // report is not synced; a crash that takes it is repaired by --resume (trial_adopted).
   journal_.sync_later();
@@ -97,7 +98,7 @@ bool Recorder::checkpoint_due() const {
 
 void Recorder::checkpoint() {
   const auto started = Clock::now();
-  each_observer("checkpoint", [&](RunObserver& o) { o.checkpoint(run_); });
+  each_observer("checkpoint", OnRefusal::goes_on, [&](RunObserver& o) { o.checkpoint(run_); });
   last_checkpoint_ = Clock::now();
   last_checkpoint_cost_ = last_checkpoint_ - started;
 }
@@ -120,7 +121,10 @@ std::optional<std::string> Recorder::finish(const std::string& status) {
   } catch (const OutputError& e) {
     if (!failure) failure = e.what();
   }
-  each_observer("run end", [&](RunObserver& o) { o.run_finished(run_); });
+  // A summary the disk refused fails the run's end (exit 4), in the same one line.
+  if (auto refused = each_observer("run end", OnRefusal::stops, [&](RunObserver& o) { o.run_finished(run_); })) {
+    if (!failure) failure = std::move(refused);
+  }
   // Reports and summaries are written but not synced during the run (the journal is the record):
   // one syncfs now, so that when perfzero exits every file of the run is on disk.
   if (!files::sync_file_system(run_.info.output_dir) && !failure) {

@@ -41,15 +41,16 @@ class Recorder {
   // refused write: each output is tried, and the first refusal is returned (file and reason).
   std::optional<std::string> finish(const std::string& status);
 
-  // Problems met by reporters (each reported once on stderr as it happened).
-  const std::vector<std::string>& reporter_errors() const { return reporter_errors_; }
-
   static constexpr std::chrono::seconds kMinCheckpointInterval{5};
 
  private:
-  // Returns the first write the file system refused (a std::system_error), if any; warns for each.
+  // What a refused write does where an event happens: at `goes_on` the run continues, so each refusal
+  // is a warning; at `stops` the caller stops the run (or fails its end) with the first refusal as
+  // the run's one error line, so they are not printed again before it (docs/reliability.md).
+  enum class OnRefusal { goes_on, stops };
+  // Returns the first write the file system refused (a std::system_error), if any.
   template <typename Fn>
-  std::optional<std::string> each_observer(const char* event, Fn&& fn);
+  std::optional<std::string> each_observer(const char* event, OnRefusal on_refusal, Fn&& fn);
   void warn_once(const std::string& message);
   bool checkpoint_due() const;
   void checkpoint();

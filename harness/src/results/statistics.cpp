@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <tuple>
+#include <utility>
 
 namespace perfzero::results {
 
@@ -13,8 +15,41 @@ std::optional<double> percentile(const std::vector<double>& sorted, double q) {
   const auto below = static_cast<std::size_t>(std::floor(rank));
   const std::size_t above = std::min(below + 1, sorted.size() - 1);
   const double fraction = rank - static_cast<double>(below);
-  return sorted[below] + fraction * (sorted[above] - sorted[below]);
+  const double lo = sorted[below];
+  const double hi = sorted[above];
+  if (fraction == 0 || lo == hi) return lo;
+  // hi - lo overflows for neighbours of opposite sign near the double's limit; the weighted form
+  // cannot, and the clamp keeps rounding from putting a percentile outside its neighbours.
+  const double span = hi - lo;
+  const double value = std::isfinite(span) ? lo + fraction * span : lo * (1 - fraction) + hi * fraction;
+  return std::clamp(value, lo, hi);
 }
+
+namespace {
+
+// Mean and sample standard deviation of values scaled by a power of two, so that neither the sum nor
+// the squares overflow where the plain sums would; the scale is exact, so it costs no digit.
+std::pair<double, double> scaled_moments(const std::vector<double>& values) {
+  const double largest = std::max(std::fabs(values.front()), std::fabs(values.back()));
+  const int exponent = std::ilogb(largest) + 1;
+  const auto n = static_cast<double>(values.size());
+  double sum = 0;
+  for (double v : values) sum += std::ldexp(v, -exponent);
+  const double mean = sum / n;
+  double squares = 0;
+  for (double v : values) {
+    const double d = std::ldexp(v, -exponent) - mean;
+    squares += d * d;
+  }
+  const double stddev = values.size() > 1 ? std::sqrt(squares / (n - 1)) : 0;
+  return {std::ldexp(mean, exponent), std::ldexp(stddev, exponent)};
+}
+
+// One rule for every output: a statistic that is not a finite number is absent (JSON null, an empty
+// CSV cell, '-' in Markdown), never "inf" in one file and null in another.
+std::optional<double> finite(double v) { return std::isfinite(v) ? std::optional(v) : std::nullopt; }
+
+}  // namespace
 
 Stats compute_stats(std::vector<double> values) {
   Stats s;
@@ -22,20 +57,25 @@ Stats compute_stats(std::vector<double> values) {
   if (values.empty()) return s;
   std::sort(values.begin(), values.end());
   const auto n = static_cast<double>(values.size());
-  s.min = values.front();
-  s.max = values.back();
-  s.median = percentile(values, 50);
-  s.p5 = percentile(values, 5);
-  s.p25 = percentile(values, 25);
-  s.p75 = percentile(values, 75);
-  s.p95 = percentile(values, 95);
-  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
-  s.mean = mean;
+  s.min = finite(values.front());
+  s.max = finite(values.back());
+  for (auto [field, q] : {std::pair{&s.median, 50.0}, {&s.p5, 5.0}, {&s.p25, 25.0}, {&s.p75, 75.0}, {&s.p95, 95.0}}) {
+    *field = finite(*percentile(values, q));
+  }
+  double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
+  double stddev = 0;
   if (values.size() > 1) {
     double squares = 0;
     for (double v : values) squares += (v - mean) * (v - mean);
-    s.stddev = std::sqrt(squares / (n - 1));
-    if (mean != 0) s.cv = *s.stddev / std::fabs(mean);
+    stddev = std::sqrt(squares / (n - 1));
+  }
+  if (s.min && s.max && !(std::isfinite(mean) && std::isfinite(stddev))) {
+    std::tie(mean, stddev) = scaled_moments(values);
+  }
+  s.mean = finite(mean);
+  if (values.size() > 1) {
+    s.stddev = finite(stddev);
+    if (s.stddev && s.mean && *s.mean != 0) s.cv = finite(*s.stddev / std::fabs(*s.mean));
   }
   return s;
 }

@@ -191,6 +191,7 @@ std::optional<TreeEnd> LaunchServer::finish(std::string& launcher_end) {
   end.usage.user_seconds = static_cast<double>(reply->user_microseconds) / 1e6;
   end.usage.system_seconds = static_cast<double>(reply->system_microseconds) / 1e6;
   end.usage.reaped_processes = reply->reaped_processes;
+  end.usage.leftovers_killed = reply->leftovers_killed;
   if (reply->wall_nanoseconds > 0) end.usage.wall_seconds = static_cast<double>(reply->wall_nanoseconds) / 1e9;
   if (reply->run_delay_microseconds >= 0) {
     end.usage.run_queue_seconds = static_cast<double>(reply->run_delay_microseconds) / 1e6;

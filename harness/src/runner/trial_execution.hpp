@@ -20,6 +20,7 @@ struct KernelUsage {
   double user_seconds = 0.0;
   double system_seconds = 0.0;
   int reaped_processes = 0;
+  int leftovers_killed = 0;  // what the method left running when its main process ended, killed by the launcher
   // How long the tree's processes (their main threads) waited for a CPU on a run queue; nullopt when
   // /proc/PID/schedstat could not be read (a kernel without schedstats).
   std::optional<double> run_queue_seconds;
@@ -29,10 +30,10 @@ struct KernelUsage {
 
 struct TrialExecution {
   ProcessEnd end = ProcessEnd::launch_failed;
-  int exit_code = 0;          // when exited
-  int signal = 0;             // when signaled; the stop signal when interrupted
-  std::string launch_error;   // when launch_failed or launcher_lost
-  double wall_seconds = 0.0;  // from launch to the end of the child's tree (the launcher's clock when it answered)
+  int exit_code = 0;             // when exited
+  int signal = 0;                // when signaled; the stop signal when interrupted
+  std::string launch_error;      // when launch_failed or launcher_lost
+  double wall_seconds = 0.0;     // from launch to the end of the child's tree (the launcher's clock when it answered)
   bool harness_stalled = false;  // the harness was stopped while the method ran: its own clock ran on
   std::optional<KernelUsage> kernel;
   samplers::TreeResult tree;       // the process-tree sampler's typed result (PerfZero's process_info)

@@ -28,7 +28,8 @@ json process_detail(const TrialExecution& e, const config::PlannedCase& planned)
               {"reaped_processes", e.kernel->reaped_processes}};
   }
   std::size_t samples = 0;
-  if (!e.samplers.empty()) samples = e.samplers.front().second.series.rows.size();
+  // The sampler's own count: a kernel line written for a tree gone before the first sample is no sample.
+  if (!e.samplers.empty()) samples = e.samplers.front().second.summary.value("samples", std::size_t{0});
   return {
       {"max_rss_sources",
        {{"sampled_tree_sum", m.max_rss_tree},

@@ -125,6 +125,7 @@ void record_tree_end(LaunchServer& server, TrialExecution& execution) {
   if (const auto end = server.finish(launcher_end)) {
     record_exit(end->wait_status, execution);
     execution.kernel = end->usage;
+    execution.leftover_processes_killed = end->usage.leftovers_killed;
     return;
   }
   execution.end = ProcessEnd::launcher_lost;
@@ -140,7 +141,10 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
   facts.trial_dir = request.log_path.parent_path();
   facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
                                             : tree.result().tree_cpu_seconds;
-  if (execution.kernel) facts.run_queue_seconds = execution.kernel->run_queue_seconds;
+  if (execution.kernel) {
+    facts.run_queue_seconds = execution.kernel->run_queue_seconds;
+    facts.max_rss_bytes = static_cast<double>(execution.kernel->max_rss_bytes);
+  }
   for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));
   execution.tree = tree.release();
   execution.tree.samples.clear();  // they went out as the sampler's series

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace perfzero::samplers {
@@ -148,7 +149,7 @@ void ProcessTreeSampler::sample(double time) {
   result_.samples.push_back(sample);
 }
 
-SamplerOutput ProcessTreeSampler::finish(const TrialFacts& /*facts*/) {
+SamplerOutput ProcessTreeSampler::finish(const TrialFacts& facts) {
   SamplerOutput out;
   out.summary = {{"samples", result_.samples.size()},          {"max_rss_tree", result_.max_rss_tree},
                  {"max_vms_tree", result_.max_vms_tree},       {"max_hwm_process", result_.max_hwm_process},
@@ -160,6 +161,15 @@ SamplerOutput ProcessTreeSampler::finish(const TrialFacts& /*facts*/) {
   for (const auto& s : result_.samples) {
     out.series.rows.push_back({s.time, static_cast<double>(s.rss), static_cast<double>(s.vms), s.cpu_percent,
                                static_cast<double>(s.threads), static_cast<double>(s.processes)});
+  }
+  // A tree gone before the monitor thread woke has no sample. PerfZero's plot script then has no
+  // data at all, so the trial gets one line at its end from the kernel's accounting: the peak RSS
+  // and the CPU over the wall time; what nobody saw (vms, threads, processes) is null (NaN).
+  if (out.series.rows.empty() && facts.max_rss_bytes && facts.tree_cpu_seconds && facts.wall_seconds > 0) {
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    out.series.rows.push_back({facts.wall_seconds, *facts.max_rss_bytes, none,
+                               100.0 * *facts.tree_cpu_seconds / facts.wall_seconds, none, none});
+    out.summary["kernel_sample"] = true;
   }
   return out;
 }

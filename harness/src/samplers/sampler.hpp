@@ -24,7 +24,8 @@ struct TrialFacts {
   double wall_seconds = 0;
   std::optional<double> tree_cpu_seconds;   // user + system of the whole tree (kernel accounting)
   std::optional<double> run_queue_seconds;  // how long its processes waited for a CPU (schedstat)
-  std::filesystem::path trial_dir;         // where the trial writes; its TMPDIR is trial_dir/tmp
+  std::optional<double> max_rss_bytes;      // largest ru_maxrss of any process of the tree (kernel)
+  std::filesystem::path trial_dir;          // where the trial writes; its TMPDIR is trial_dir/tmp
 };
 
 struct SamplerOutput {

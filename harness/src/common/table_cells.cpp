@@ -1,0 +1,68 @@
+#include "common/table_cells.hpp"
+
+namespace perfzero::text {
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += '?';
+    } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      out += '?';
+      ++i;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::string csv_cell(std::string_view text) {
+  // The formula check looks at the raw first byte: a tab or carriage return is one of OWASP's
+  // triggers before printable() turns it into '?'.
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  std::string value;
+  if (formula) value += '\'';
+  value += printable(text);
+  if (value.find_first_of(",\"") == std::string::npos) return value;
+  std::string out = "\"";
+  for (const char c : value) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string md_cell(std::string_view text) {
+  // Line breaks and tabs read as spaces (a trial's detail may span lines); a newline would end the row.
+  std::string spaced(text);
+  for (char& c : spaced) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : printable(spaced)) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace perfzero::text
