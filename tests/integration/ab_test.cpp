@@ -84,8 +84,8 @@ methods:
   const auto command = run_perfzero(
       {"ab", "--config=" + suite.string(), "--param", "t=0.03,0.03", "--output_dir=ab2", "--max_time=2m"}, dir.path());
   EXPECT_EQ(command.exit_code, 0) << command.out << command.err;
-  const auto none = run_perfzero({"ab", "--config=" + suite.string(), "--param", "nosuch=1,2", "--output_dir=ab3"},
-                                 dir.path());
+  const auto none =
+      run_perfzero({"ab", "--config=" + suite.string(), "--param", "nosuch=1,2", "--output_dir=ab3"}, dir.path());
   EXPECT_EQ(none.exit_code, 2) << none.err;
   EXPECT_NE(none.err.find("no method of the plan takes a parameter named 'nosuch'"), std::string::npos) << none.err;
 }
@@ -93,10 +93,10 @@ methods:
 TEST(Ab, TwoBuildsOfTheSameCodeAreNotSlower) {
   TempDir dir;
   const auto build = (kBinDir / "harness").string();
-  const auto f = run_perfzero({"ab", "--baseline_build", build, "--candidate_build", build,
-                               "--benchmark_methods=sanity.Sanity.benchmark_sleep", "--format=json", "--output_dir=ab",
-                               "--max_trials=30", "--max_time=2m"},
-                              dir.path());
+  const auto f = run_perfzero(
+      {"ab", "--baseline_build", build, "--candidate_build", build, "--benchmark_methods=sanity.Sanity.benchmark_sleep",
+       "--format=json", "--output_dir=ab", "--max_trials=30", "--max_time=2m"},
+      dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   EXPECT_NE(row(doc, "wall_time").at("verdict"), "slower");
@@ -117,7 +117,8 @@ TEST(Ab, BadSidesAreOneLineUsageErrors) {
       {{"ab", "--baseline", "true", "--candidate", "true", "--param", "x=1,2"}, "one kind of sides only"},
       {{"ab", "--baseline", "echo 'unclosed", "--candidate", "true"}, "an unclosed ' quote"},
       {{"ab", "--baseline", "no-such-program-here", "--candidate", "true"}, "was not found on PATH"},
-      {{"ab", "--param", "x=1", "--benchmark_methods=sanity.Sanity.benchmark_noop"}, "expected NAME=BASELINE,CANDIDATE"},
+      {{"ab", "--param", "x=1", "--benchmark_methods=sanity.Sanity.benchmark_noop"},
+       "expected NAME=BASELINE,CANDIDATE"},
       {{"ab", "--param", "x=1,2"}, "give --benchmark_methods"},
       {{"ab", "--baseline", "true", "--candidate", "true", "--metrics", "(["}, "not a regular expression"},
       {{"ab", "--baseline", "true", "--candidate", "true", "--max_time", "soon"}, "--max_time"},
@@ -132,9 +133,9 @@ TEST(Ab, BadSidesAreOneLineUsageErrors) {
 
 TEST(Ab, ACommandThatAlwaysFailsStopsEarlyAsMissing) {
   TempDir dir;
-  const auto f = run_perfzero({"ab", "--baseline", "false", "--candidate", "true", "--format=json",
-                               "--output_dir=ab", "--warmup_trials=0"},
-                              dir.path());
+  const auto f = run_perfzero(
+      {"ab", "--baseline", "false", "--candidate", "true", "--format=json", "--output_dir=ab", "--warmup_trials=0"},
+      dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   EXPECT_EQ(row(doc, "wall_time").at("verdict"), "missing");

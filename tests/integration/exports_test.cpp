@@ -204,7 +204,8 @@ methods: [{name: t, command: [/bin/true], output: none}]
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const std::string lp = slurp(dir.path() / "run" / "influx.lp");
   int walls = 0;
-  for (std::size_t at = lp.find("metric=wall_time"); at != std::string::npos; at = lp.find("metric=wall_time", at + 1)) {
+  for (std::size_t at = lp.find("metric=wall_time"); at != std::string::npos;
+       at = lp.find("metric=wall_time", at + 1)) {
     ++walls;
   }
   EXPECT_EQ(walls, 5) << lp;

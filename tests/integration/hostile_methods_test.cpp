@@ -78,15 +78,15 @@ TEST(HostileMethods, ALinkInPlaceOfItsMethodsDirectoryIsNotFollowedEither) {
   TempDir dir;
   const fs::path outside = dir.path() / "outside";
   fs::create_directories(outside);
-  const auto suite = suite_with(
-      dir, "d=$(dirname \"$PERFZERO_TRIAL_DIR\"); rm -rf \"$d\"; ln -s \"$OUTSIDE\" \"$d\"");
+  const auto suite = suite_with(dir, "d=$(dirname \"$PERFZERO_TRIAL_DIR\"); rm -rf \"$d\"; ln -s \"$OUTSIDE\" \"$d\"");
   ::setenv("OUTSIDE", outside.c_str(), 1);
   const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
   ::unsetenv("OUTSIDE");
   EXPECT_EQ(f.exit_code, 1) << f.err;
   EXPECT_EQ(entries_in(outside), 0U);
   const auto summary = read_json(dir.path() / "run" / "summary.json");
-  EXPECT_TRUE(contains(trial_of(summary, "hostile")["detail"], "replaced the directory hostile above its trial directory"))
+  EXPECT_TRUE(
+      contains(trial_of(summary, "hostile")["detail"], "replaced the directory hostile above its trial directory"))
       << trial_of(summary, "hostile").dump();
 }
 
@@ -94,7 +94,8 @@ TEST(HostileMethods, LinesAMethodAppendsToTheJournalLeaveTheRunReadable) {
   TempDir dir;
   const auto suite = suite_with(
       dir,
-      "printf \"junk\\n{\\\"event\\\":\\\"trial\\\",\\\"case\\\":\\\"after\\\",\\\"seq\\\":99,\\\"trial\\\":{}}\\n\" >> "
+      "printf \"junk\\n{\\\"event\\\":\\\"trial\\\",\\\"case\\\":\\\"after\\\",\\\"seq\\\":99,\\\"trial\\\":{}}\\n\" "
+      ">> "
       "\"$PERFZERO_RUN_DIR/journal.ndjson\"");
   const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.err;
@@ -104,7 +105,8 @@ TEST(HostileMethods, LinesAMethodAppendsToTheJournalLeaveTheRunReadable) {
   EXPECT_TRUE(contains(compared.err, "not a line perfzero wrote, ignored")) << compared.err;
   const auto reported = run_perfzero({"report", run, "--no_catalog", "--out", (dir.path() / "r").string()}, dir.path());
   EXPECT_EQ(reported.exit_code, 0) << reported.err;
-  const auto ingested = run_perfzero({"history", "ingest", run, "--db", (dir.path() / "h.sqlite").string()}, dir.path());
+  const auto ingested =
+      run_perfzero({"history", "ingest", run, "--db", (dir.path() / "h.sqlite").string()}, dir.path());
   EXPECT_EQ(ingested.exit_code, 0) << ingested.err;
   EXPECT_TRUE(contains(ingested.err, "journal.ndjson:")) << ingested.err;
 }
@@ -134,8 +136,8 @@ methods: [{name: nap, command: [/bin/sleep, "0.3"], output: none}]
   const auto completed = run_perfzero({"history", "ingest", "run", "--db", db}, dir.path());
   EXPECT_EQ(completed.exit_code, 0) << completed.err;
   EXPECT_TRUE(contains(completed.out, "replacing its unfinished copy")) << completed.out;
-  const auto list = nlohmann::json::parse(
-      run_perfzero({"history", "list", "--db", db, "--format=json"}, dir.path()).out);
+  const auto list =
+      nlohmann::json::parse(run_perfzero({"history", "list", "--db", db, "--format=json"}, dir.path()).out);
   ASSERT_EQ(list.size(), 1U);
   EXPECT_EQ(list[0]["trials"], 4);
   EXPECT_EQ(list[0]["status"], "completed");

@@ -95,7 +95,7 @@ methods:
   - {{name: spin, command: [/bin/sh, -c, "i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done"], output: none}}
   - {{name: sleep, command: ["{}/harness/perfzero-worker-core", sanity.Sanity.benchmark_sleep, '{{"ms": 30}}']}}
 )",
-                                                      kBinDir.string()));
+                                                     kBinDir.string()));
   const auto quiet = run_perfzero({"--config=" + suite.string(), "--output_dir=a"}, dir.path());
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   Finished busy;
@@ -105,8 +105,8 @@ methods:
   }
   ASSERT_EQ(busy.exit_code, 0) << busy.err;
   EXPECT_NE(busy.out.find("trials disturbed"), std::string::npos) << busy.out;
-  const auto f = run_perfzero({"compare", (dir.path() / "a").string(), (dir.path() / "b").string(), "--format=json"},
-                              dir.path());
+  const auto f =
+      run_perfzero({"compare", (dir.path() / "a").string(), (dir.path() / "b").string(), "--format=json"}, dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   int disturbed = 0;
@@ -140,10 +140,10 @@ TEST(UnderLoad, AbAaSessionsWithAFlickeringLoadNeverSaySlowerOrFaster) {
     FlickeringHogs load(session);
     // alpha 0.001: a correct design then fails this test about 0.4 % of the time (4 sessions); a load
     // that reached one side more than the other would show at any alpha.
-    const auto f = run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(4000),
-                                 "--max_trials=40", "--max_time=60s", "--alpha=0.001", "--format=json",
-                                 "--output_dir=ab"},
-                                dir.path());
+    const auto f =
+        run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(4000), "--max_trials=40",
+                      "--max_time=60s", "--alpha=0.001", "--format=json", "--output_dir=ab"},
+                     dir.path());
     ASSERT_EQ(f.exit_code, 0) << "session " << session << ": " << f.out << f.err;
     const auto doc = nlohmann::json::parse(f.out);
     for (const auto& r : doc["results"]) {
@@ -207,7 +207,8 @@ methods:
   // The plan in run.json carries the settings, so a reader (and --resume) knows the case was auto.
   const auto run = read_json(dir.path() / "run" / "run.json");
   EXPECT_EQ(run["plan"][0]["trials_auto"]["max_noise"], 0.05) << run["plan"].dump();
-  const auto bad = run_perfzero({"--config=" + suite.string(), "--benchmark_num_trials=3", "--max_noise=5"}, dir.path());
+  const auto bad =
+      run_perfzero({"--config=" + suite.string(), "--benchmark_num_trials=3", "--max_noise=5"}, dir.path());
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("go with --benchmark_num_trials=auto"), std::string::npos) << bad.err;
 }

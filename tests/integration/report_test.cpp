@@ -147,10 +147,9 @@ TEST_F(ReportTest, FailuresShowInEveryView) {
                                 kScratch / "crash-run");
   ASSERT_EQ(run.exit_code, 1) << run.err;
   const fs::path out = kScratch / "report-crash";
-  const auto f =
-      run_perfzero({"report", crashed.string(), small.string(), "--catalog", kCatalog, "--out", out.string(),
-                    "--use_flagged"},
-                   kScratch / "crash-report");
+  const auto f = run_perfzero(
+      {"report", crashed.string(), small.string(), "--catalog", kCatalog, "--out", out.string(), "--use_flagged"},
+      kScratch / "crash-report");
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto report = read_json(out / "report.json");
   const auto& c = cell(report, "sanity.Sanity.benchmark_crash", "c7g.large");

@@ -24,8 +24,8 @@ TEST(Samplers, EverySamplerReportsUnderItsNameAndProcessInfoStaysPerfZeros) {
   EXPECT_EQ(load["judged"], true) << load.dump();
   EXPECT_EQ(load["judged_by"], "run queue") << load.dump();
   ASSERT_TRUE(load["run_queue_seconds"].is_number()) << load.dump();
-  const bool waited = load["run_queue_seconds"].get<double>() >
-                      std::max(0.001, 0.1 * r["benchmark_result"]["wall_time"].get<double>());
+  const bool waited =
+      load["run_queue_seconds"].get<double>() > std::max(0.001, 0.1 * r["benchmark_result"]["wall_time"].get<double>());
   EXPECT_EQ(load["busy"], waited) << load.dump();
   EXPECT_EQ(r["perfzero_cpp"]["flags"].empty(), !waited) << r["perfzero_cpp"]["flags"];
   EXPECT_TRUE(std::filesystem::exists(trial / "process_info.log"));

@@ -5,8 +5,8 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "temp_dir.hpp"
 
@@ -60,7 +60,7 @@ TEST(HistoryStore, CreatesTheSchemaOnceAndRefusesANewerOne) {
   TempDir dir;
   const auto db = (dir.path() / "h.sqlite").string();
   EXPECT_EQ(Store(db).schema_version(), kSchemaVersion);
-  EXPECT_EQ(Store(db).schema_version(), kSchemaVersion);  // reopening migrates nothing
+  EXPECT_EQ(Store(db).schema_version(), kSchemaVersion);    // reopening migrates nothing
   EXPECT_EQ(count(db, "perfzero_schema"), kSchemaVersion);  // one row per migration
   {
     auto raw = open_sqlite(db);
@@ -70,7 +70,9 @@ TEST(HistoryStore, CreatesTheSchemaOnceAndRefusesANewerOne) {
     Store newer(db);
     FAIL() << "opened a database from a newer perfzero";
   } catch (const HistoryError& e) {
-    EXPECT_NE(std::string(e.what()).find(fmt::format("schema version 99; this perfzero knows up to {}", kSchemaVersion)), std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(fmt::format("schema version 99; this perfzero knows up to {}", kSchemaVersion)),
+        std::string::npos)
         << e.what();
   }
 }

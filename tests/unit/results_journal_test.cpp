@@ -100,7 +100,8 @@ TEST(Journal, ALineThatIsNotTheHarnessesIsIgnoredWithAWarningNamingIt) {
   std::ofstream(dir.path() / kJournalFile) << "{\"event\": \"run_started\"}\nnot json\n{\"event\": \"run_started\"}\n";
   const LoadedRun loaded = read_run(dir.path());
   ASSERT_EQ(loaded.warnings.size(), 1U);
-  EXPECT_NE(loaded.warnings[0].find("journal.ndjson:2: not a line perfzero wrote, ignored: not JSON"), std::string::npos)
+  EXPECT_NE(loaded.warnings[0].find("journal.ndjson:2: not a line perfzero wrote, ignored: not JSON"),
+            std::string::npos)
       << loaded.warnings[0];
 }
 
@@ -113,7 +114,7 @@ TEST(Journal, WhatAMethodAppendsNeitherBreaksTheRunNorReplacesWhatTheHarnessReco
   const auto journal_path = dir.path() / kJournalFile;
   {
     JournalWriter journal(dir.path());
-    journal.run_started(false);  // seq 1
+    journal.run_started(false);                                                // seq 1
     journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));  // seq 2 (case), 3
     // While trial 2 runs, its method appends junk, a line without seq, and a forged trial 1 of the
     // other case claiming the seq the harness's next line will have.
@@ -230,7 +231,8 @@ TEST(Reader, ARunWhoseJournalIsGoneIsReadFromItsReportsAndSaysSo) {
         {"schema_version", kSchemaVersion},
         {"execution_id", "exec-1"},
         {"execution_timestamp", 1.0},
-        {"benchmark_result", {{"name", "fam.A.m"}, {"wall_time", 0.5 * n}, {"trial_id", n}, {"metrics", nlohmann::json::array()}}},
+        {"benchmark_result",
+         {{"name", "fam.A.m"}, {"wall_time", 0.5 * n}, {"trial_id", n}, {"metrics", nlohmann::json::array()}}},
         {"perfzero_cpp", {{"outcome", "succeeded"}, {"method", "fam.A.m"}}}};
     std::ofstream(trial_dir / "perfzero_summary.json") << report.dump();
   }

@@ -8,13 +8,13 @@
 
 #include "app/ab_session.hpp"
 #include "app/ab_sides.hpp"
-#include "app/comparison_output.hpp"
 #include "app/commands.hpp"
+#include "app/comparison_output.hpp"
 #include "app/output_dir.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "compare/formats.hpp"
 #include "common/text.hpp"
+#include "compare/formats.hpp"
 #include "runner/outcome_classifier.hpp"
 
 namespace perfzero::app {
@@ -25,10 +25,11 @@ namespace {
 bool write_outputs(const cli::AbOptions& options, const compare::Report& report) {
   const std::filesystem::path dir = options.output_dir;
   bool ok = true;
-  for (const auto& [path, text] : {std::pair{dir / "ab.json", compare::to_json_text(report)},
-                                   std::pair{dir / "ab.md", compare::to_markdown(report)},
-                                   std::pair{std::filesystem::path(options.json_file), compare::to_json_text(report)},
-                                   std::pair{std::filesystem::path(options.markdown_file), compare::to_markdown(report)}}) {
+  for (const auto& [path, text] :
+       {std::pair{dir / "ab.json", compare::to_json_text(report)},
+        std::pair{dir / "ab.md", compare::to_markdown(report)},
+        std::pair{std::filesystem::path(options.json_file), compare::to_json_text(report)},
+        std::pair{std::filesystem::path(options.markdown_file), compare::to_markdown(report)}}) {
     if (path.empty()) continue;
     try {
       files::write_atomically(path, text);
@@ -55,8 +56,8 @@ int ab_command(cli::AbOptions options, const catalog::Catalog& catalog) {
   print_report(outcome.report, options.format, options.colour);
   const bool written = write_outputs(options, outcome.report);
   if (outcome.unwritten) {
-    fmt::print(stderr, "perfzero ab: error: a run could not be written: {}; results so far in {}\n",
-               *outcome.unwritten, options.output_dir);
+    fmt::print(stderr, "perfzero ab: error: a run could not be written: {}; results so far in {}\n", *outcome.unwritten,
+               options.output_dir);
   }
   if (outcome.stop) {
     fmt::print(stderr, "perfzero ab: interrupted by {}; the table shows what was decided so far\n",

@@ -42,8 +42,8 @@ void add_pair(MetricPairs& m, double a, double b, const std::vector<std::string>
   m.series.candidate.push_back(b);
   m.series.disturbed.push_back(!disturbances.empty());
   for (const auto& flag : disturbances) {
-    const auto it = std::find_if(m.series.flags.begin(), m.series.flags.end(),
-                                 [&](const auto& f) { return f.first == flag; });
+    const auto it =
+        std::find_if(m.series.flags.begin(), m.series.flags.end(), [&](const auto& f) { return f.first == flag; });
     if (it == m.series.flags.end()) {
       m.series.flags.emplace_back(flag, 1);
     } else {

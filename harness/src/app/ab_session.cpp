@@ -2,8 +2,8 @@
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <memory>
@@ -73,10 +73,10 @@ class Session {
         looks_(compare::plan_looks(options.max_pairs, options.alpha)),
         a_options_(side_options(options, baseline, session_id)),
         b_options_(side_options(options, candidate, session_id)),
-        a_(std::make_unique<RunSession>(a_options_, baseline.paths, baseline.plan,
-                                        std::vector<config::Comparison>{}, stderr)),
-        b_(std::make_unique<RunSession>(b_options_, candidate.paths, candidate.plan,
-                                        std::vector<config::Comparison>{}, stderr)),
+        a_(std::make_unique<RunSession>(a_options_, baseline.paths, baseline.plan, std::vector<config::Comparison>{},
+                                        stderr)),
+        b_(std::make_unique<RunSession>(b_options_, candidate.paths, candidate.plan, std::vector<config::Comparison>{},
+                                        stderr)),
         states_(baseline.plan.size()) {
     settings_.min_change = options.min_change;
     settings_.alpha = options.alpha;
@@ -191,9 +191,9 @@ class Session {
         row.case_name = baseline_.plan[c].name;
         row.metric = compare::kWallTimeRow;
         row.verdict = compare::Verdict::missing;
-        row.reason = fmt::format("no {} trial succeeded in {}: {}", side == a_.get() ? "baseline" : "candidate",
-                                 trials.size(), trials.front().detail.empty() ? to_string(trials.front().outcome)
-                                                                              : trials.front().detail);
+        row.reason =
+            fmt::format("no {} trial succeeded in {}: {}", side == a_.get() ? "baseline" : "candidate", trials.size(),
+                        trials.front().detail.empty() ? to_string(trials.front().outcome) : trials.front().detail);
         states_[c].rows = {row};
         a_->loop().note(fmt::format("perfzero ab: {}: {}", row.case_name, row.reason));
         return;

@@ -86,9 +86,18 @@ void plan_image(const cli::AbOptions& options, const catalog::Catalog& ours, con
       throw ConfigError(fmt::format("{}: {} is an external command; --{}_image runs built-in methods only", c.origin,
                                     c.name, side.role));
     }
-    std::vector<std::string> argv = {"docker", "run", "--rm", "--name", side.container, "--network", "none",
-                                     "--user", fmt::format("{}:{}", ::getuid(), ::getgid()), "--volume",
-                                     run_dir + ":" + run_dir, "--entrypoint",
+    std::vector<std::string> argv = {"docker",
+                                     "run",
+                                     "--rm",
+                                     "--name",
+                                     side.container,
+                                     "--network",
+                                     "none",
+                                     "--user",
+                                     fmt::format("{}:{}", ::getuid(), ::getgid()),
+                                     "--volume",
+                                     run_dir + ":" + run_dir,
+                                     "--entrypoint",
                                      (std::filesystem::path(options.image_bin_dir) / c.worker.filename()).string()};
     for (const char* name : {"PERFZERO_RESULT_FILE", "PERFZERO_TRIAL_DIR", "PERFZERO_RUN_DIR", "PERFZERO_TRIAL",
                              "PERFZERO_METHOD", "TMPDIR"}) {

@@ -56,20 +56,19 @@ int ingest(const cli::HistoryOptions& o) {
     }
     // A run still running (or killed) would be stored frozen half way: only when asked.
     if (runs.back().status == "running" && !o.partial) {
-      throw UsageError(fmt::format(
-          "history: {} is still running, or was killed (its status is running): ingest it once it ends "
-          "(--resume completes a killed run), or as it stands now with --partial",
-          path));
+      throw UsageError(
+          fmt::format("history: {} is still running, or was killed (its status is running): ingest it once it ends "
+                      "(--resume completes a killed run), or as it stands now with --partial",
+                      path));
     }
   }
   history::Store store = open_store(o, true);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto ingested = store.ingest(runs[i]);
-    const char* what = ingested == history::Store::Ingested::stored         ? "stored"
-                       : ingested == history::Store::Ingested::completed    ? "stored (replacing its unfinished copy)"
-                                                                            : "already stored";
-    fmt::print("{} {} ({}, {}) in {}\n", what, runs[i].info.execution_id, o.runs[i], runs[i].status,
-               store.describe());
+    const char* what = ingested == history::Store::Ingested::stored      ? "stored"
+                       : ingested == history::Store::Ingested::completed ? "stored (replacing its unfinished copy)"
+                                                                         : "already stored";
+    fmt::print("{} {} ({}, {}) in {}\n", what, runs[i].info.execution_id, o.runs[i], runs[i].status, store.describe());
   }
   return to_int(ExitCode::all_succeeded);
 }

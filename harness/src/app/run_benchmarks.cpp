@@ -88,10 +88,9 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
 
   const Tally tally = tally_cases(plan.size(), session.run());
   const std::string disturbed = results::describe(results::run_disturbances(session.run()));
-  say(fmt::format("perfzero: {}: {} method(s), {} not succeeded{}; results in {}\n", status, tally.ran,
-                  tally.not_succeeded,
-                  disturbed.empty() ? "" : fmt::format("; {}: {}", disturbed, results::kDisturbanceAdvice),
-                  dir.string()));
+  say(fmt::format(
+      "perfzero: {}: {} method(s), {} not succeeded{}; results in {}\n", status, tally.ran, tally.not_succeeded,
+      disturbed.empty() ? "" : fmt::format("; {}: {}", disturbed, results::kDisturbanceAdvice), dir.string()));
   if (std::ferror(stdout) != 0) {
     // Losing the terminal loses lines, never results: say once, where it may still be seen.
     fmt::print(stderr, "perfzero: warning: standard output was closed; results are in {}\n", dir.string());

@@ -236,7 +236,8 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
     record.classification = runner::classify(record.execution, record.result);
     record.classification.outcome = Outcome::failed;
     record.classification.has_exception = true;
-    record.classification.detail = fmt::format("the method {} (its trial alone fails; nothing there was followed)", damage);
+    record.classification.detail =
+        fmt::format("the method {} (its trial alone fails; nothing there was followed)", damage);
   }
   // The detail quotes the child (a skip reason, an exception's message) into reports and progress lines.
   record.classification.detail = redact::redact_urls(record.classification.detail);

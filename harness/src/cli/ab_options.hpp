@@ -13,14 +13,14 @@ enum class AbSides { commands, builds, images, parameter };
 
 struct AbOptions {
   AbSides sides = AbSides::commands;
-  std::string baseline;   // the command, build directory or image of the baseline
-  std::string candidate;  // ... of the candidate
+  std::string baseline;    // the command, build directory or image of the baseline
+  std::string candidate;   // ... of the candidate
   std::string param_name;  // --param NAME=BASE,CAND
   std::string param_baseline;
   std::string param_candidate;
-  std::string command_output = "none";  // how commands report: none, perfzero, google_benchmark
+  std::string command_output = "none";              // how commands report: none, perfzero, google_benchmark
   std::string image_bin_dir = "/opt/perfzero/bin";  // where an image keeps its workers
-  std::vector<std::string> benchmark_methods;        // builds, images, parameter: what runs
+  std::vector<std::string> benchmark_methods;       // builds, images, parameter: what runs
   std::vector<std::string> configs;
   double min_change = 0.05;
   double alpha = 0.05;

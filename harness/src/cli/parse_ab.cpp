@@ -30,7 +30,9 @@ void add_side_flags(CLI::App& app, RawSides& raw) {
                  "shell runs it: write sh -c '...' for pipes or variables")
       ->type_name("CMD")
       ->group(group);
-  app.add_option("--candidate", raw.candidate, "The candidate command, split the same way")->type_name("CMD")->group(group);
+  app.add_option("--candidate", raw.candidate, "The candidate command, split the same way")
+      ->type_name("CMD")
+      ->group(group);
   app.add_option("--baseline_build", raw.baseline_build,
                  "A perfzero build or install directory (perfzero-worker-* and perfzero-launch) for the baseline")
       ->type_name("DIR")
@@ -73,7 +75,8 @@ void add_judging_flags(CLI::App& app, AbOptions& out, double& min_change_pct, Ra
       ->check(CLI::Range(0.0, 1000.0))
       ->type_name("PCT")
       ->group(group);
-  app.add_option("--alpha", out.alpha, "The chance of a false alarm over the whole session, all looks together (default 0.05)")
+  app.add_option("--alpha", out.alpha,
+                 "The chance of a false alarm over the whole session, all looks together (default 0.05)")
       ->check(CLI::Range(1e-6, 0.5))
       ->type_name("P")
       ->group(group);
@@ -113,7 +116,9 @@ void add_output_flags(CLI::App& app, AbOptions& out) {
   app.add_option("--markdown", out.markdown_file, "Also write the Markdown table to this file")
       ->type_name("FILE")
       ->group(group);
-  app.add_option("--json", out.json_file, "Also write the JSON comparison to this file")->type_name("FILE")->group(group);
+  app.add_option("--json", out.json_file, "Also write the JSON comparison to this file")
+      ->type_name("FILE")
+      ->group(group);
 }
 
 std::chrono::milliseconds duration_of(const std::string& flag, const std::string& text) {
@@ -133,9 +138,10 @@ void pick_sides(const RawSides& raw, AbOptions& out) {
     std::string baseline;
     std::string candidate;
   };
-  const Kind kinds[] = {{AbSides::commands, "--baseline/--candidate", raw.baseline, raw.candidate},
-                        {AbSides::builds, "--baseline_build/--candidate_build", raw.baseline_build, raw.candidate_build},
-                        {AbSides::images, "--baseline_image/--candidate_image", raw.baseline_image, raw.candidate_image}};
+  const Kind kinds[] = {
+      {AbSides::commands, "--baseline/--candidate", raw.baseline, raw.candidate},
+      {AbSides::builds, "--baseline_build/--candidate_build", raw.baseline_build, raw.candidate_build},
+      {AbSides::images, "--baseline_image/--candidate_image", raw.baseline_image, raw.candidate_image}};
   int given = raw.param.empty() ? 0 : 1;
   for (const auto& k : kinds) {
     if (k.baseline.empty() && k.candidate.empty()) continue;

@@ -42,7 +42,8 @@ std::optional<std::vector<std::string>> split_shell_words(std::string_view line,
           return std::nullopt;
         }
         if (line[i] == '"') break;
-        if (line[i] == '\\' && i + 1 < line.size() && std::string_view("\"\\$`").find(line[i + 1]) != std::string_view::npos) {
+        if (line[i] == '\\' && i + 1 < line.size() &&
+            std::string_view("\"\\$`").find(line[i + 1]) != std::string_view::npos) {
           ++i;
         }
         word += line[i];

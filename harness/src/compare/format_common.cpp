@@ -65,9 +65,10 @@ std::string advice(const Report& report) {
   const auto gated_unknown = std::count_if(report.rows.begin(), report.rows.end(),
                                            [](const auto& r) { return r.gated && r.verdict == Verdict::unknown; });
   if (const auto n = gated_unknown) {
-    out += fmt::format("{} row(s) unknown: the budget (--max_trials, --max_time) ran out before they were decided; "
-                       "run longer to decide them.\n",
-                       n);
+    out += fmt::format(
+        "{} row(s) unknown: the budget (--max_trials, --max_time) ran out before they were decided; "
+        "run longer to decide them.\n",
+        n);
   }
   return out;
 }

@@ -82,11 +82,12 @@ bool judge_pairs(MetricComparison& m, const PairedSeries& pairs, double level_al
   m.p_value = signed_rank_p(c.d);
   const double level = (1.0 - level_alpha) * 100.0;
   const std::string flags = pair_disturbances(pairs);
-  const std::string measured = flags.empty() ? "" : fmt::format("; {} (measured: both sides of a pair share them)", flags);
+  const std::string measured =
+      flags.empty() ? "" : fmt::format("; {} (measured: both sides of a pair share them)", flags);
   const bool bounded = m.ci_low && m.ci_high;
   const bool excludes_zero = bounded && (*m.ci_low > 0 || *m.ci_high < 0);
-  const bool inside = bounded && settings.min_change > 0 && *m.ci_low > -settings.min_change &&
-                      *m.ci_high < settings.min_change;
+  const bool inside =
+      bounded && settings.min_change > 0 && *m.ci_low > -settings.min_change && *m.ci_high < settings.min_change;
   if (excludes_zero && std::fabs(*m.change) >= settings.min_change) {
     m.verdict = directed(*m.change, m.direction);
     m.reason = fmt::format("decided after {} pairs: the {:.2f}% interval excludes no change{}", n, level, measured);

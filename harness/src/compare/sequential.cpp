@@ -65,7 +65,8 @@ Density advance(const Density& d, double dt, double b) {
   for (int i = 0; i < kGridPoints; ++i) {
     const double s = -b + 2.0 * b * i / (kGridPoints - 1);
     double value = 0;
-    for (std::size_t j = 0; j < d.grid.size(); ++j) value += d.weight(j) * d.f[j] * normal_density((s - d.grid[j]) / sd) / sd;
+    for (std::size_t j = 0; j < d.grid.size(); ++j)
+      value += d.weight(j) * d.f[j] * normal_density((s - d.grid[j]) / sd) / sd;
     next.grid[static_cast<std::size_t>(i)] = s;
     next.f[static_cast<std::size_t>(i)] = value;
   }

@@ -20,10 +20,10 @@ namespace perfzero::compare {
 struct LookPlan {
   int max_pairs = 0;
   double alpha = 0.05;
-  std::vector<int> pairs;               // the planned looks, increasing, the last = max_pairs
-  std::vector<double> boundary;         // c_k, the |z| a look's statistic must exceed
-  std::vector<double> nominal_alpha;    // 2 (1 - Phi(c_k)): the two-sided level each look's interval uses
-  std::vector<double> spent;            // alpha(t_k), cumulative
+  std::vector<int> pairs;             // the planned looks, increasing, the last = max_pairs
+  std::vector<double> boundary;       // c_k, the |z| a look's statistic must exceed
+  std::vector<double> nominal_alpha;  // 2 (1 - Phi(c_k)): the two-sided level each look's interval uses
+  std::vector<double> spent;          // alpha(t_k), cumulative
 };
 
 // The first look is at `first_look` pairs (10 by default: the signed-rank test can reach the first

@@ -38,10 +38,9 @@ std::string_view to_string(Verdict v) {
 }
 
 const std::vector<Verdict>& all_verdicts() {
-  static const std::vector<Verdict> all = {Verdict::slower,     Verdict::faster,    Verdict::same,
-                                           Verdict::below_threshold, Verdict::equivalent, Verdict::changed,
-                                           Verdict::too_noisy,  Verdict::unreliable, Verdict::unknown,
-                                           Verdict::missing};
+  static const std::vector<Verdict> all = {
+      Verdict::slower,  Verdict::faster,    Verdict::same,       Verdict::below_threshold, Verdict::equivalent,
+      Verdict::changed, Verdict::too_noisy, Verdict::unreliable, Verdict::unknown,         Verdict::missing};
   return all;
 }
 
@@ -136,10 +135,10 @@ bool shown_equivalent(const MetricComparison& m, const Settings& settings) {
 void note_disturbances(MetricComparison& m, const Settings& settings) {
   if (m.baseline.disturbed == 0 && m.candidate.disturbed == 0) return;
   if (m.verdict == Verdict::unreliable || m.verdict == Verdict::missing) return;
-  m.reason += settings.use_flagged
-                  ? fmt::format("; disturbed trials judged (--use_flagged): {}",
-                                disturbance_words(m.baseline, m.candidate))
-                  : fmt::format("; {} + {} disturbed trials left out", m.baseline.disturbed, m.candidate.disturbed);
+  m.reason +=
+      settings.use_flagged
+          ? fmt::format("; disturbed trials judged (--use_flagged): {}", disturbance_words(m.baseline, m.candidate))
+          : fmt::format("; {} + {} disturbed trials left out", m.baseline.disturbed, m.candidate.disturbed);
 }
 
 void decide(MetricComparison& m, const Settings& settings) {

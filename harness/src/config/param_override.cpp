@@ -12,9 +12,10 @@ namespace {
 
 void refuse_sweep(const ParamAxis& axis, const std::string& origin) {
   if (axis.values.size() > 1) {
-    throw ConfigError(fmt::format("{}: params.{}: the suite sweeps it over {} values; --param sets it to one value "
-                                  "per side, so give a suite without that sweep",
-                                  origin, axis.name, axis.values.size()));
+    throw ConfigError(
+        fmt::format("{}: params.{}: the suite sweeps it over {} values; --param sets it to one value "
+                    "per side, so give a suite without that sweep",
+                    origin, axis.name, axis.values.size()));
   }
 }
 

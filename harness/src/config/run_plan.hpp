@@ -42,7 +42,7 @@ struct PlannedCase {
   ParamMap params;               // the given parameters (built-ins get defaults for the rest in the worker)
   std::filesystem::path worker;  // built-ins: the perfzero-worker-* executable that runs the method
   ExternalCommand command;
-  int trials = 1;  // with trials: auto, the most it may get (auto_trials->max_trials)
+  int trials = 1;                         // with trials: auto, the most it may get (auto_trials->max_trials)
   std::optional<AutoTrials> auto_trials;  // trials: auto: the noise decides how many (common/auto_trials.hpp)
   int warmup_trials = 0;
   std::chrono::milliseconds timeout{0};  // 0: none

@@ -117,7 +117,6 @@ std::vector<std::string> Checker::string_list_of(const YAML::Node& node, const s
   return out;
 }
 
-
 ParamValue Checker::param_of(const YAML::Node& node, const std::string& key, ParamType type) const {
   if (!node.IsScalar()) fail(node, key, fmt::format("expected {} value, got {}", to_string(type), describe(node)));
   const std::string& s = node.Scalar();

@@ -108,7 +108,8 @@ Store::Ingested Store::ingest(const results::Run& run) {
   db_->begin();
   try {
     Ingested result = Ingested::stored;
-    const auto before = db_->query("SELECT id, status FROM runs WHERE execution_id = $1", {text(run.info.execution_id)});
+    const auto before =
+        db_->query("SELECT id, status FROM runs WHERE execution_id = $1", {text(run.info.execution_id)});
     if (!before.empty()) {
       // A partial copy (stored while the run ran, or after an interrupt) gives way to the run as it is now.
       if (before[0][1].value_or("") == "completed" || run.status == before[0][1].value_or("")) {

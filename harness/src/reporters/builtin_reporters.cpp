@@ -43,10 +43,10 @@ std::vector<std::string> selected_reporter_names(const std::vector<std::string>&
   const auto added = std::count_if(given.begin(), given.end(), [](const std::string& n) { return n.starts_with('+'); });
   if (added == 0) return given;
   if (static_cast<std::size_t>(added) != given.size()) {
-    throw UsageError(fmt::format(
-        "--report: '{}' mixes names that replace the defaults with '+name' that adds to them; use one form "
-        "(e.g. --report=+influx for the defaults and influx, or --report=json,influx for exactly those)",
-        text::join(given, ",")));
+    throw UsageError(
+        fmt::format("--report: '{}' mixes names that replace the defaults with '+name' that adds to them; use one form "
+                    "(e.g. --report=+influx for the defaults and influx, or --report=json,influx for exactly those)",
+                    text::join(given, ",")));
   }
   std::vector<std::string> names = default_reporter_names();
   for (const auto& name : given) {

@@ -73,8 +73,8 @@ AutoState auto_state(const Case& c, const AutoTrials& a) {
   const std::string noise = s.noise ? fmt::format("{:.2f}%", *s.noise * 100) : "not measurable";
   if (s.measured >= a.min_trials && s.seconds >= a.min_seconds && s.noise && *s.noise <= a.max_noise) {
     s.done = true;
-    s.reason = fmt::format("noise {} <= {:.2f}% of the median {} after {} trials", noise, a.max_noise * 100, s.metric,
-                           s.run);
+    s.reason =
+        fmt::format("noise {} <= {:.2f}% of the median {} after {} trials", noise, a.max_noise * 100, s.metric, s.run);
   } else if (s.run >= a.max_trials) {
     s.done = true;
     s.reason = fmt::format("max_trials {} reached; noise {}", a.max_trials, noise);

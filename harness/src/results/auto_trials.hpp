@@ -11,12 +11,12 @@ namespace perfzero::results {
 
 struct AutoState {
   bool done = false;
-  std::string reason;          // "noise 1.8% <= 2.0%", "max_trials 50 reached", ...; empty while running
+  std::string reason;           // "noise 1.8% <= 2.0%", "max_trials 50 reached", ...; empty while running
   std::optional<double> noise;  // the noise reached; nullopt with fewer than 6 measurements
-  std::string metric;          // what the noise is of: the main metric, else wall_time
-  int measured = 0;            // succeeded, undisturbed trials
-  int run = 0;                 // every trial run
-  double seconds = 0;          // their time in the harness
+  std::string metric;           // what the noise is of: the main metric, else wall_time
+  int measured = 0;             // succeeded, undisturbed trials
+  int run = 0;                  // every trial run
+  double seconds = 0;           // their time in the harness
 };
 
 AutoState auto_state(const Case& c, const AutoTrials& settings);

@@ -143,9 +143,9 @@ bool read_bounded_line(std::istream& in, std::string& line, std::size_t limit, c
     any = true;
     if (c == '\n') return true;
     if (line.size() == limit) {
-      throw std::runtime_error(fmt::format(
-          "{}:{}: a line of over {} bytes (the limit; PERFZERO_MAX_JOURNAL_LINE_BYTES=BYTES raises it)",
-          path.string(), number, limit));
+      throw std::runtime_error(
+          fmt::format("{}:{}: a line of over {} bytes (the limit; PERFZERO_MAX_JOURNAL_LINE_BYTES=BYTES raises it)",
+                      path.string(), number, limit));
     }
     line.push_back(c);
   }

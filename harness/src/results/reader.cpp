@@ -70,10 +70,10 @@ void recover_from_reports(const std::filesystem::path& dir, LoadedRun& loaded) {
     std::sort(c.trials.begin(), c.trials.end(), [](const Trial& a, const Trial& b) { return a.number < b.number; });
   }
   if (found > 0) {
-    loaded.warnings.push_back(fmt::format(
-        "{}: the journal ({}) is missing: {} trial(s) read back from their reports (their repetitions and "
-        "process details as the reports have them)",
-        dir.string(), kJournalFile, found));
+    loaded.warnings.push_back(
+        fmt::format("{}: the journal ({}) is missing: {} trial(s) read back from their reports (their repetitions and "
+                    "process details as the reports have them)",
+                    dir.string(), kJournalFile, found));
   } else {
     loaded.warnings.push_back(fmt::format("{}: no journal: no trial had finished", dir.string()));
   }

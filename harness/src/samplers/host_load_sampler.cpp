@@ -133,8 +133,8 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
   const LoadTimeline::Mark end{ended, *last, own_cpu_seconds()};
   std::optional<HostLoadVerdict> recent;
   // Over kMinWindowSeconds at least, reaching back to an earlier reading no older than 2 s.
-  if (const auto from = timeline_->reaching_back(ended, std::chrono::duration<double>(kMinWindowSeconds),
-                                                 std::chrono::seconds(2));
+  if (const auto from =
+          timeline_->reaching_back(ended, std::chrono::duration<double>(kMinWindowSeconds), std::chrono::seconds(2));
       from && !v.judged) {
     const double span = std::chrono::duration<double>(ended - from->time).count();
     recent = judge_host_load(from->cpu, *last, span, end.own_cpu_seconds - from->own_cpu_seconds, logical_cpus_,
