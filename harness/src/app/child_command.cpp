@@ -47,7 +47,8 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const Har
   env["PERFZERO_TRIAL"] = std::to_string(trial);
   // A TMPDIR of its own, so what a trial leaves there is seen (samplers/leftover_files_sampler).
   env["TMPDIR"] = (trial_dir / "tmp").string();
-  // perfzero-launch checks it is still this process's child after arming its parent-death signal.
+  // For the method (docs/suites.md). perfzero-launch checks its parent through the pid its --serve
+  // argument names, not through this variable.
   env["PERFZERO_HARNESS_PID"] = std::to_string(::getpid());
   env["PERFZERO_METHOD"] = planned.name;
   if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;

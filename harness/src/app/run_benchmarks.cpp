@@ -79,6 +79,13 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     stop = session.late_signal();
     status = kInterruptedAfterCompletion;
   }
+  if (unwritten && status == "completed") {
+    // Every trial ran and is recorded; only the end failed (a summary the disk refused, the final
+    // syncfs): nothing is left for --resume, so the line says what may be missing instead.
+    fmt::print(stderr, "perfzero: error: the run completed, but {}; its files may not all be on disk (results in {})\n",
+               *unwritten, dir.string());
+    return to_int(ExitCode::output_unwritable);
+  }
   if (status.rfind("aborted: ", 0) == 0 || unwritten) {
     const std::string why = unwritten && status.rfind("aborted: ", 0) != 0 ? *unwritten : status.substr(9);
     fmt::print(stderr, "perfzero: error: run stopped: {}; results so far in {} (--resume continues it)\n", why,
