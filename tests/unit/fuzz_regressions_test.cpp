@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 #include "config/suite.hpp"
 #include "pricing/price_catalog.hpp"
+#include "results/journal.hpp"
 #include "runner/child_result.hpp"
 #include "runner/google_benchmark_result.hpp"
 
@@ -93,6 +94,34 @@ TEST(FuzzRegressionsDeathTest, CatalogLoaderSurvivesEveryKeptInput) {
   const auto dir = kRegressions / "catalog";
   if (nothing_kept(dir)) GTEST_SKIP() << "no catalog input has broken the loader yet";
   EXPECT_GT(replay_yaml(dir, [](const std::filesystem::path& p) { return pricing::load_catalog(p); }), 0);
+}
+
+// Journals the journal fuzzer broke: reading one gives the run or the std::runtime_error the reader
+// documents (results/journal.hpp), nothing else, in a child under an alarm as above.
+TEST(FuzzRegressionsDeathTest, JournalReaderSurvivesEveryKeptInput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto dir = kRegressions / "journal";
+  if (nothing_kept(dir)) GTEST_SKIP() << "no journal has broken the reader yet";
+  int replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with(".")) continue;
+    EXPECT_EXIT(
+        {
+          ::alarm(5);
+          try {
+            (void)results::read_journal(entry.path());
+          } catch (const std::runtime_error&) {
+            // the documented answer to a journal that cannot be read
+          } catch (...) {
+            std::_Exit(1);
+          }
+          std::_Exit(0);
+        },
+        ::testing::ExitedWithCode(0), "")
+        << entry.path();
+    ++replayed;
+  }
+  EXPECT_GT(replayed, 0);
 }
 
 }  // namespace
