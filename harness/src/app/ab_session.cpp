@@ -53,6 +53,7 @@ void remove_container(const std::string& name) {
   if (name.empty()) return;
   std::vector<std::string> args = {"docker", "rm", "--force", name};
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;

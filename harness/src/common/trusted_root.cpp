@@ -32,7 +32,7 @@ std::vector<Registered>& registry() {
 // `path` relative to `root` when it lies beneath it (lexically: the harness builds its paths from
 // the root's), else empty.
 std::filesystem::path beneath(const std::filesystem::path& root, const std::filesystem::path& path) {
-  const auto rel = path.lexically_normal().lexically_relative(root);
+  auto rel = path.lexically_normal().lexically_relative(root);
   if (rel.empty() || rel.native().starts_with("..") || rel.is_absolute()) return {};
   return rel;
 }
