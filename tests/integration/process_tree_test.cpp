@@ -15,8 +15,15 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 // memory figures have no tight upper bound there (this method's kernel peak is 250 MiB under ASan,
 // 212 MiB without, and once read 550 MiB under ASan in CI). Upper bounds apply to normal builds;
 // lower bounds, the property under test, apply everywhere.
+// GCC defines __SANITIZE_ADDRESS__ under -fsanitize=address; Clang says so through __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitizedBuild = true;
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
 #else
 constexpr bool kSanitizedBuild = false;
 #endif
@@ -50,7 +57,9 @@ TEST(ProcessTree, SmallMethodsAreNotChargedTheHarnesssMemory) {
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto r = read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
   EXPECT_GT(r["process_info"]["max_rss"].get<std::uint64_t>(), 0U);
-  EXPECT_LT(r["process_info"]["max_rss"].get<std::uint64_t>(), 32 * kMiB);
+  if (!kSanitizedBuild) {
+    EXPECT_LT(r["process_info"]["max_rss"].get<std::uint64_t>(), 32 * kMiB);
+  }
 }
 
 TEST(ProcessTree, ThreadsAndCpuOfAllThreadsAreSampled) {
@@ -82,7 +91,9 @@ methods:
     for (const char* key : {"time", "rss", "vms", "cpu_percent"}) EXPECT_TRUE(sample.contains(key)) << line;
     ++samples;
   }
-  EXPECT_GE(samples, 10);
+  // At 20 ms over 600 ms there are about 30, but a loaded machine may run the monitor late: the peak
+  // above needs two samples (a CPU percentage is the change between two), not a rate.
+  EXPECT_GE(samples, 2);
 }
 
 TEST(ProcessTree, TimeoutKillsTheWholeTreeIncludingEscapedGrandchildren) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -33,8 +34,26 @@ std::string read(const std::filesystem::path& path) {
 // Short runs keep the test quick; the figures only have to be plausible.
 CpuPeak quick_peak() { return measure_cpu_peak(allowed_threads(), 0.02, 2); }
 
+// The best figure of each kernel over several quick measurements. One measurement runs each kernel's
+// repeats back to back (2 x 20 ms), so a burst of load on a shared machine can fall on the fp32 kernel
+// alone; repeating the whole measurement interleaves the kernels over a longer time, and the best
+// of each is what the CPU can do.
+CpuPeak best_of_quick_peaks(int measurements) {
+  CpuPeak best = quick_peak();
+  for (int i = 1; i < measurements; ++i) {
+    const CpuPeak again = quick_peak();
+    best.ghz = std::max(best.ghz, again.ghz);
+    for (auto& kernel : best.kernels) {
+      for (const auto& other : again.kernels) {
+        if (other.type == kernel.type && other.isa == kernel.isa) kernel.gflops = std::max(kernel.gflops, other.gflops);
+      }
+    }
+  }
+  return best;
+}
+
 TEST(CpuPeak, MeasuresAPlausibleFp32AtLeastFp64) {
-  const CpuPeak peak = quick_peak();
+  const CpuPeak peak = best_of_quick_peaks(4);
   const KernelFigure* fp32 = peak.best(DataType::fp32);
   const KernelFigure* fp64 = peak.best(DataType::fp64);
   ASSERT_NE(fp32, nullptr);

@@ -37,8 +37,13 @@ TEST(Monitor, SamplesOneTrialAtATimeAndNeverAfterItsEnd) {
     std::this_thread::sleep_for(std::chrono::milliseconds(60));
     const double cpu = monitor.end();
     sampler.closed = true;
-    EXPECT_GE(cpu, 0.0);
-    EXPECT_GE(sampler.samples.load(), 3) << "trial " << trial;
+    // The monitor thread's own CPU over its 60 ms: a dozen wake-ups take microseconds; a monitor that
+    // spun would take about all of it.
+    EXPECT_GT(cpu, 0.0) << "trial " << trial;
+    EXPECT_LT(cpu, 0.03) << "trial " << trial;
+    // About 12 at 5 ms; what this test needs is that each trial is sampled, and sampled again on the
+    // same thread, not a rate that a loaded machine may not keep.
+    EXPECT_GE(sampler.samples.load(), 2) << "trial " << trial;
     // Each trial's clock starts at its begin().
     EXPECT_LT(sampler.last_time.load(), 1.0) << "trial " << trial;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // several intervals after the end

@@ -27,12 +27,17 @@ TEST(ProcessTreeSampler, SeesEveryProcessBelowTheRootAndItsMemory) {
     Monitor monitor;
     monitor.begin(std::chrono::milliseconds(10), {&sampler});
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    // The monitor thread's own CPU: reading a few processes' /proc files 40 times costs milliseconds,
+    // so a monitor that spun, or a figure of the wrong clock or unit, would be far above this.
     const double cpu = monitor.end();
-    EXPECT_GE(cpu, 0.0);
+    EXPECT_GT(cpu, 0.0);
+    EXPECT_LT(cpu, 0.2);
   }
   ::waitpid(root, nullptr, 0);
   const TreeResult& r = sampler.result();
-  EXPECT_GE(r.samples.size(), 10U);
+  // About 40 at 10 ms, but a loaded machine may run the monitor late. What is under test is that the
+  // samples see the tree (below) and are kept, one row each: more than one, not a rate.
+  EXPECT_GE(r.samples.size(), 2U);
   EXPECT_GE(r.max_processes, 3) << "sh and both sleeps below the root";
   EXPECT_GT(r.max_rss_tree, 0U);
   const auto out = sampler.finish(TrialFacts{});

@@ -148,6 +148,20 @@ void decide(MetricComparison& m, const Settings& settings) {
     return;
   }
   const bool significant = *m.p_value < settings.alpha;
+  if (!m.change && *m.baseline.median == 0) {
+    // No ratio from a zero baseline: any difference of the medians is an unbounded change, so a
+    // significant one decides by its sign (it was 'same', and a 0 -> 5 ms regression passed the gate).
+    const double difference = *m.candidate.median - *m.baseline.median;
+    if (significant && difference != 0) {
+      m.verdict = directed(difference, m.direction);
+      m.reason = fmt::format("p = {:.3g}; from a baseline median of 0 (no percentage)", *m.p_value);
+    } else {
+      m.verdict = Verdict::same;
+      m.reason = significant ? "significant in the tails, but the medians are equal"
+                             : fmt::format("p = {:.3g} >= {}", *m.p_value, settings.alpha);
+    }
+    return;
+  }
   // The interval must lie on one side of zero too: a p-value alone can come from a shift in the tails.
   const bool interval_agrees = m.ci_low && m.ci_high && (*m.ci_low > 0 || *m.ci_high < 0);
   const bool large = m.change && std::fabs(*m.change) >= settings.min_change;
