@@ -19,6 +19,21 @@
 
 namespace perfzero::testing {
 
+// Whether this build (and so the perfzero under test) runs under AddressSanitizer, whose shadow
+// memory and quarantine raise every process's memory: upper bounds on memory are for normal builds.
+// GCC defines __SANITIZE_ADDRESS__ under -fsanitize=address; Clang says so through __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
 inline const std::filesystem::path kBinDir = PERFZERO_BIN_DIR;
 inline const std::filesystem::path kSourceDir = PERFZERO_SOURCE_DIR;
 

@@ -16,6 +16,8 @@
 namespace perfzero::testing {
 namespace {
 
+using namespace promises;  // NOLINT(google-build-using-namespace)
+
 namespace fs = std::filesystem;
 using std::chrono::seconds;
 

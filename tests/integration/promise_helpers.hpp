@@ -21,7 +21,9 @@
 
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// Their own namespace: these names (ScopedEnv among them) exist elsewhere in the same test executable,
+// and two definitions of one class there are an ODR violation (ASan caught the wrong destructor).
+namespace perfzero::testing::promises {
 
 namespace fs = std::filesystem;
 using std::chrono::seconds;
@@ -149,4 +151,4 @@ inline std::vector<std::string> lines_with(const std::string& text, const std::s
   return out;
 }
 
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::promises
