@@ -8,6 +8,7 @@ offline: the module needs no provider. Used by the infra tests; also runnable by
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,15 +62,18 @@ def render(inputs):
                   " run_env = local.run_env, architecture = local.architecture, gpu = local.gpu,"
                   " results_path = local.results_path, results_url = local.results_url,"
                   " system_name = local.system_name}))")
-    with tempfile.NamedTemporaryFile("w", suffix=".tfvars.json", delete=False) as f:
-        json.dump(inputs, f)
-        var_file = f.name
-    try:
+    # `terraform console` takes the module directory's state lock: two renders in one directory
+    # (ctest runs the infra tests in parallel) fail with "Error acquiring the state lock". Each
+    # render gets its own copy of the module, which also keeps the source tree unwritten.
+    with tempfile.TemporaryDirectory(prefix="pz-cloud-init-") as work:
+        module = os.path.join(work, "cloud-init")
+        shutil.copytree(MODULE_DIR, module, ignore=shutil.ignore_patterns(".terraform*", "terraform.tfstate*"))
+        var_file = os.path.join(work, "inputs.tfvars.json")
+        with open(var_file, "w") as f:
+            json.dump(inputs, f)
         env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, TF_IN_AUTOMATION="1", CHECKPOINT_DISABLE="1")
-        proc = subprocess.run(["terraform", f"-chdir={MODULE_DIR}", "console", f"-var-file={var_file}"],
+        proc = subprocess.run(["terraform", f"-chdir={module}", "console", f"-var-file={var_file}"],
                               input=expression + "\n", capture_output=True, text=True, env=env, timeout=120)
-    finally:
-        os.unlink(var_file)
     if proc.returncode != 0:
         raise RuntimeError(f"terraform console failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     encoded = proc.stdout.strip().splitlines()[-1].strip().strip('"')
