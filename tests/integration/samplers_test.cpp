@@ -19,15 +19,19 @@ TEST(Samplers, EverySamplerReportsUnderItsNameAndProcessInfoStaysPerfZeros) {
   const auto& samplers = r["perfzero_cpp"]["samplers"];
   EXPECT_TRUE(samplers.contains("process_tree")) << samplers.dump();
   EXPECT_TRUE(samplers.contains("host_load")) << samplers.dump();
-  // A noop is too short for the host's tick-based load: it is judged by how long it waited for a CPU.
+  // A noop is too short for the host's tick-based load over its own window: it is judged by how
+  // long it waited for a CPU, and by the host's load since the reading taken before the run's first
+  // trial.
   const auto& load = samplers["host_load"];
   EXPECT_EQ(load["judged"], true) << load.dump();
-  EXPECT_EQ(load["judged_by"], "run queue") << load.dump();
+  EXPECT_EQ(load["judged_by"], "recent host load and run queue") << load.dump();
   ASSERT_TRUE(load["run_queue_seconds"].is_number()) << load.dump();
   const bool waited =
       load["run_queue_seconds"].get<double>() > std::max(0.001, 0.1 * r["benchmark_result"]["wall_time"].get<double>());
-  EXPECT_EQ(load["busy"], waited) << load.dump();
-  EXPECT_EQ(r["perfzero_cpp"]["flags"].empty(), !waited) << r["perfzero_cpp"]["flags"];
+  if (waited) {
+    EXPECT_EQ(load["busy"], true) << load.dump();
+  }
+  EXPECT_EQ(r["perfzero_cpp"]["flags"].empty(), load["busy"] == false) << r["perfzero_cpp"]["flags"];
   EXPECT_TRUE(std::filesystem::exists(trial / "process_info.log"));
   // A noop may end before the monitor's first host-load sample: an empty series writes no file (its
   // summary is in the report), and a file that is written holds at least one sample.

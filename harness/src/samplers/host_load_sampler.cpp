@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 #include <sstream>
+#include <thread>
 
 #include "common/files.hpp"
 #include "monitor/proc_reader.hpp"
@@ -87,6 +88,21 @@ HostLoadSampler::HostLoadSampler(std::string proc_stat_path, LoadTimeline* timel
   // sampler is made for every trial.
   static const int online = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
   logical_cpus_ = online;
+  take_first_reading();
+}
+
+// Issue 19: an A/A compare's busy run had all its /bin/true trials in its first 0.2 s, beside a hog
+// on every CPU; with no earlier reading to reach back to, only their run-queue wait judged them, one
+// of 15 was flagged and the hogs' run was called "faster". So when no reading of the last
+// kStaleAfter exists, one is taken now and the trial waits kMinWindowSeconds for it (the sampler is
+// made before the method starts): once per run, and after a pause.
+void HostLoadSampler::take_first_reading() {
+  const auto now = std::chrono::steady_clock::now();
+  if (timeline_->newest(now, kStaleAfter)) return;
+  const auto cpu = read();
+  if (!cpu) return;
+  timeline_->add({now, *cpu, own_cpu_seconds()});
+  std::this_thread::sleep_for(std::chrono::duration<double>(kMinWindowSeconds));
 }
 
 std::optional<CpuTimes> HostLoadSampler::read() const {
@@ -133,8 +149,7 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
   const LoadTimeline::Mark end{ended, *last, own_cpu_seconds()};
   std::optional<HostLoadVerdict> recent;
   // Over kMinWindowSeconds at least, reaching back to an earlier reading no older than 2 s.
-  if (const auto from =
-          timeline_->reaching_back(ended, std::chrono::duration<double>(kMinWindowSeconds), std::chrono::seconds(2));
+  if (const auto from = timeline_->reaching_back(ended, std::chrono::duration<double>(kMinWindowSeconds), kStaleAfter);
       from && !v.judged) {
     const double span = std::chrono::duration<double>(ended - from->time).count();
     recent = judge_host_load(from->cpu, *last, span, end.own_cpu_seconds - from->own_cpu_seconds, logical_cpus_,

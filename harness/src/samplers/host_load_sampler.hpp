@@ -62,9 +62,13 @@ class HostLoadSampler : public Sampler {
 
   // Trials shorter than this are not judged: 10 ms ticks on every CPU blur a shorter window.
   static constexpr double kMinWindowSeconds = 0.2;
+  // A reading older than this says nothing about now: a short trial never reaches back further.
+  static constexpr std::chrono::seconds kStaleAfter{2};
 
  private:
   std::optional<CpuTimes> read() const;
+  // Before the run's first trial (or the first after a pause), so it has a window to reach back over.
+  void take_first_reading();
 
   double own_cpu_seconds() const;
 

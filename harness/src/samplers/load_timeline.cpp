@@ -30,4 +30,10 @@ std::optional<LoadTimeline::Mark> LoadTimeline::reaching_back(Clock::time_point 
   return std::nullopt;
 }
 
+std::optional<LoadTimeline::Mark> LoadTimeline::newest(Clock::time_point now,
+                                                       std::chrono::duration<double> stale) const {
+  if (marks_.empty() || now - marks_.back().time > stale) return std::nullopt;
+  return marks_.back();
+}
+
 }  // namespace perfzero::samplers

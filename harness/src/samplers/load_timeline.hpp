@@ -27,6 +27,8 @@ class LoadTimeline {
   // minute ago says nothing about now).
   std::optional<Mark> reaching_back(Clock::time_point end, std::chrono::duration<double> span,
                                     std::chrono::duration<double> stale) const;
+  // The newest mark, if one is younger than `stale`.
+  std::optional<Mark> newest(Clock::time_point now, std::chrono::duration<double> stale) const;
   // What the finished trials' trees used: added as each trial ends, so later windows can take it out.
   void add_tree_cpu(double seconds) { trees_cpu_seconds_ += seconds; }
   double trees_cpu_seconds() const { return trees_cpu_seconds_; }
