@@ -25,8 +25,6 @@ int compare_command(const cli::CompareOptions& options);
 // `perfzero ab` needs the methods: the catalog of this installation.
 int ab_command(cli::AbOptions options, const catalog::Catalog& catalog);
 int history_command(const cli::HistoryOptions& options);
-// A command whose implementation is still to come: says what it will do, exit 2.
-int not_built(cli::Command command);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
                    const std::vector<config::Comparison>& comparisons, bool interleave);

@@ -66,20 +66,4 @@ int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog&
   return to_int(broken > 0 ? ExitCode::usage_or_config : ExitCode::all_succeeded);
 }
 
-int not_built(cli::Command command) {
-  switch (command) {
-    case cli::Command::report:
-      fmt::print(stderr, "perfzero report: not built yet (it will rebuild a run directory's summaries)\n");
-      break;
-    case cli::Command::compare:
-      fmt::print(stderr,
-                 "perfzero compare: not built yet (it will compare two runs per method with a significance test)\n");
-      break;
-    default:
-      fmt::print(stderr, "perfzero history: not built yet (it will show a method's results across past runs)\n");
-      break;
-  }
-  return to_int(ExitCode::usage_or_config);
-}
-
 }  // namespace perfzero::app

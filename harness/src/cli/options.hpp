@@ -79,7 +79,7 @@ struct Invocation {
 
 struct InvocationResult {
   std::optional<Invocation> invocation;
-  std::string message;  // --help, --version, or what an unbuilt command will do
+  std::string message;  // --help or --version
   int exit_code = 0;
 };
 

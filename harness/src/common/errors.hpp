@@ -9,7 +9,7 @@ namespace perfzero {
 enum class ExitCode : int {
   all_succeeded = 0,        // every method succeeded or was skipped; list, validate, --help
   some_not_succeeded = 1,   // any failed, crashed, timed_out or invalid method
-  usage_or_config = 2,      // bad flag, bad value, bad suite, unknown or unbuilt command: nothing ran
+  usage_or_config = 2,      // bad flag, bad value, bad suite, unknown command: nothing ran
   internal_error = 3,       // a harness bug (perfzero-launch missing, an unexpected exception)
   output_unwritable = 4,    // the output directory refused a write (full, read-only, missing, name too long)
   stopped_by_signal = 128,  // base: a run stopped by signal N exits 128 + N, as shells report it

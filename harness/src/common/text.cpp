@@ -28,6 +28,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 namespace {
 
+bool starts_with_ci(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Candidates close enough to `name` to be what was meant, with their distance, nearest first.
 std::vector<std::pair<std::size_t, std::string>> scored_candidates(std::string_view name,
                                                                    const std::vector<std::string>& candidates) {
@@ -101,16 +111,6 @@ std::string trim(std::string_view text) {
   if (first == std::string_view::npos) return "";
   const auto last = text.find_last_not_of(" \t\r\n");
   return std::string(text.substr(first, last - first + 1));
-}
-
-bool starts_with_ci(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
-      return false;
-    }
-  }
-  return true;
 }
 
 std::string to_upper(std::string_view text) {

@@ -20,7 +20,6 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::vector<std::string> split(std::string_view text, char separator);
 std::string trim(std::string_view text);
-bool starts_with_ci(std::string_view text, std::string_view prefix);
 std::string to_upper(std::string_view text);
 
 // The longest duration a flag or suite may give: far beyond any benchmark, far below overflow.

@@ -40,8 +40,6 @@ void unblock_all_signals_in_child() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) signal(sig, SIG_DFL);
 }
 
-bool is_stop_signal(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
-
 std::optional<int> take_pending_stop_signal() {
   sigset_t pending;
   sigpending(&pending);

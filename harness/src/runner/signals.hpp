@@ -14,6 +14,5 @@ std::optional<int> take_pending_stop_signal();
 // A descriptor that polls readable while a stop signal is pending (a signalfd, made once), so one
 // poll() can wait for a child's reply and a Ctrl-C together; take the signal with the call above.
 int stop_signal_fd();
-bool is_stop_signal(int signal);
 
 }  // namespace perfzero::runner
