@@ -29,9 +29,8 @@ HarnessPaths find_harness_paths() {
   return paths;
 }
 
-runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& /*paths*/,
-                                   const std::filesystem::path& trial_dir, int trial,
-                                   const std::string& root_data_dir) {
+runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
+                                   int trial, const std::string& root_data_dir) {
   runner::ChildCommand command;
   std::map<std::string, std::string> env;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {

@@ -15,7 +15,7 @@ struct HarnessPaths {
 // Next to the running perfzero binary, unless $PERFZERO_LAUNCH says otherwise.
 HarnessPaths find_harness_paths();
 
-runner::ChildCommand child_command(const config::PlannedCase& planned, const HarnessPaths& paths,
-                                   const std::filesystem::path& trial_dir, int trial, const std::string& root_data_dir);
+runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
+                                   int trial, const std::string& root_data_dir);
 
 }  // namespace perfzero::app

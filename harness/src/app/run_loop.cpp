@@ -12,13 +12,11 @@
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "redact/redact.hpp"
+#include "reporters/trial_report.hpp"
 #include "results/auto_trials.hpp"
 #include "results/run_manifest.hpp"
 #include "runner/google_benchmark_result.hpp"
-#include "runner/result_source.hpp"
 #include "runner/signals.hpp"
-#include "runner/trial_result.hpp"
-#include "runner/trial_runner.hpp"
 
 namespace perfzero::app {
 
@@ -69,7 +67,7 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
       with_trial_reports_(with_trial_reports),
       progress_out_(progress_out),
       run_start_(Clock::now()),
-      launch_server_(paths.launcher) {}
+      executor_(paths.launcher) {}
 
 void RunLoop::begin(int total_steps) {
   own_progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);
@@ -149,17 +147,16 @@ void RunLoop::run_step(const Step& step, const Step* next) {
     recorder_.adopt(step.case_index, *done, results::TrialArtifacts{trial_dir(step), {}});
     return;
   }
-  auto record = execute(step.case_index, step, what);
-  if (!record) return;
+  auto executed = execute(step.case_index, step, what);
+  if (!executed) return;
   // The next trial's directory is made while this one's reports are written (app/trial_dir_ahead.hpp).
   // Not for a trials: auto case: whether its next trial runs is known only once this one is recorded.
   if (next != nullptr && !stop_ && will_run(*next) && !plan_[next->case_index].auto_trials) {
     dir_ahead_.prepare(trial_dir(*next), files::kChildLogFile);
   }
   pick_up_cpu_peak();
-  results::Trial trial = runner::make_trial(*record, with_trial_reports_);
-  const results::TrialArtifacts artifacts = runner::make_artifacts(*record);
-  recorder_.trial_finished(step.case_index, std::move(trial), artifacts);
+  if (with_trial_reports_) executed->trial.report = reporters::trial_report_path(executed->trial);
+  recorder_.trial_finished(step.case_index, std::move(executed->trial), executed->artifacts);
 }
 
 // A method that needs the CPU's FLOP peak measures it once per run into cpu_peak.json in the run
@@ -177,42 +174,39 @@ void RunLoop::pick_up_cpu_peak() {
   have_cpu_peak_ = true;
 }
 
-std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, const Step& step, const std::string& what) {
+std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, const Step& step,
+                                                      const std::string& what) {
   if (auto sig = runner::take_pending_stop_signal()) {
     stop_ = *sig;
     return std::nullopt;
   }
   const config::PlannedCase& planned = plan_[case_index];
-  const std::filesystem::path run_dir = recorder_.run().info.output_dir;
-  const auto started = Clock::now();
-  runner::TrialRecord record;
-  record.planned = &planned;
-  record.trial = step.number;
-  record.warmup = step.warmup;
-  record.run_dir = run_dir;
-  record.dir = trial_dir(step);
-  record.started_offset = std::chrono::duration<double>(started - run_start_).count();
-  if (!dir_ahead_.take(record.dir)) {
+  runner::TrialJob job;
+  job.planned = &planned;
+  job.trial = step.number;
+  job.warmup = step.warmup;
+  job.run_dir = recorder_.run().info.output_dir;
+  job.dir = trial_dir(step);
+  job.started = Clock::now();
+  job.started_offset = std::chrono::duration<double>(job.started - run_start_).count();
+  if (!dir_ahead_.take(job.dir)) {
     // A link or a file an earlier attempt's method left where a directory belongs is never followed
     // (a resumed run): the directories are made real again first.
-    const std::string in_the_way = not_a_real_directory(run_dir, record.dir);
-    if (!in_the_way.empty() && in_the_way != "removed its trial directory") restore_trial_dir(run_dir, record.dir);
+    const std::string in_the_way = not_a_real_directory(job.run_dir, job.dir);
+    if (!in_the_way.empty() && in_the_way != "removed its trial directory") restore_trial_dir(job.run_dir, job.dir);
     std::error_code made;
-    const bool fresh = std::filesystem::create_directories(record.dir, made);
-    if (made) throw OutputError(fmt::format("cannot create {}: {}", record.dir.string(), made.message()));
+    const bool fresh = std::filesystem::create_directories(job.dir, made);
+    if (made) throw OutputError(fmt::format("cannot create {}: {}", job.dir.string(), made.message()));
     // A trial directory from before (a resumed run, or one half made ahead) may hold an earlier
     // attempt's files, which this attempt's reports must not be read with; a new one holds none,
     // and is not searched.
-    if (!fresh) remove_earlier_attempt(record.dir);
-    tmp_dirs_.make(record.dir);  // the trial's TMPDIR (child_command)
+    if (!fresh) remove_earlier_attempt(job.dir);
+    tmp_dirs_.make(job.dir);  // the trial's TMPDIR (child_command)
   }
 
-  runner::TrialRequest request;
-  request.command = child_command(planned, paths_, record.dir, step.number, options_.root_data_dir);
-  request.launcher = paths_.launcher;
-  request.server = &launch_server_;
-  request.monitor = &monitor_;
-  request.log_path = record.dir / files::kChildLogFile;
+  runner::TrialRequest& request = job.request;
+  request.command = child_command(planned, job.dir, step.number, options_.root_data_dir);
+  request.log_path = job.dir / files::kChildLogFile;
   request.timeout = planned.timeout;
   request.monitor_interval = planned.monitor_interval;
   request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
@@ -221,27 +215,19 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
     progress_->note(debug_line(planned, request.command));
   }
 
-  const std::optional<DirIdentity> made = real_directory(record.dir);
-  record.execution = runner::run_trial(request);
-  // The method may have removed or replaced its directory: it fails, its results are not read, and a
-  // fresh directory takes the reports; nothing of what it put there is followed.
-  const std::string damage = made ? damage_to(run_dir, record.dir, *made) : std::string();
-  if (damage.empty()) {
-    tmp_dirs_.done(record.dir);
-    record.result = runner::read_trial_result(planned, record.dir, record.execution);
-    record.classification = runner::classify(record.execution, record.result);
-  } else {
-    restore_trial_dir(run_dir, record.dir);
-    record.result = fmt::format("the method {}; its results are not read", damage);
-    record.classification = runner::classify(record.execution, record.result);
-    record.classification.outcome = Outcome::failed;
-    record.classification.has_exception = true;
-    record.classification.detail =
-        fmt::format("the method {} (its trial alone fails; nothing there was followed)", damage);
-  }
-  // The detail quotes the child (a skip reason, an exception's message) into reports and progress lines.
-  record.classification.detail = redact::redact_urls(record.classification.detail);
-  record.harness_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  // The method may have removed or replaced its directory: then a fresh directory takes the reports.
+  const std::optional<DirIdentity> made = real_directory(job.dir);
+  job.damage = [&]() {
+    std::string damage = made ? damage_to(job.run_dir, job.dir, *made) : std::string();
+    if (damage.empty()) {
+      tmp_dirs_.done(job.dir);
+    } else {
+      restore_trial_dir(job.run_dir, job.dir);
+    }
+    return damage;
+  };
+  runner::ExecutedTrial executed = runner::execute_trial(job, executor_);
+  const runner::TrialRecord& record = executed.record;
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
   // The line shows the method's time; when the harness took longer than the method (reading a huge
   // result, say), that is shown too, so a slow trial is not blamed on the method.
@@ -251,7 +237,7 @@ std::optional<runner::TrialRecord> RunLoop::execute(std::size_t case_index, cons
     shown += fmt::format("{}the harness took {} more", shown.empty() ? "" : "; ", text::format_duration(harness_only));
   }
   progress_->finished(role_ + planned.name, what, record.classification.outcome, shown, record.execution.wall_seconds);
-  return record;
+  return executed;
 }
 
 }  // namespace perfzero::app

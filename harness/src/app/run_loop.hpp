@@ -16,9 +16,8 @@
 #include "progress/progress.hpp"
 #include "results/model.hpp"
 #include "results/recorder.hpp"
-#include "runner/launch_server.hpp"
-#include "runner/trial_record.hpp"
-#include "samplers/monitor.hpp"
+#include "runner/execute_trial.hpp"
+#include "runner/executor.hpp"
 
 namespace perfzero::app {
 
@@ -48,7 +47,7 @@ class RunLoop {
   bool will_run(const Step& step) const;
   bool has_enough(const Step& step);
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
-  std::optional<runner::TrialRecord> execute(std::size_t case_index, const Step& step, const std::string& what);
+  std::optional<runner::ExecutedTrial> execute(std::size_t case_index, const Step& step, const std::string& what);
   void pick_up_cpu_peak();
 
   const cli::Options& options_;
@@ -65,10 +64,9 @@ class RunLoop {
   std::optional<int> stop_;
   bool have_cpu_peak_ = false;
   std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
-  // One perfzero-launch for the whole run: a trial then costs one program start, not two.
-  runner::LaunchServer launch_server_;
-  // One monitor thread for the whole run, for the same reason.
-  samplers::Monitor monitor_;
+  // Runs every trial's method: on this host, through one perfzero-launch and one monitor thread
+  // kept for the whole run.
+  runner::LocalExecutor executor_;
   TrialTmpDirs tmp_dirs_;
   TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed
 };

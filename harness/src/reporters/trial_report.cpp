@@ -92,8 +92,7 @@ class TrialReportReporter : public Reporter {
  public:
   void trial_finished(const results::Run& run, const results::Case& c, const results::Trial& t,
                       const results::TrialArtifacts& artifacts) override {
-    // Warm-ups are not measurements, and an interrupted trial is run again by --resume.
-    if (t.warmup || t.outcome == Outcome::interrupted) return;
+    if (!results::gets_trial_report(t)) return;
     // Not synced: the journal line is the trial's record (synced behind, common/sync_behind.hpp),
     // and a report a power loss took is written again from it by --resume (trial_adopted). Syncing
     // each report and its directory as well cost a short command's trial 0.1 ms on this VM's disk
@@ -103,7 +102,7 @@ class TrialReportReporter : public Reporter {
 
   void trial_adopted(const results::Run& run, const results::Case& c, const results::Trial& t,
                      const results::TrialArtifacts& artifacts) override {
-    if (t.warmup || t.outcome == Outcome::interrupted) return;
+    if (!results::gets_trial_report(t)) return;
     const nlohmann::json report = build_trial_report(run.info, c, t, artifacts.dir);
     // Kept only when it is this trial's, as journaled: an earlier attempt's whole report (a trial run
     // again in its directory, whose new report was lost) is not.
@@ -124,6 +123,10 @@ class TrialReportReporter : public Reporter {
 };
 
 }  // namespace
+
+std::string trial_report_path(const results::Trial& trial) {
+  return results::gets_trial_report(trial) ? trial.dir + "/" + files::kReportFile : std::string();
+}
 
 nlohmann::json build_trial_report(const results::RunInfo& run, const results::Case& c, const results::Trial& t,
                                   const std::filesystem::path& trial_dir) {

@@ -14,6 +14,10 @@ namespace perfzero::reporters {
 nlohmann::json build_trial_report(const results::RunInfo& run, const results::Case& c, const results::Trial& trial,
                                   const std::filesystem::path& trial_dir);
 
+// Where the trial's report is, relative to the run's directory (the model's Trial::report), or ""
+// when it gets none (results::gets_trial_report).
+std::string trial_report_path(const results::Trial& trial);
+
 std::unique_ptr<Reporter> make_trial_report_reporter();
 std::unique_ptr<Reporter> make_process_log_reporter();
 

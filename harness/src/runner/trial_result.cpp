@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "common/trial_files.hpp"
 #include "runner/extras_bound.hpp"
 
 namespace perfzero::runner {
@@ -62,7 +61,7 @@ void fill_from_child(const ChildResult& child, results::Trial& t) {
 
 }  // namespace
 
-results::Trial make_trial(const TrialRecord& record, bool with_report) {
+results::Trial make_trial(const TrialRecord& record) {
   const auto& e = record.execution;
   results::Trial t;
   t.number = record.trial;
@@ -89,8 +88,6 @@ results::Trial make_trial(const TrialRecord& record, bool with_report) {
   // Lexical: the trial's directory is built under the run's (run_loop), and relative() would resolve
   // every component of both through readlink, on every trial.
   t.dir = record.dir.lexically_relative(record.run_dir).string();
-  // The trial reporter writes one for every trial that is not a warm-up and was not interrupted.
-  if (with_report && !record.warmup && t.outcome != Outcome::interrupted) t.report = t.dir + "/" + files::kReportFile;
   return t;
 }
 

@@ -9,8 +9,7 @@
 
 namespace perfzero::runner {
 
-// `with_report`: whether the trial report (perfzero_summary.json) is among the outputs of this run.
-results::Trial make_trial(const TrialRecord& record, bool with_report);
+results::Trial make_trial(const TrialRecord& record);
 results::TrialArtifacts make_artifacts(TrialRecord& record);  // moves the samplers' series out
 
 // max_rss as reported: the largest of what the kernel and the samples saw (docs/monitoring.md).

@@ -169,13 +169,11 @@ pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecu
 
 }  // namespace
 
-TrialExecution run_trial(const TrialRequest& request) {
-  std::optional<LaunchServer> own;
-  LaunchServer& server = request.server != nullptr ? *request.server : own.emplace(request.launcher);
+TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::Monitor& monitor,
+                         std::vector<std::unique_ptr<samplers::Sampler>> others) {
   TrialExecution execution;
-
-  // Made before launch: a sampler may need the machine's state from before the method ran.
-  std::vector<std::unique_ptr<samplers::Sampler>> others = samplers::make_builtin_samplers();
+  // `others` were made before the launch: a sampler may need the machine's state from before the
+  // method ran.
   const auto started = Clock::now();
   if (start_method(request, server, execution) < 0) return execution;
 
@@ -183,9 +181,7 @@ TrialExecution run_trial(const TrialRequest& request) {
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
   for (auto* s : all) s->start(server.launcher_pid());
-  std::optional<samplers::Monitor> own_monitor;
-  samplers::Monitor::Session sampling(request.monitor != nullptr ? *request.monitor : own_monitor.emplace(),
-                                      request.monitor_interval, all);
+  samplers::Monitor::Session sampling(monitor, request.monitor_interval, all);
   WaitOutcome outcome = wait_for_tree(request, server, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();

@@ -3,20 +3,19 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <vector>
 
 #include "runner/launch_server.hpp"
 #include "runner/trial_execution.hpp"
 #include "samplers/monitor.hpp"
+#include "samplers/sampler.hpp"
 
 namespace perfzero::runner {
 
+// One method to run, whatever executes it (runner/executor.hpp).
 struct TrialRequest {
   ChildCommand command;
-  std::filesystem::path launcher;  // perfzero-launch, when `server` is null
-  // The run's launcher, kept between trials; null: one is started for this trial alone.
-  LaunchServer* server = nullptr;
-  // The run's monitor thread, kept between trials; null: one is made for this trial alone.
-  samplers::Monitor* monitor = nullptr;
   std::filesystem::path log_path;
   std::chrono::milliseconds timeout{0};  // 0: none
   std::chrono::milliseconds monitor_interval{100};
@@ -31,10 +30,13 @@ struct TrialRequest {
 inline constexpr double kStallSeconds = 0.25;
 inline constexpr double kStallShare = 0.25;
 
-// Runs one child to its end, time-out or interruption. Never throws for anything the child does;
-// on return no process of its tree is left. The harness must be a child subreaper (see
-// become_subreaper) and must have blocked its signals (block_harness_signals).
-TrialExecution run_trial(const TrialRequest& request);
+// Runs one child on this host through `server`, watched by the process-tree sampler and `others`
+// on `monitor`'s clock, to its end, time-out or interruption (the local executor). Never throws for
+// anything the child does; on return no process of its tree is left. The harness must be a child
+// subreaper (see become_subreaper); a stop signal ends the wait when the harness blocked its
+// signals (block_harness_signals).
+TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::Monitor& monitor,
+                         std::vector<std::unique_ptr<samplers::Sampler>> others);
 
 void become_subreaper();
 // SIGKILLs every descendant of this process and reaps them; returns how many were killed.

@@ -1,0 +1,42 @@
+#pragma once
+// One trial, from its command to the results model: the method run by an executor, its result read
+// and classified, then the trial of the model and the artifacts its reporters write. The run loop
+// (app/run_loop.cpp) prepares the trial's directory and records what comes back; everything between
+// is here, behind one call, whatever executor runs the method.
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "config/run_plan.hpp"
+#include "results/model.hpp"
+#include "runner/executor.hpp"
+#include "runner/trial_record.hpp"
+#include "runner/trial_runner.hpp"
+
+namespace perfzero::runner {
+
+struct TrialJob {
+  const config::PlannedCase* planned = nullptr;
+  int trial = 1;  // 1-based
+  bool warmup = false;
+  std::filesystem::path run_dir;
+  std::filesystem::path dir;                      // the trial's directory, made and empty
+  std::chrono::steady_clock::time_point started;  // when the harness began on it (its directory included)
+  double started_offset = 0;                      // seconds from the run's start to `started`
+  TrialRequest request;
+  // Asked once the method has ended, before anything in `dir` is read: what the method did to its
+  // own directory ("removed its trial directory", ...), or "" when it is intact. The asker puts the
+  // directory right either way (the run loop's guard: app/trial_dir_guard.hpp). Unset: intact.
+  std::function<std::string()> damage;
+};
+
+struct ExecutedTrial {
+  TrialRecord record;  // what was observed: the outcome, the stop signal, the times for progress lines
+  results::Trial trial;
+  results::TrialArtifacts artifacts;
+};
+
+ExecutedTrial execute_trial(const TrialJob& job, Executor& executor);
+
+}  // namespace perfzero::runner
