@@ -60,7 +60,6 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
                  results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports,
                  std::FILE* progress_out)
     : options_(options),
-      paths_(paths),
       plan_(plan),
       recorder_(recorder),
       previous_(std::move(previous)),

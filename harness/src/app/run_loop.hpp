@@ -51,7 +51,6 @@ class RunLoop {
   void pick_up_cpu_peak();
 
   const cli::Options& options_;
-  const HarnessPaths& paths_;
   const std::vector<config::PlannedCase>& plan_;
   results::Recorder& recorder_;
   std::optional<results::Run> previous_;

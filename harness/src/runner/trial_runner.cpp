@@ -170,7 +170,7 @@ pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecu
 }  // namespace
 
 TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::Monitor& monitor,
-                         std::vector<std::unique_ptr<samplers::Sampler>> others) {
+                         const std::vector<std::unique_ptr<samplers::Sampler>>& others) {
   TrialExecution execution;
   // `others` were made before the launch: a sampler may need the machine's state from before the
   // method ran.

@@ -36,7 +36,7 @@ inline constexpr double kStallShare = 0.25;
 // subreaper (see become_subreaper); a stop signal ends the wait when the harness blocked its
 // signals (block_harness_signals).
 TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::Monitor& monitor,
-                         std::vector<std::unique_ptr<samplers::Sampler>> others);
+                         const std::vector<std::unique_ptr<samplers::Sampler>>& others);
 
 void become_subreaper();
 // SIGKILLs every descendant of this process and reaps them; returns how many were killed.
