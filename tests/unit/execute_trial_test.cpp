@@ -4,11 +4,17 @@
 // hosts plug into).
 #include "runner/execute_trial.hpp"
 
+#include <signal.h>
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
+#include "common/trial_files.hpp"
+#include "reporters/trial_report.hpp"
+#include "runner/local_executor.hpp"
 #include "temp_dir.hpp"
 
 namespace perfzero::runner {
@@ -53,7 +59,9 @@ TrialJob job_for(const config::PlannedCase& planned, const TempDir& dir) {
   job.dir = dir.path() / planned.dir / "trial_1";
   std::filesystem::create_directories(job.dir);
   job.started = Clock::now();
-  job.request.command = {planned.command.argv, job.dir, {"PATH=/usr/bin:/bin"}};
+  job.request.command = {planned.command.argv,
+                         job.dir,
+                         {"PATH=/usr/bin:/bin", "PERFZERO_RESULT_FILE=" + (job.dir / files::kResultFile).string()}};
   job.request.log_path = job.dir / "perfzero.log";
   job.request.timeout = planned.timeout;
   return job;
@@ -71,21 +79,32 @@ TEST(ExecuteTrial, ALocalCommandBecomesATrialWatchedByTheSamplersItWasGiven) {
   TempDir dir;
   auto seen = std::make_shared<std::vector<std::string>>();
   LocalExecutor local = recorded_local(seen);
-  EXPECT_EQ(local.name(), "local");
   const auto planned = shell_case("echo hello; sleep 0.05");
-  const ExecutedTrial done = execute_trial(job_for(planned, dir), local);
+  auto job = job_for(planned, dir);
+  // The harness's time counts from when it began on the trial (its directory made before the call).
+  job.started -= std::chrono::seconds(1);
+  job.started_offset = 7.5;
+  job.trial = 3;
+  job.dir = dir.path() / planned.dir / "trial_3";
+  std::filesystem::create_directories(job.dir);
+  const ExecutedTrial done = execute_trial(job, local);
   EXPECT_EQ(done.trial.outcome, Outcome::succeeded) << done.trial.detail;
   EXPECT_EQ(done.trial.exit_code, 0);
+  EXPECT_EQ(done.trial.number, 3);
+  EXPECT_FALSE(done.trial.warmup);
+  EXPECT_DOUBLE_EQ(done.trial.started_offset, 7.5);
   EXPECT_GE(done.trial.wall_time, 0.04);
-  EXPECT_GE(done.trial.harness_seconds, done.trial.wall_time);
+  EXPECT_GE(done.trial.harness_seconds, 1.0 + done.trial.wall_time);
+  // Whether the run writes trial reports is the run loop's to say (reporters::trial_report_path).
+  EXPECT_TRUE(done.trial.report.empty());
   // Made before the launch, started on it, finished after the tree ended.
   EXPECT_EQ(*seen, (std::vector<std::string>{"made", "start", "finish"}));
   ASSERT_TRUE(done.trial.samplers.contains("recording")) << done.trial.samplers.dump();
   EXPECT_DOUBLE_EQ(done.trial.samplers["recording"]["wall_seconds"].get<double>(), done.record.execution.wall_seconds);
-  // The process tree is always watched; no built-in sampler was asked for.
+  // The process tree is always watched; the built-in samplers only when the factory makes them.
   EXPECT_TRUE(done.trial.samplers.contains("process_tree"));
   EXPECT_FALSE(done.trial.samplers.contains("host_load"));
-  EXPECT_EQ(done.trial.dir, "shell/trial_1");
+  EXPECT_EQ(done.trial.dir, "shell/trial_3");
 
   // The same executor (one launcher for the run) serves the next trial.
   const auto again = execute_trial(job_for(planned, dir), local);
@@ -115,17 +134,32 @@ TEST(ExecuteTrial, EveryWayAMethodEndsHasItsOutcome) {
 TEST(ExecuteTrial, AMethodThatDamagedItsDirectoryFailsAndItsResultIsNotRead) {
   TempDir dir;
   LocalExecutor local(PERFZERO_LAUNCH_BINARY, [] { return std::vector<std::unique_ptr<samplers::Sampler>>{}; });
-  auto planned = shell_case("true");
-  auto job = job_for(planned, dir);
+  auto planned = shell_case(R"(echo '{"metrics": [{"name": "m", "value": 42}]}' > "$PERFZERO_RESULT_FILE")");
+  planned.command.output = config::OutputFormat::perfzero;
+  // Intact: the guard is asked once the method has ended (its result file is there), then the result is read.
+  auto intact = job_for(planned, dir);
+  bool result_there = false;
+  intact.damage = [&, result = intact.dir / files::kResultFile] {
+    result_there = std::filesystem::exists(result);
+    return std::string();
+  };
+  const auto read = execute_trial(intact, local);
+  EXPECT_TRUE(result_there);
+  EXPECT_EQ(read.trial.outcome, Outcome::succeeded) << read.trial.detail;
+  ASSERT_EQ(read.trial.metrics.size(), 1U);
+  EXPECT_EQ(read.trial.metrics[0].value, 42);
+
+  auto damaged = job_for(planned, dir);
   int asked = 0;
-  job.damage = [&] {
+  damaged.damage = [&] {
     ++asked;
     return std::string("replaced its trial directory with a symlink");
   };
-  const auto done = execute_trial(job, local);
+  const auto done = execute_trial(damaged, local);
   EXPECT_EQ(asked, 1);
   EXPECT_EQ(done.trial.outcome, Outcome::failed);
   EXPECT_TRUE(done.trial.has_exception);
+  EXPECT_TRUE(done.trial.metrics.empty()) << "the result the method wrote is not read";
   EXPECT_NE(done.trial.detail.find("replaced its trial directory with a symlink"), std::string::npos)
       << done.trial.detail;
 }
@@ -167,6 +201,57 @@ TEST(ExecuteTrial, AnyExecutorPlugsInBehindTheSameCall) {
   const auto failed = execute_trial(job_for(planned, dir), gone);
   EXPECT_EQ(failed.trial.outcome, Outcome::failed);
   EXPECT_NE(failed.trial.detail.find("node b2 stopped answering"), std::string::npos) << failed.trial.detail;
+}
+
+TEST(ExecuteTrial, WhatAnExecutorObservedReachesTheTrialAndWhatAChildSaysIsRedacted) {
+  TempDir dir;
+  const auto planned = shell_case("anything");
+  TrialExecution ran;
+  ran.end = ProcessEnd::exited;
+  ran.wall_seconds = 0.5;
+  samplers::SamplerOutput gpu;
+  gpu.summary = {{"max_temperature_c", 81}};
+  gpu.flags = {"gpu_throttled"};
+  gpu.series.sampler = "gpu";
+  gpu.series.columns = {"time", "temperature_c"};
+  gpu.series.rows = {{0.1, 80.0}, {0.2, 81.0}};
+  ran.samplers.emplace_back("gpu", gpu);
+  ScriptedExecutor scripted(ran);
+  const auto done = execute_trial(job_for(planned, dir), scripted);
+  EXPECT_EQ(done.trial.samplers["gpu"]["max_temperature_c"], 81);
+  EXPECT_NE(std::find(done.trial.flags.begin(), done.trial.flags.end(), "gpu_throttled"), done.trial.flags.end());
+  ASSERT_EQ(done.artifacts.series.size(), 1U);
+  EXPECT_EQ(done.artifacts.series[0].rows.size(), 2U);
+  EXPECT_TRUE(done.record.execution.samplers[0].second.series.rows.empty()) << "moved to the artifacts";
+
+  TrialExecution leaked;
+  leaked.end = ProcessEnd::launch_failed;
+  leaked.launch_error = "cannot reach https://admin:hunter2@scheduler.example/api";
+  ScriptedExecutor leaking(leaked);
+  const auto redacted = execute_trial(job_for(planned, dir), leaking);
+  EXPECT_EQ(redacted.trial.detail.find("hunter2"), std::string::npos) << redacted.trial.detail;
+  EXPECT_NE(redacted.trial.detail.find("scheduler.example"), std::string::npos) << redacted.trial.detail;
+
+  TrialExecution stopped;
+  stopped.end = ProcessEnd::interrupted;
+  stopped.signal = SIGTERM;
+  ScriptedExecutor stopping(stopped);
+  const auto interrupted = execute_trial(job_for(planned, dir), stopping);
+  EXPECT_EQ(interrupted.trial.outcome, Outcome::interrupted);
+  EXPECT_EQ(interrupted.record.execution.signal, SIGTERM) << "the run loop stops on it";
+  EXPECT_EQ(reporters::trial_report_path(interrupted.trial), "") << "run again by --resume: no report";
+}
+
+TEST(TrialReportPath, OnlyMeasuredTrialsThatEndedHaveOne) {
+  results::Trial t;
+  t.dir = "case/trial_2";
+  t.outcome = Outcome::failed;
+  EXPECT_EQ(reporters::trial_report_path(t), "case/trial_2/perfzero_summary.json");
+  t.warmup = true;
+  EXPECT_EQ(reporters::trial_report_path(t), "");
+  t.warmup = false;
+  t.outcome = Outcome::interrupted;
+  EXPECT_EQ(reporters::trial_report_path(t), "");
 }
 
 }  // namespace

@@ -216,12 +216,12 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
 
   // The method may have removed or replaced its directory: then a fresh directory takes the reports.
   const std::optional<DirIdentity> made = real_directory(job.dir);
-  job.damage = [&]() {
-    std::string damage = made ? damage_to(job.run_dir, job.dir, *made) : std::string();
+  job.damage = [this, made, run_dir = job.run_dir, dir = job.dir]() {
+    std::string damage = made ? damage_to(run_dir, dir, *made) : std::string();
     if (damage.empty()) {
-      tmp_dirs_.done(job.dir);
+      tmp_dirs_.done(dir);
     } else {
-      restore_trial_dir(job.run_dir, job.dir);
+      restore_trial_dir(run_dir, dir);
     }
     return damage;
   };

@@ -17,7 +17,7 @@
 #include "results/model.hpp"
 #include "results/recorder.hpp"
 #include "runner/execute_trial.hpp"
-#include "runner/executor.hpp"
+#include "runner/local_executor.hpp"
 
 namespace perfzero::app {
 
@@ -63,8 +63,7 @@ class RunLoop {
   std::optional<int> stop_;
   bool have_cpu_peak_ = false;
   std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
-  // Runs every trial's method: on this host, through one perfzero-launch and one monitor thread
-  // kept for the whole run.
+  // One for the whole run, so its launcher and monitor thread are started once, not per trial.
   runner::LocalExecutor executor_;
   TrialTmpDirs tmp_dirs_;
   TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed

@@ -20,9 +20,9 @@ void add_db_flag(CLI::App& app, HistoryOptions& out) {
 
 std::optional<std::string> parse_history_flags(int argc, const char* const* argv, HistoryOptions& out) {
   CLI::App app{
-      "Stores runs in a results database and reads them back (docs/history.md). Exit 0 when done, 1 when "
-      "compare --history found a slowdown, 2 for bad flags, an unreadable run or an unknown execution id, 4 "
-      "when the database refused (cannot be opened or written, a lock held past 30 s).",
+      "Stores runs in a results database and reads them back (docs/history.md). Exit 0 when done, 2 for bad "
+      "flags, an unreadable run or an unknown execution id, 4 when the database refused (cannot be opened or "
+      "written, a lock held past 30 s).",
       "perfzero history"};
   app.require_subcommand(1);
   auto* ingest = app.add_subcommand(

@@ -12,7 +12,7 @@
 #include "results/model.hpp"
 #include "runner/executor.hpp"
 #include "runner/trial_record.hpp"
-#include "runner/trial_runner.hpp"
+#include "runner/trial_runner.hpp"  // TrialRequest
 
 namespace perfzero::runner {
 
@@ -21,18 +21,21 @@ struct TrialJob {
   int trial = 1;  // 1-based
   bool warmup = false;
   std::filesystem::path run_dir;
-  std::filesystem::path dir;                      // the trial's directory, made and empty
+  std::filesystem::path dir;  // the trial's directory: made, with its TMPDIR, no earlier attempt's files
   std::chrono::steady_clock::time_point started;  // when the harness began on it (its directory included)
   double started_offset = 0;                      // seconds from the run's start to `started`
   TrialRequest request;
   // Asked once the method has ended, before anything in `dir` is read: what the method did to its
   // own directory ("removed its trial directory", ...), or "" when it is intact. The asker puts the
   // directory right either way (the run loop's guard: app/trial_dir_guard.hpp). Unset: intact.
+  // Called during execute_trial only; it must not hold references into a job that is copied.
   std::function<std::string()> damage;
 };
 
 struct ExecutedTrial {
-  TrialRecord record;  // what was observed: the outcome, the stop signal, the times for progress lines
+  // What was observed: the outcome, the stop signal, the times for progress lines. The samplers'
+  // series have moved to `artifacts`.
+  TrialRecord record;
   results::Trial trial;
   results::TrialArtifacts artifacts;
 };

@@ -1,4 +1,4 @@
-#include "runner/executor.hpp"
+#include "runner/local_executor.hpp"
 
 namespace perfzero::runner {
 
