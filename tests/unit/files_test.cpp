@@ -5,12 +5,24 @@
 
 #include <gtest/gtest.h>
 
+#include "common/trial_files.hpp"
 #include "temp_dir.hpp"
 
 namespace perfzero::files {
 namespace {
 
 using testing::TempDir;
+
+// The reporter that writes a sampler's series and the run loop that clears an earlier attempt's
+// share these names: a series written under one is removed under the other.
+TEST(TrialFiles, ASamplersLogIsNamedOnceForWritingAndForClearing) {
+  EXPECT_EQ(files::sampler_log_file("process_tree"), files::kProcessLogFile);
+  EXPECT_EQ(files::sampler_log_file("host_load"), "sampler_host_load.log");
+  EXPECT_TRUE(files::is_sampler_log_file(files::sampler_log_file("gpu")));
+  EXPECT_FALSE(files::is_sampler_log_file(files::kProcessLogFile)) << "always written again";
+  EXPECT_FALSE(files::is_sampler_log_file(files::kChildLogFile));
+  EXPECT_FALSE(files::is_sampler_log_file("sampler_notes.txt"));
+}
 
 TEST(WriteAtomically, LeavesTheDataReadableAndNoTemporaryFile) {
   TempDir dir;

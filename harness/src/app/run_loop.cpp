@@ -49,8 +49,7 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
     std::filesystem::rename(dir / "tmp", dir / fmt::format("tmp.earlier.{}", n), ignored);
   }
   for (const auto& entry : std::filesystem::directory_iterator(dir, ignored)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with("sampler_") && name.ends_with(".log")) std::filesystem::remove(entry.path(), ignored);
+    if (files::is_sampler_log_file(entry.path().filename().string())) std::filesystem::remove(entry.path(), ignored);
   }
 }
 

@@ -31,16 +31,14 @@ class ProcessLogReporter : public Reporter {
  public:
   void trial_finished(const results::Run& /*run*/, const results::Case& /*c*/, const results::Trial& t,
                       const results::TrialArtifacts& artifacts) override {
-    if (t.warmup || t.outcome == Outcome::interrupted) return;
+    if (!results::gets_trial_report(t)) return;
     for (const auto& series : artifacts.series) {
       // A sampler that could not start (no GPU, no NVML) leaves a series nobody filled: no file for
       // it. Nor for another sampler's empty series (a trial shorter than one monitor tick): its
       // summary is in the report, and an empty file costs a trial as much as a full one.
       if (series.sampler.empty()) continue;
       if (series.rows.empty() && series.sampler != "process_tree") continue;
-      const std::string file =
-          series.sampler == "process_tree" ? files::kProcessLogFile : "sampler_" + series.sampler + ".log";
-      files::write_atomically(artifacts.dir / file, lines_of(series));
+      files::write_atomically(artifacts.dir / files::sampler_log_file(series.sampler), lines_of(series));
     }
   }
 };

@@ -123,8 +123,8 @@ struct Run {
 
 // The worst outcome among a case's trials; interrupted when none ran.
 Outcome case_outcome(const Case& c);
-// Whether a trial has a trial report (Trial::report) when the run writes them: warm-ups are not
-// measurements, and an interrupted trial is run again by --resume.
+// Whether a trial gets its own files (Trial::report, the samplers' logs) when the run writes them:
+// warm-ups are not measurements, and an interrupted trial is run again by --resume.
 inline bool gets_trial_report(const Trial& t) { return !t.warmup && t.outcome != Outcome::interrupted; }
 
 }  // namespace perfzero::results
