@@ -146,11 +146,14 @@ TEST(Ab, ACommandThatAlwaysFailsStopsEarlyAsMissing) {
 
 TEST(Ab, ASpentTimeBudgetLeavesUndecidedMetricsUnknown) {
   TempDir dir;
-  // Two commands whose times differ by about as much as they scatter, with a budget of a second:
-  // nothing can be decided, and the session ends with a last look, not a guess.
-  const auto f = run_perfzero({"ab", "--baseline", "/bin/sh -c 'sleep 0.0$(($$ % 9 + 1))'", "--candidate",
-                               "/bin/sh -c 'sleep 0.0$(($$ % 9 + 1))'", "--format=json", "--output_dir=ab",
-                               "--max_time=1s", "--warmup_trials=0"},
+  // The same command on both sides, sleeping 10 to 90 ms at random, with a budget of a second:
+  // nothing can be decided, and the session ends with a last look, not a guess. The sleep is drawn
+  // from /dev/urandom: one drawn from the shell's PID followed the two sides' alternating PIDs, and
+  // `ab` rightly called one side faster. --alpha=0.001: a dozen pairs cannot reach that level
+  // unless every sign agrees (a chance of 1 in 2^11), so the test does not fail by chance.
+  const std::string random_sleep = "/bin/sh -c 'sleep 0.0$(($(od -An -N1 -tu1 /dev/urandom) % 9 + 1))'";
+  const auto f = run_perfzero({"ab", "--baseline", random_sleep, "--candidate", random_sleep, "--format=json",
+                               "--output_dir=ab", "--max_time=1s", "--warmup_trials=0", "--alpha=0.001"},
                               dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);

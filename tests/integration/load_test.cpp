@@ -160,16 +160,22 @@ TEST(UnderLoad, AbAaSessionsWithAFlickeringLoadNeverSaySlowerOrFaster) {
 TEST(UnderLoad, AbFindsAPlantedTenPercentSlowdownDespiteAFlickeringLoad) {
   TempDir dir;
   FlickeringHogs load(42);
-  const auto f = run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(4400),
-                               "--max_trials=100", "--max_time=120s", "--format=json", "--output_dir=ab"},
-                              dir.path());
+  // alpha 0.01: the repeated confidence interval then misses the true change at most 1 % of the time.
+  const auto f =
+      run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(4400), "--max_trials=100",
+                    "--max_time=120s", "--alpha=0.01", "--format=json", "--output_dir=ab"},
+                   dir.path());
   EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   bool found = false;
   for (const auto& r : doc["results"]) {
     if (r["metric"] == "wall_time") {
       EXPECT_EQ(r["verdict"], "slower") << r.dump();
-      EXPECT_NEAR(r["change"].get<double>(), 0.10, 0.06) << r.dump();
+      // The interval, not the estimate: a session that stops early does so because its estimate is
+      // large (CI once stopped after 16 pairs at +17.9 %, interval +0.2 % to +55 %). The true change
+      // is near 10 % of the loop, a little less for the fixed cost of starting the shell.
+      EXPECT_LE(r["ci_low"].get<double>(), 0.10) << r.dump();
+      EXPECT_GE(r["ci_high"].get<double>(), 0.05) << r.dump();
       found = true;
     }
   }
