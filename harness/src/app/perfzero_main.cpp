@@ -1,5 +1,6 @@
 #include <csignal>
 #include <filesystem>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -32,34 +33,32 @@ int run(const cli::Options& options, const catalog::Catalog& catalog) {
   return run_benchmarks(options, plan, comparisons, interleave);
 }
 
-int dispatch(const cli::Invocation& invocation) {
-  switch (invocation.command) {
-    case cli::Command::report:
-      return report_command(invocation.report);
-    case cli::Command::compare:
-      return compare_command(invocation.compare);
-    case cli::Command::history:
-      return history_command(invocation.history);
-    default:
-      break;
-  }
-  // Only the commands that need methods pay for asking the workers (a few ms each, concurrently).
+// One overload per command (cli::Invocation's alternatives); std::visit refuses to build without
+// one for each. Only the commands that need methods pay for asking the workers (a few ms each,
+// concurrently).
+int command(const cli::Options& options) { return run(options, catalog::discover_installed(stderr)); }
+
+int command(const cli::ListOptions& options) {
   const catalog::Catalog catalog = catalog::discover_installed(stderr);
-  switch (invocation.command) {
-    case cli::Command::list:
-      if (invocation.list.json) {
-        list_methods_json(stdout, catalog);
-      } else {
-        list_methods(stdout, catalog);
-      }
-      return to_int(ExitCode::all_succeeded);
-    case cli::Command::validate:
-      return validate_suites(invocation.validate, catalog);
-    case cli::Command::ab:
-      return ab_command(invocation.ab, catalog);
-    default:
-      return run(invocation.run, catalog);
+  if (options.json) {
+    list_methods_json(stdout, catalog);
+  } else {
+    list_methods(stdout, catalog);
   }
+  return to_int(ExitCode::all_succeeded);
+}
+
+int command(const cli::ValidateOptions& options) {
+  return validate_suites(options, catalog::discover_installed(stderr));
+}
+
+int command(const cli::AbOptions& options) { return ab_command(options, catalog::discover_installed(stderr)); }
+int command(const cli::ReportOptions& options) { return report_command(options); }
+int command(const cli::CompareOptions& options) { return compare_command(options); }
+int command(const cli::HistoryOptions& options) { return history_command(options); }
+
+int dispatch(const cli::Invocation& invocation) {
+  return std::visit([](const auto& options) { return command(options); }, invocation.command);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "cli/ab_options.hpp"
@@ -55,9 +56,6 @@ struct ParseResult {
 // lists the subcommands.
 ParseResult parse_command_line(int argc, const char* const* argv, bool top_level = false);
 
-// Git-style subcommands; `run` is the default, so every PerfZero command line keeps working.
-enum class Command { run, list, validate, report, compare, ab, history };
-
 struct ListOptions {
   bool json = false;  // --format=json: the catalog with parameters and workers
 };
@@ -66,15 +64,12 @@ struct ValidateOptions {
   std::vector<std::string> suites;
 };
 
+// Git-style subcommands, one alternative each: `run` (Options) is the default, so every PerfZero
+// command line keeps working. The names, summaries and parsers are one table
+// (cli/parse_subcommands.cpp); the commands themselves are app/perfzero_main.cpp's overloads, which
+// std::visit makes complete.
 struct Invocation {
-  Command command = Command::run;
-  Options run;  // Command::run
-  ListOptions list;
-  ValidateOptions validate;
-  ReportOptions report;
-  CompareOptions compare;
-  AbOptions ab;
-  HistoryOptions history;
+  std::variant<Options, ListOptions, ValidateOptions, ReportOptions, CompareOptions, AbOptions, HistoryOptions> command;
 };
 
 struct InvocationResult {
