@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
@@ -71,6 +73,54 @@ TEST(Reliability, AClosedStdoutNeitherKillsTheRunNorLosesAResult) {
   EXPECT_EQ(count_lines(err), 1) << err;
   EXPECT_TRUE(std::filesystem::exists(out / "sanity.Sanity.benchmark_noop" / "trial_2" / "perfzero_summary.json"));
   EXPECT_EQ(read_json(out / "run.json")["status"], "completed");
+}
+
+// `perfzero list | head -1`, `perfzero compare A B > /dev/full`: what was asked for was not
+// delivered, so the exit is an output error (4) with one line saying why, never an "internal
+// error" (exit 3, as `list` gave) nor a success (exit 0, as `compare` gave).
+TEST(Reliability, OutputNobodyCanReadIsAnOutputErrorNotAHarnessBugNorASuccess) {
+  TempDir dir;
+  for (const std::string side : {"a", "b"}) {
+    const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--benchmark_num_trials=3",
+                                 "--output_dir=" + (dir.path() / side).string()},
+                                dir.path());
+    ASSERT_EQ(f.exit_code, 0) << f.err;
+  }
+  const auto err_path = dir.path() / "stderr";
+  const std::string a = (dir.path() / "a").string();
+  const std::string b = (dir.path() / "b").string();
+  enum class Stdout { reader_gone, full_disk, closed };
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list", "--format=json"}, std::vector<std::string>{"compare", a, b},
+        std::vector<std::string>{"compare", a, b, "--format=json"}}) {
+    for (const Stdout kind : {Stdout::reader_gone, Stdout::full_disk, Stdout::closed}) {
+      int pipe_fds[2];
+      ASSERT_EQ(::pipe(pipe_fds), 0);
+      ::close(pipe_fds[0]);  // the reader is gone before the first byte: every write is EPIPE
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        // stderr first: with fd 1 closed, the next open() would take its place.
+        ::dup2(::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), 2);
+        if (kind == Stdout::reader_gone) ::dup2(pipe_fds[1], 1);
+        if (kind == Stdout::full_disk) ::dup2(::open("/dev/full", O_WRONLY | O_CLOEXEC), 1);
+        if (kind == Stdout::closed) ::close(1);
+        std::vector<char*> argv{const_cast<char*>(kPerfzero.c_str())};
+        for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+        argv.push_back(nullptr);
+        ::execv(kPerfzero.c_str(), argv.data());
+        ::_exit(127);
+      }
+      ::close(pipe_fds[1]);
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+      const std::string err = slurp(err_path);
+      const std::string what = args[0] + " " + args.back() + " stdout " + std::to_string(static_cast<int>(kind));
+      ASSERT_TRUE(WIFEXITED(status)) << what << ": killed by signal " << WTERMSIG(status);
+      EXPECT_EQ(WEXITSTATUS(status), 4) << what << ": " << err;
+      EXPECT_NE(err.find("standard output could not be written"), std::string::npos) << what << ": " << err;
+      EXPECT_EQ(err.find("internal error"), std::string::npos) << what << ": " << err;
+    }
+  }
 }
 
 TEST(Reliability, AMethodThatFillsTheDiskStopsTheRunWithTheReason) {

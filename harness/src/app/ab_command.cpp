@@ -53,8 +53,8 @@ int ab_command(cli::AbOptions options, const catalog::Catalog& catalog) {
              options.max_pairs, text::format_duration(static_cast<double>(options.max_time.count()) / 1000.0),
              options.output_dir);
   const AbOutcome outcome = run_ab_session(options, baseline, candidate, session_id);
-  print_report(outcome.report, options.format, options.colour);
-  const bool written = write_outputs(options, outcome.report);
+  const bool printed = print_report(outcome.report, options.format, options.colour);
+  const bool written = write_outputs(options, outcome.report) && printed;
   if (outcome.unwritten) {
     fmt::print(stderr, "perfzero ab: error: a run could not be written: {}; results so far in {}\n", *outcome.unwritten,
                options.output_dir);

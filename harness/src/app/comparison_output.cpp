@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "compare/formats.hpp"
 
@@ -15,7 +17,7 @@ bool use_colour(const std::string& choice) {
   return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
 }
 
-void print_report(const compare::Report& report, const std::string& format, const std::string& colour) {
+bool print_report(const compare::Report& report, const std::string& format, const std::string& colour) {
   std::string text;
   if (format == "markdown") {
     text = compare::to_markdown(report);
@@ -26,8 +28,11 @@ void print_report(const compare::Report& report, const std::string& format, cons
   } else {
     text = compare::to_terminal(report, use_colour(colour));
   }
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
+  errno = 0;
+  if (std::fputs(text.c_str(), stdout) >= 0 && std::fflush(stdout) == 0) return true;
+  std::fprintf(stderr, "perfzero: error: standard output could not be written: %s\n",
+               std::strerror(errno != 0 ? errno : EIO));
+  return false;
 }
 
 }  // namespace perfzero::app

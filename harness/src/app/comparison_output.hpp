@@ -10,7 +10,8 @@ namespace perfzero::app {
 // "always", "never", or "auto": on a terminal unless NO_COLOR is set.
 bool use_colour(const std::string& choice);
 
-// Prints the report in `format` (text, markdown, json) on stdout.
-void print_report(const compare::Report& report, const std::string& format, const std::string& colour);
+// Prints the report in `format` (text, markdown, json) on stdout. False, with one line on stderr,
+// when stdout refused it (closed by its reader, a full disk): the caller's exit is then 4.
+bool print_report(const compare::Report& report, const std::string& format, const std::string& colour);
 
 }  // namespace perfzero::app

@@ -1,5 +1,6 @@
 #include <csignal>
 #include <filesystem>
+#include <system_error>
 #include <variant>
 
 #include <fmt/format.h>
@@ -90,6 +91,17 @@ int perfzero_main(int argc, const char* const* argv) {
     // The file system refused something we did not expect to fail: the outside world, not a bug.
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
     return to_int(ExitCode::output_unwritable);
+  } catch (const std::system_error& e) {
+    // stdout closed by its reader (`perfzero list | head -1`), or a full disk under it: what was
+    // asked for was not delivered, which is an output error, not a harness bug.
+    const auto code = e.code();
+    if (code == std::errc::broken_pipe || code == std::errc::no_space_on_device || code == std::errc::io_error ||
+        code == std::errc::bad_file_descriptor) {
+      fmt::print(stderr, "perfzero: error: standard output could not be written: {}\n", code.message());
+      return to_int(ExitCode::output_unwritable);
+    }
+    fmt::print(stderr, "perfzero: internal error: {}\n", e.what());
+    return to_int(ExitCode::internal_error);
   } catch (const std::exception& e) {
     fmt::print(stderr, "perfzero: internal error: {}\n", e.what());
     return to_int(ExitCode::internal_error);
