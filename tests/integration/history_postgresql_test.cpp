@@ -23,12 +23,7 @@ class HistoryPostgres : public ::testing::Test {
   static void TearDownTestSuite() { server_.reset(); }
   void SetUp() override { PERFZERO_NEED_POSTGRES(*server_); }
 
-  nlohmann::json list(const std::filesystem::path& scratch) {
-    const auto f =
-        run_perfzero({"history", "list", "--db=" + server_->url(), "--format=json", "--limit=100000"}, scratch);
-    EXPECT_EQ(f.exit_code, 0) << f.err;
-    return nlohmann::json::parse(f.out);
-  }
+  nlohmann::json list(const std::filesystem::path& scratch) { return history_list(server_->url(), scratch); }
 
   static inline std::unique_ptr<PostgresServer> server_;
 };
@@ -106,17 +101,7 @@ TEST_F(HistoryPostgres, AKillNineDuringIngestLeavesNoHalfRun) {
     copy_run(dir.path() / "w" / "base", runs.back(), fmt::format("pg-copy-{}", i));
   }
   const IngestKills kills = kill_ingest_at_several_moments(server_->url(), runs, 60, dir.path() / "w");
-  std::vector<std::string> args{"history", "ingest", "--db=" + server_->url()};
-  for (const auto& run : runs) args.push_back(run.string());
-  const auto done = run_perfzero(args, dir.path() / "w");
-  ASSERT_EQ(done.exit_code, 0) << done.err;
-  std::size_t completed = 0;
-  for (const auto& r : list(dir.path() / "w")) {
-    if (r["execution_id"].get<std::string>().rfind(kills.last_prefix + "-", 0) != 0) continue;
-    ++completed;
-    EXPECT_EQ(r["trials"], 60) << r.dump();
-  }
-  EXPECT_EQ(completed, runs.size());
+  expect_ingesting_again_completes(server_->url(), runs, 60, kills, dir.path() / "w");
   if (!kills.missed.empty()) {
     GTEST_SKIP() << "no kill -9 landed mid-ingest (the machine's timing) at "
                  << fmt::format("{}", fmt::join(kills.missed, " "));

@@ -39,9 +39,7 @@ void copy_run(const std::filesystem::path& from, const std::filesystem::path& to
 }
 
 nlohmann::json list_json(const std::filesystem::path& db, const std::filesystem::path& scratch) {
-  const auto f = run_perfzero({"history", "list", "--db=" + db.string(), "--format=json", "--limit=100000"}, scratch);
-  EXPECT_EQ(f.exit_code, 0) << f.err;
-  return nlohmann::json::parse(f.out);
+  return history_list(db.string(), scratch);
 }
 
 TEST(History, IngestListShowAndRunHistory) {
@@ -147,18 +145,7 @@ TEST(History, AKillNineDuringIngestLeavesNoHalfRun) {
   // Killed at several moments while it stores the runs, one transaction each; whatever is stored
   // must be whole: every run with all its trials.
   const IngestKills kills = kill_ingest_at_several_moments(db.string(), runs, 60, dir.path() / "w");
-  // Ingesting again completes the set of the last, interrupted ingest, each run once.
-  std::vector<std::string> args{"history", "ingest", "--db=" + db.string()};
-  for (const auto& run : runs) args.push_back(run.string());
-  const auto done = run_perfzero(args, dir.path() / "w");
-  ASSERT_EQ(done.exit_code, 0) << done.err;
-  std::size_t completed = 0;
-  for (const auto& r : list_json(db, dir.path() / "w")) {
-    if (r["execution_id"].get<std::string>().rfind(kills.last_prefix + "-", 0) != 0) continue;
-    ++completed;
-    EXPECT_EQ(r["trials"], 60) << r.dump();
-  }
-  EXPECT_EQ(completed, runs.size());
+  expect_ingesting_again_completes(db.string(), runs, 60, kills, dir.path() / "w");
   if (!kills.missed.empty()) {
     GTEST_SKIP() << "no kill -9 landed mid-ingest (the machine's timing) at "
                  << fmt::format("{}", fmt::join(kills.missed, " "));

@@ -37,6 +37,13 @@ inline void relabel(const std::vector<std::filesystem::path>& runs, const std::s
   }
 }
 
+// Every run stored in `db` (a SQLite path or a postgresql:// URL), as `history list --format=json`.
+inline nlohmann::json history_list(const std::string& db, const std::filesystem::path& scratch) {
+  const auto f = run_perfzero({"history", "list", "--db=" + db, "--format=json", "--limit=100000"}, scratch);
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  return nlohmann::json::parse(f.exit_code == 0 ? f.out : "[]");
+}
+
 struct IngestKills {
   std::vector<std::string> missed;  // the moments where no kill landed mid-ingest, and why
   std::string last_prefix;          // the runs' execution ids are LAST_PREFIX-INDEX now
@@ -51,10 +58,8 @@ inline IngestKills kill_ingest_at_several_moments(const std::string& db, const s
   std::vector<std::string> args{"history", "ingest", "--db=" + db};
   for (const auto& run : runs) args.push_back(run.string());
   auto stored_with = [&](const std::string& prefix, const std::string& when) {
-    const auto f = run_perfzero({"history", "list", "--db=" + db, "--format=json", "--limit=100000"}, scratch);
-    EXPECT_EQ(f.exit_code, 0) << f.err;
     std::size_t stored = 0;
-    for (const auto& r : nlohmann::json::parse(f.exit_code == 0 ? f.out : "[]")) {
+    for (const auto& r : history_list(db, scratch)) {
       const std::string id = r.at("execution_id");
       if (id.rfind(family + "-", 0) != 0) continue;  // another test's runs
       EXPECT_EQ(r.at("trials"), trials) << "half a run after kill -9 " << when << ": " << r.dump();
@@ -95,6 +100,24 @@ inline IngestKills kill_ingest_at_several_moments(const std::string& db, const s
     if (!landed) out.missed.push_back(fmt::format("{} %:{}", percent, tried));
   }
   return out;
+}
+
+// After the kills: ingesting again completes the set of the last, interrupted ingest, each run
+// once and whole.
+inline void expect_ingesting_again_completes(const std::string& db, const std::vector<std::filesystem::path>& runs,
+                                             int trials, const IngestKills& kills,
+                                             const std::filesystem::path& scratch) {
+  std::vector<std::string> args{"history", "ingest", "--db=" + db};
+  for (const auto& run : runs) args.push_back(run.string());
+  const auto done = run_perfzero(args, scratch);
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  std::size_t completed = 0;
+  for (const auto& r : history_list(db, scratch)) {
+    if (r["execution_id"].get<std::string>().rfind(kills.last_prefix + "-", 0) != 0) continue;
+    ++completed;
+    EXPECT_EQ(r["trials"], trials) << r.dump();
+  }
+  EXPECT_EQ(completed, runs.size());
 }
 
 }  // namespace perfzero::testing
