@@ -157,12 +157,16 @@ TEST(UnderLoad, AbAaSessionsWithAFlickeringLoadNeverSaySlowerOrFaster) {
   }
 }
 
-TEST(UnderLoad, AbFindsAPlantedTenPercentSlowdownDespiteAFlickeringLoad) {
+// The planted change must stand well clear of the 5 % threshold: 10 % more loop was about 5-8 % of
+// the wall time under this load (the shell's start is a fixed cost), and under ASan on CI a session
+// ended `unknown` at 100 pairs with +4.9 % or with its interval reaching -0.9 %. 25 % more loop is
+// about +20 % on a quiet machine.
+TEST(UnderLoad, AbFindsAPlantedSlowdownWellAboveTheThresholdDespiteAFlickeringLoad) {
   TempDir dir;
   FlickeringHogs load(42);
   // alpha 0.01: the repeated confidence interval then misses the true change at most 1 % of the time.
   const auto f =
-      run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(4400), "--max_trials=100",
+      run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(5000), "--max_trials=100",
                     "--max_time=120s", "--alpha=0.01", "--format=json", "--output_dir=ab"},
                    dir.path());
   EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
@@ -172,10 +176,10 @@ TEST(UnderLoad, AbFindsAPlantedTenPercentSlowdownDespiteAFlickeringLoad) {
     if (r["metric"] == "wall_time") {
       EXPECT_EQ(r["verdict"], "slower") << r.dump();
       // The interval, not the estimate: a session that stops early does so because its estimate is
-      // large (CI once stopped after 16 pairs at +17.9 %, interval +0.2 % to +55 %). The true change
-      // is near 10 % of the loop, a little less for the fixed cost of starting the shell.
-      EXPECT_LE(r["ci_low"].get<double>(), 0.10) << r.dump();
-      EXPECT_GE(r["ci_high"].get<double>(), 0.05) << r.dump();
+      // large (CI once stopped after 16 pairs at +17.9 % for a change near 8 %, interval +0.2 % to
+      // +55 %). The true change is a little under 25 %, less the fixed cost of starting the shell.
+      EXPECT_LE(r["ci_low"].get<double>(), 0.25) << r.dump();
+      EXPECT_GE(r["ci_high"].get<double>(), 0.10) << r.dump();
       found = true;
     }
   }
