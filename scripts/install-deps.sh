@@ -26,6 +26,7 @@ packages=(
   prometheus python3-prometheus-client          # export tests: promtool check metrics, the OpenMetrics parser
   clang-format clang-tidy                       # style checks in the test command
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
+  openmpi-bin                                   # launch: mpirun (multi-rank methods) and its tests
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs
   patchelf                                      # scripts/gpu-bundle.sh: the bundled binaries find their libraries

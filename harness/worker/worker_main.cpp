@@ -84,6 +84,11 @@ int main(int argc, char** argv) {
   result["self_wall_time"] = self.count();
 
   const char* result_file = std::getenv(perfzero::detail::kResultFileEnv);
+  // Launched on several ranks (launch: mpirun), rank 0 speaks for the trial; the others would only
+  // have their result refused (perfzero-rank points them elsewhere, docs/multi-host.md).
+  if (const char* rank = std::getenv("PERFZERO_RANK"); rank != nullptr && std::string_view(rank) != "0") {
+    return exit_code;
+  }
   // A method's error text or metric name may hold bytes that are not UTF-8 (a path, a DMI string):
   // replaced, not thrown, so the harness still gets a result.
   const std::string text = result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

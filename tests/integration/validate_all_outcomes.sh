@@ -12,7 +12,14 @@ set +e
   --benchmark_methods=sanity.Sanity.benchmark_crash,sanity.Sanity.benchmark_exit_code,sanity.Sanity.benchmark_hang \
   --benchmark_methods=sanity.Sanity.benchmark_no_result,sanity.Sanity.benchmark_skip,sanity.Sanity.benchmark_throw
 rc=$?
+# A built-in method on two ranks through mpirun (docs/multi-host.md): its reports carry the ranks.
+"$perfzero" --output_dir "$work/ranks" --launch=mpirun,tasks_per_node=2 \
+  --benchmark_methods=sanity.Sanity.benchmark_noop,sanity.Sanity.benchmark_crash
+ranks_rc=$?
 set -e
 [ "$rc" -eq 1 ] || { echo "expected exit 1 from the failing methods, got $rc"; exit 1; }
+[ "$ranks_rc" -eq 1 ] || { echo "expected exit 1 from the two-rank run (a crash), got $ranks_rc"; exit 1; }
+grep -q '"world_size": 2' "$work"/ranks/sanity.Sanity.benchmark_noop/trial_1/perfzero_summary.json ||
+  { echo "the two-rank report has no world_size 2"; exit 1; }
 /usr/bin/python3 "$source_dir/tests/tools/validate_reports.py" "$source_dir/results/schema/perfzero_summary.schema.json" \
   "$work" --expect-outcomes succeeded,failed,crashed,timed_out,skipped,invalid

@@ -11,6 +11,7 @@
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "runner/google_benchmark_result.hpp"
+#include "runner/mpirun_executor.hpp"
 
 extern char** environ;
 
@@ -20,8 +21,14 @@ HarnessPaths find_harness_paths() {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const auto dir = ec ? std::filesystem::current_path() : self.parent_path();
-  HarnessPaths paths{dir / "perfzero-launch"};
+  HarnessPaths paths;
+  paths.launcher = dir / "perfzero-launch";
   if (const char* l = std::getenv("PERFZERO_LAUNCH")) paths.launcher = l;
+  paths.rank_agent = dir / "perfzero-rank";
+  if (const char* r = std::getenv("PERFZERO_RANK_AGENT")) paths.rank_agent = r;
+  const char* mpirun = std::getenv("PERFZERO_MPIRUN");
+  const char* path = std::getenv("PATH");
+  paths.mpirun = runner::find_program(mpirun != nullptr ? mpirun : "mpirun", path != nullptr ? path : "");
   if (::access(paths.launcher.c_str(), X_OK) != 0) {
     throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
                                          paths.launcher.string()));

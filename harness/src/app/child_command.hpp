@@ -9,10 +9,12 @@ namespace perfzero::app {
 
 // Built-in methods run in the worker their PlannedCase names (src/catalog/).
 struct HarnessPaths {
-  std::filesystem::path launcher;  // perfzero-launch
+  std::filesystem::path launcher;    // perfzero-launch
+  std::filesystem::path rank_agent;  // perfzero-rank, for methods launched by mpirun
+  std::filesystem::path mpirun;      // $PERFZERO_MPIRUN, else mpirun on the PATH; "" when neither
 };
 
-// Next to the running perfzero binary, unless $PERFZERO_LAUNCH says otherwise.
+// Next to the running perfzero binary, unless $PERFZERO_LAUNCH (and $PERFZERO_RANK_AGENT) say otherwise.
 HarnessPaths find_harness_paths();
 
 runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,

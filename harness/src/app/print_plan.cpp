@@ -20,6 +20,13 @@ void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan) {
                  redact::redact_urls(c.command.working_dir.string()));
     }
     for (const auto& [k, v] : c.env) fmt::print(out, "    env {}={}\n", k, redact::redact_value(k, v));
+    if (c.launch.engine != config::LaunchEngine::local) {
+      const auto& l = c.launch;
+      fmt::print(out, "    launch: {}{}{}{}\n", config::describe(l),
+                 l.hosts.empty() ? "" : ", hosts " + text::join(l.hosts, " "),
+                 l.hostfile.empty() ? "" : ", hostfile " + l.hostfile,
+                 l.extra_args.empty() ? "" : ", extra_args " + text::join(redact::redact_argv(l.extra_args), " "));
+    }
   }
   fmt::print(out, "{} method(s), {} child process run(s). Dry run: nothing was executed.\n", plan.size(), runs);
 }

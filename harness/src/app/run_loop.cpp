@@ -65,7 +65,8 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
       with_trial_reports_(with_trial_reports),
       progress_out_(progress_out),
       run_start_(Clock::now()),
-      executor_(paths.launcher) {}
+      executor_(paths.launcher),
+      paths_(paths) {}
 
 void RunLoop::begin(int total_steps) {
   own_progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);
@@ -209,6 +210,22 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
   request.monitor_interval = planned.monitor_interval;
   request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
   request.on_tick = [&](double elapsed) { progress_->running(role_ + planned.name, what, elapsed); };
+  request.launch = planned.launch;
+  request.trial_dir = job.dir;
+  runner::Executor* executor = &executor_;
+  if (planned.launch.engine == config::LaunchEngine::mpirun) {
+    if (!mpirun_) {
+      if (paths_.mpirun.empty())
+        throw ConfigError(planned.origin + ": launch: engine mpirun, but mpirun is not on the PATH");
+      mpirun_.emplace(executor_, paths_.mpirun, paths_.rank_agent);
+    }
+    // Ranks on other hosts see only what mpirun forwards: the harness's variables and the suite's env.
+    for (const auto& entry : request.command.environment) {
+      const auto name = entry.substr(0, entry.find('='));
+      if (name.starts_with("PERFZERO_") || planned.env.count(name) != 0) request.rank_env.push_back(name);
+    }
+    executor = &*mpirun_;
+  }
   if (options_.debug) {
     progress_->note(debug_line(planned, request.command));
   }
@@ -224,7 +241,7 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
     }
     return damage;
   };
-  runner::ExecutedTrial executed = runner::execute_trial(job, executor_);
+  runner::ExecutedTrial executed = runner::execute_trial(job, *executor);
   const runner::TrialRecord& record = executed.record;
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
   // The line shows the method's time; when the harness took longer than the method (reading a huge

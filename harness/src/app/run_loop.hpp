@@ -18,6 +18,7 @@
 #include "results/recorder.hpp"
 #include "runner/execute_trial.hpp"
 #include "runner/local_executor.hpp"
+#include "runner/mpirun_executor.hpp"
 
 namespace perfzero::app {
 
@@ -65,6 +66,9 @@ class RunLoop {
   std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
   // One for the whole run, so its launcher and monitor thread are started once, not per trial.
   runner::LocalExecutor executor_;
+  // Made for the first case that mpirun launches; it starts mpirun through executor_.
+  std::optional<runner::MpirunExecutor> mpirun_;
+  HarnessPaths paths_;
   TrialTmpDirs tmp_dirs_;
   TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed
 };

@@ -83,6 +83,15 @@ results::Case case_of(const config::PlannedCase& planned) {
     c.command = redact::redact_argv(planned.command.argv);
     c.working_dir = redact::redact_urls(planned.command.working_dir.string());
   }
+  if (planned.launch.engine != config::LaunchEngine::local) {
+    const auto& l = planned.launch;
+    c.launch = {{"engine", config::launch_engine_name(l.engine)},
+                {"nodes", l.nodes},
+                {"tasks_per_node", l.tasks_per_node},
+                {"hosts", l.hosts},
+                {"hostfile", l.hostfile},
+                {"extra_args", redact::redact_argv(l.extra_args)}};
+  }
   c.dir = planned.dir;
   return c;
 }

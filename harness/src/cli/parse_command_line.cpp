@@ -50,6 +50,7 @@ struct RawValues {
   std::string warmup;
   std::string timeout;
   std::string interval;
+  std::string launch;
   std::string max_cases;
   std::string max_result_bytes;
   std::string max_log_bytes;
@@ -118,6 +119,11 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
   app.add_option("--monitor_interval_ms", raw.interval, "Process-tree sampling interval (default 100)")
       ->group(run)
       ->type_name("MS");
+  app.add_option("--launch", raw.launch,
+                 "How every method's processes start: local (default), or mpirun[,nodes=N,tasks_per_node=K,"
+                 "hosts=a:b,hostfile=F,extra_args=x:y] (docs/multi-host.md); overrides suites")
+      ->group(run)
+      ->type_name("ENGINE[,KEY=VALUE...]");
   app.add_option("--max_cases", raw.max_cases,
                  "Most cases (method x sweep point) the run may plan (default 100000); overrides suites")
       ->group(run)
@@ -311,6 +317,13 @@ void convert_raw_values(const RawValues& raw, Options& o) {
   if (!raw.max_log_bytes.empty()) {
     o.settings.max_log_bytes =
         int_value("max_log_bytes", raw.max_log_bytes, config::kMinByteLimit, std::numeric_limits<int>::max());
+  }
+  if (!raw.launch.empty()) {
+    try {
+      o.settings.launch = config::parse_launch_text(raw.launch);
+    } catch (const ConfigError& e) {
+      throw UsageError(e.what());
+    }
   }
   if (!raw.timeout.empty()) {
     std::string problem;

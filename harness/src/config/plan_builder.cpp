@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -89,6 +90,7 @@ void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
         fmt::format("monitor_interval_ms {} vs {}", first.monitor_interval.count(), again.monitor_interval.count());
   }
   if (first.env != again.env) differs = "env";
+  if (first.launch != again.launch) differs = "launch";
   if (differs.empty()) return;
   throw ConfigError(fmt::format("{}: '{}' is also asked for at {} with other settings ({}); list it once", again.origin,
                                 again.name, first.origin, differs));
@@ -114,6 +116,7 @@ void apply(const RunSettings& layer, PlannedCase& c) {
   if (layer.max_result_bytes) c.max_result_bytes = *layer.max_result_bytes;
   if (layer.max_log_bytes) c.max_log_bytes = *layer.max_log_bytes;
   for (const auto& [k, v] : layer.env) c.env[k] = v;
+  apply(layer.launch, c.launch);
 }
 
 PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_high, const std::string& origin) {
@@ -143,6 +146,9 @@ PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_h
                                     c.auto_trials->min_trials, c.auto_trials->max_trials));
     }
     c.trials = c.auto_trials->max_trials;
+  }
+  if (const std::string problem = launch_problem(c.launch); !problem.empty()) {
+    throw ConfigError(fmt::format("{}: launch: {}", origin, problem));
   }
   return c;
 }
@@ -277,6 +283,32 @@ void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanIn
   }
 }
 
+// A case launched by mpirun needs mpirun here ($PERFZERO_MPIRUN, else on the PATH) and its hostfile:
+// said before the first trial, not as a failed trial per case.
+void check_engines(const std::vector<PlannedCase>& cases, const PlanInputs& inputs) {
+  bool checked_mpirun = false;
+  for (const auto& c : cases) {
+    if (c.launch.engine != LaunchEngine::mpirun) continue;
+    if (!checked_mpirun) {
+      const char* given = std::getenv("PERFZERO_MPIRUN");
+      bool found = given != nullptr && is_executable(given);
+      for (const auto& dir : text::split(inputs.path_env, ':')) {
+        found = found || (given == nullptr && !dir.empty() && is_executable(std::filesystem::path(dir) / "mpirun"));
+      }
+      if (!found) {
+        throw ConfigError(
+            fmt::format("{}: launch: engine mpirun, but {} (OpenMPI's mpirun: Debian's openmpi-bin)", c.origin,
+                        given != nullptr ? fmt::format("$PERFZERO_MPIRUN ({}) is not an executable file", given)
+                                         : "mpirun is not on the PATH"));
+      }
+      checked_mpirun = true;
+    }
+    if (!c.launch.hostfile.empty() && !std::filesystem::is_regular_file(c.launch.hostfile)) {
+      throw ConfigError(fmt::format("{}: launch: hostfile '{}' is not a file", c.origin, c.launch.hostfile));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
@@ -296,6 +328,7 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
     }
   }
   std::vector<PlannedCase> cases = plan.take();
+  check_engines(cases, inputs);
   assign_case_dirs(cases);
   return cases;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/auto_trials.hpp"
+#include "config/launch.hpp"
 #include "perfzero/metric.hpp"
 #include "perfzero/param.hpp"
 
@@ -50,6 +51,7 @@ struct PlannedCase {
   std::int64_t max_result_bytes = kDefaultMaxResultBytes;  // the largest result file read (docs/protocol.md)
   std::int64_t max_log_bytes = kDefaultMaxLogBytes;        // perfzero.log keeps its head and tail past this
   std::map<std::string, std::string> env;                  // added to the harness's environment
+  LaunchSpec launch;                                       // how its processes start (config/launch.hpp)
   std::string origin;  // where it was asked for: "--benchmark_methods" or file:line:column
 };
 
@@ -69,6 +71,7 @@ struct RunSettings {
   std::optional<std::int64_t> max_result_bytes;
   std::optional<std::int64_t> max_log_bytes;
   std::map<std::string, std::string> env;
+  LaunchSettings launch;
 };
 
 // "ours against theirs" in one run: the summary shows the ratio of the two metrics' medians.

@@ -20,16 +20,33 @@ const std::vector<std::string> kTopKeys{"suite",       "description", "defaults"
                                         "comparisons", "interleave",  "max_cases"};
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
-const std::vector<std::string> kSettingKeys{"trials",     "warmup_trials",    "timeout",       "monitor_interval_ms",
-                                            "min_trials", "max_trials",       "min_time",      "max_time",
-                                            "max_noise",  "max_result_bytes", "max_log_bytes", "env"};
+const std::vector<std::string> kSettingKeys{
+    "trials",   "warmup_trials", "timeout",          "monitor_interval_ms", "min_trials", "max_trials", "min_time",
+    "max_time", "max_noise",     "max_result_bytes", "max_log_bytes",       "env",        "launch"};
 const std::vector<std::string> kBuiltinKeys{
-    "method",     "params",   "trials",   "warmup_trials", "timeout",          "monitor_interval_ms", "min_trials",
-    "max_trials", "min_time", "max_time", "max_noise",     "max_result_bytes", "max_log_bytes",       "env"};
-const std::vector<std::string> kCommandKeys{
-    "name",     "description", "command",          "working_dir",         "output",           "params",     "trials",
-    "timeout",  "env",         "warmup_trials",    "monitor_interval_ms", "min_trials",       "max_trials", "min_time",
-    "max_time", "max_noise",   "max_result_bytes", "max_log_bytes",       "metric_directions"};
+    "method",        "params",     "trials",   "warmup_trials", "timeout",   "monitor_interval_ms",
+    "min_trials",    "max_trials", "min_time", "max_time",      "max_noise", "max_result_bytes",
+    "max_log_bytes", "env",        "launch"};
+const std::vector<std::string> kCommandKeys{"name",
+                                            "description",
+                                            "command",
+                                            "working_dir",
+                                            "output",
+                                            "params",
+                                            "trials",
+                                            "timeout",
+                                            "env",
+                                            "warmup_trials",
+                                            "monitor_interval_ms",
+                                            "min_trials",
+                                            "max_trials",
+                                            "min_time",
+                                            "max_time",
+                                            "max_noise",
+                                            "max_result_bytes",
+                                            "max_log_bytes",
+                                            "metric_directions",
+                                            "launch"};
 
 // trials: auto's limits (docs/suites.md): max_noise in percent, as --max_noise takes it.
 template <typename Child>
@@ -50,6 +67,25 @@ void read_auto_limits(const yaml::Checker& check, const YAML::Node& map, const C
     }
     settings.max_noise = percent / 100.0;
   }
+}
+
+// launch: {engine: mpirun, nodes: 2, tasks_per_node: 4, hosts: [a, b], extra_args: [...]}
+LaunchSettings read_launch(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
+  check.expect_map(map, key);
+  check.check_keys(map, key, launch_keys());
+  LaunchSettings out;
+  if (const auto n = map["engine"]) {
+    out.engine = launch_engine_of(check.string_of(n, key + ".engine"));
+    if (!out.engine) check.fail(n, key + ".engine", "expected local or mpirun, got " + yaml::describe(n));
+  }
+  if (const auto n = map["nodes"]) out.nodes = check.int_of(n, key + ".nodes", 1, kMaxLaunchNodes);
+  if (const auto n = map["tasks_per_node"]) {
+    out.tasks_per_node = check.int_of(n, key + ".tasks_per_node", 1, kMaxTasksPerNode);
+  }
+  if (const auto n = map["hosts"]) out.hosts = check.string_list_of(n, key + ".hosts");
+  if (const auto n = map["hostfile"]) out.hostfile = check.string_of(n, key + ".hostfile");
+  if (const auto n = map["extra_args"]) out.extra_args = check.string_list_of(n, key + ".extra_args");
+  return out;
 }
 
 RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
@@ -75,6 +111,7 @@ RunSettings read_settings(const yaml::Checker& check, const YAML::Node& map, con
     (std::string_view(name) == "max_result_bytes" ? settings.max_result_bytes : settings.max_log_bytes) = bytes;
   }
   if (const auto n = map["env"]) settings.env = check.env_of(n, child("env"));
+  if (const auto n = map["launch"]) settings.launch = read_launch(check, n, child("launch"));
   return settings;
 }
 

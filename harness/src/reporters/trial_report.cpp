@@ -85,6 +85,12 @@ json ours_json(const results::RunInfo& run, const results::Case& c, const result
     ours["command"] = c.command;
     ours["working_dir"] = c.working_dir;
   }
+  // A multi-rank method (launch: mpirun): every rank's end and usage, and the hosts they ran on.
+  if (c.launch.is_object()) ours["launch"] = c.launch;
+  if (t.ranks.is_object()) {
+    ours["ranks"] = t.ranks;
+    ours["hosts"] = t.ranks.value("hosts", json::array());
+  }
   return ours;
 }
 

@@ -16,7 +16,7 @@
 namespace perfzero::results {
 
 // Minor versions only add keys; a reader refuses another major version.
-inline constexpr const char* kSchemaVersion = "1.4.0";
+inline constexpr const char* kSchemaVersion = "1.5.0";
 inline constexpr int kSchemaMajor = 1;
 
 struct MetricValue {
@@ -55,7 +55,10 @@ struct Trial {
   ProcessInfo process;
   nlohmann::json samplers = nlohmann::json::object();  // sampler name -> its named summaries
   std::vector<std::string> flags;                      // conditions worth a look, e.g. host_busy
-  std::string dir;                                     // trial directory, relative to the run's
+  // A multi-rank method's ranks (launch: mpirun): world_size, engine, each rank's end and usage, the
+  // hosts they ran on, the ranks that never reported and those whose result was refused. null: local.
+  nlohmann::json ranks;
+  std::string dir;     // trial directory, relative to the run's
   std::string report;  // perfzero_summary.json relative to the run's directory; empty when none
   bool resumed = false;
 };
@@ -75,6 +78,9 @@ struct Case {
   int monitor_interval_ms = 0;
   std::vector<std::string> command;  // external commands only
   std::string working_dir;
+  // launch: {engine, nodes, tasks_per_node, hosts, hostfile, extra_args} for a multi-rank method
+  // (schema 1.5.0); null for a local one.
+  nlohmann::json launch;
   std::string dir;  // the case's directory, relative to the run's
   std::vector<Trial> trials;
   std::vector<Trial> warmups;

@@ -64,6 +64,7 @@ nlohmann::json trial_to_json(const Trial& t) {
             {"detail", t.process.detail}}},
           {"samplers", t.samplers},
           {"flags", t.flags},
+          {"ranks", t.ranks},
           {"dir", t.dir},
           {"report", t.report.empty() ? json(nullptr) : json(t.report)},
           {"resumed", t.resumed}};
@@ -103,6 +104,7 @@ Trial trial_from_json(const nlohmann::json& j) {
   }
   t.samplers = j.value("samplers", json::object());
   t.flags = j.value("flags", std::vector<std::string>{});
+  t.ranks = j.value("ranks", json());
   t.dir = j.value("dir", "");
   if (j.contains("report") && j["report"].is_string()) t.report = j["report"].get<std::string>();
   t.resumed = j.value("resumed", false);
@@ -144,6 +146,7 @@ nlohmann::json case_header_to_json(const Case& c) {
           {"monitor_interval_ms", c.monitor_interval_ms},
           {"command", c.command},
           {"working_dir", c.working_dir},
+          {"launch", c.launch},
           {"dir", c.dir}};
 }
 
@@ -163,6 +166,7 @@ Case case_header_from_json(const nlohmann::json& j) {
   c.monitor_interval_ms = j.value("monitor_interval_ms", 0);
   c.command = j.value("command", std::vector<std::string>{});
   c.working_dir = j.value("working_dir", "");
+  c.launch = j.value("launch", json());
   c.dir = j.value("dir", "");
   return c;
 }

@@ -25,6 +25,7 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
   if (damage.empty()) {
     record.result = read_trial_result(*job.planned, job.dir, record.execution);
     record.classification = classify(record.execution, record.result);
+    name_the_rank(record.classification, record.execution);
   } else {
     record.result = fmt::format("the method {}; its results are not read", damage);
     record.classification = classify(record.execution, record.result);

@@ -1,5 +1,6 @@
 #include "runner/outcome_classifier.hpp"
 
+#include <csignal>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -28,7 +29,10 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
       return {Outcome::failed, execution.launch_error, true};
     case ProcessEnd::timed_out:
       return {Outcome::timed_out,
-              "still running after " + seconds_text(execution.wall_seconds) + "; its process tree was killed", true};
+              "still running after " + seconds_text(execution.wall_seconds) +
+                  (execution.stopped_in_grace ? "; asked to stop (SIGTERM), it ended in its grace period"
+                                              : "; its process tree was killed"),
+              true};
     case ProcessEnd::interrupted:
       return {Outcome::interrupted, "the harness received " + signal_name(execution.signal), false};
     case ProcessEnd::signaled:
@@ -58,6 +62,77 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
     }
   }
   return {Outcome::succeeded, "", false};
+}
+
+namespace {
+
+std::string where(const RankEnd& r) { return fmt::format("rank {} on {}", r.rank, r.host.empty() ? "?" : r.host); }
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) out += (i == 0 ? "" : ", ") + std::to_string(ranks[i]);
+  if (ranks.size() > 8) out += fmt::format(" and {} more", ranks.size() - 8);
+  return out;
+}
+
+}  // namespace
+
+void name_the_rank(Classification& c, const TrialExecution& execution) {
+  if (execution.world_size == 0 || c.outcome == Outcome::succeeded || c.outcome == Outcome::skipped) return;
+  const auto& ranks = execution.ranks.ranks;
+  // The engine ends the other ranks (SIGTERM, then SIGKILL) once one fails: the first cause is a rank
+  // that ended by another signal, or failed by itself, before any that was ended for it.
+  auto ended_by_engine = [](const RankEnd& r) { return r.signal == SIGTERM || r.signal == SIGKILL; };
+  const RankEnd* cause = nullptr;
+  for (const auto& r : ranks) {
+    if (r.signal != 0 && !ended_by_engine(r)) {
+      cause = &r;
+      break;
+    }
+  }
+  if (cause == nullptr) {
+    for (const auto& r : ranks) {
+      if (r.exit_code && *r.exit_code != 0) {
+        cause = &r;
+        break;
+      }
+    }
+  }
+  if (cause == nullptr) {
+    for (const auto& r : ranks) {
+      if (r.signal != 0) {
+        cause = &r;
+        break;
+      }
+    }
+  }
+  std::string detail;
+  if (cause != nullptr && c.outcome != Outcome::timed_out && c.outcome != Outcome::interrupted) {
+    if (cause->signal != 0) {
+      c.outcome = Outcome::crashed;
+      detail = fmt::format("{} was ended by {}", where(*cause), signal_name(cause->signal));
+    } else {
+      c.outcome = Outcome::failed;
+      detail = fmt::format("{} exited with code {}", where(*cause), *cause->exit_code);
+      if (!cause->error.empty()) detail += " (" + cause->error + ")";
+    }
+    detail += fmt::format(" ({} of {} ranks reported)", ranks.size(), execution.world_size);
+  }
+  const bool killed_by_harness = c.outcome == Outcome::timed_out || c.outcome == Outcome::interrupted;
+  if (!execution.ranks.missing.empty() && !killed_by_harness) {
+    detail += fmt::format("{}no report from rank {} (never started, or its host was lost)", detail.empty() ? "" : "; ",
+                          rank_list(execution.ranks.missing));
+  }
+  if (!execution.ranks.missing.empty() && killed_by_harness) {
+    detail = fmt::format("rank {} ended without a report (killed once {} had not stopped them in time)",
+                         rank_list(execution.ranks.missing), execution.engine);
+  }
+  // The engine's own end follows the rank's: "mpirun exited with code 3".
+  if (!detail.empty()) {
+    c.detail = c.detail.empty()    ? detail
+               : killed_by_harness ? c.detail + "; " + detail
+                                   : detail + "; " + execution.engine + " " + c.detail;
+  }
 }
 
 }  // namespace perfzero::runner

@@ -17,6 +17,10 @@ struct Classification {
 
 Classification classify(const TrialExecution& execution, const std::variant<ChildResult, std::string>& result);
 
+// A multi-rank trial that did not succeed names the rank and host that ended it: the engine's own
+// end (mpirun's exit code, or the signal it passed on) says only that some rank failed.
+void name_the_rank(Classification& classification, const TrialExecution& execution);
+
 std::string signal_name(int signal);
 
 }  // namespace perfzero::runner

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/rank_reports.hpp"
 #include "samplers/process_tree_sampler.hpp"
 #include "samplers/sampler.hpp"
 
@@ -30,17 +31,24 @@ struct KernelUsage {
 
 struct TrialExecution {
   ProcessEnd end = ProcessEnd::launch_failed;
-  int exit_code = 0;             // when exited
-  int signal = 0;                // when signaled; the stop signal when interrupted
-  std::string launch_error;      // when launch_failed or launcher_lost
-  double wall_seconds = 0.0;     // from launch to the end of the child's tree (the launcher's clock when it answered)
-  bool harness_stalled = false;  // the harness was stopped while the method ran: its own clock ran on
+  int exit_code = 0;          // when exited
+  int signal = 0;             // when signaled; the stop signal when interrupted
+  std::string launch_error;   // when launch_failed or launcher_lost
+  double wall_seconds = 0.0;  // from launch to the end of the child's tree (the launcher's clock when it answered)
+  bool harness_stalled = false;
+  bool stopped_in_grace = false;  // timed out or interrupted, it ended within its stop_grace after SIGTERM  // the
+                                  // harness was stopped while the method ran: its own clock ran on
   std::optional<KernelUsage> kernel;
   samplers::TreeResult tree;       // the process-tree sampler's typed result (PerfZero's process_info)
   double monitor_cpu_seconds = 0;  // CPU the monitor's thread used, all samplers together
   std::vector<std::pair<std::string, samplers::SamplerOutput>> samplers;  // every sampler, process tree first
   int leftover_processes_killed = 0;    // stragglers ended after the main process exited or timed out
   std::uint64_t log_bytes_dropped = 0;  // cut from the middle of perfzero.log (runner/log_cap.hpp)
+  // A multi-rank method's ranks (launch: mpirun): the world it asked for and what each rank said of
+  // its end. world_size 0: a local method.
+  int world_size = 0;
+  std::string engine;  // what started them: "mpirun"
+  RankReports ranks;
 };
 
 }  // namespace perfzero::runner

@@ -61,6 +61,40 @@ void fill_from_child(const ChildResult& child, results::Trial& t) {
 
 }  // namespace
 
+// The ranks as reports show them, and the hosts they ran on in the order first seen.
+nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& launch) {
+  nlohmann::json ranks = nlohmann::json::array();
+  nlohmann::json hosts = nlohmann::json::array();
+  for (const auto& r : e.ranks.ranks) {
+    ranks.push_back({{"rank", r.rank},
+                     {"host", r.host},
+                     {"local_rank", r.local_rank},
+                     {"pid", r.pid},
+                     {"exit_code", r.exit_code ? nlohmann::json(*r.exit_code) : nlohmann::json(nullptr)},
+                     {"signal", r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr)},
+                     {"max_rss", r.max_rss_bytes},
+                     {"user_seconds", r.user_seconds},
+                     {"system_seconds", r.system_seconds},
+                     {"wall_seconds", r.wall_seconds},
+                     {"tmp_leftover_files", r.tmp_leftover_files}});
+    auto host = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h["hostname"] == r.host; });
+    if (host == hosts.end()) {
+      hosts.push_back({{"hostname", r.host}, {"ranks", nlohmann::json::array()}});
+      host = hosts.end() - 1;
+    }
+    (*host)["ranks"].push_back(r.rank);
+  }
+  return {{"engine", config::launch_engine_name(launch.engine)},
+          {"nodes", launch.nodes},
+          {"tasks_per_node", launch.tasks_per_node},
+          {"world_size", e.world_size},
+          {"ranks", std::move(ranks)},
+          {"hosts", std::move(hosts)},
+          {"missing", e.ranks.missing},
+          {"refused_results", e.ranks.refused_results},
+          {"problems", e.ranks.problems}};
+}
+
 results::Trial make_trial(const TrialRecord& record) {
   const auto& e = record.execution;
   results::Trial t;
@@ -81,6 +115,12 @@ results::Trial make_trial(const TrialRecord& record) {
   t.process.detail = process_detail(e, *record.planned);
   if (e.log_bytes_dropped > 0) t.flags.emplace_back("log_truncated");
   if (e.harness_stalled) t.flags.emplace_back("harness_stalled");
+  if (e.world_size > 0) {
+    t.ranks = ranks_json(e, record.planned->launch);
+    // Worth a look even when the trial succeeded: a rank's result was not read, or a rank said nothing.
+    if (!e.ranks.refused_results.empty()) t.flags.emplace_back("rank_results_refused");
+    if (!e.ranks.missing.empty()) t.flags.emplace_back("ranks_unreported");
+  }
   for (const auto& [name, output] : e.samplers) {
     t.samplers[name] = output.summary;
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());

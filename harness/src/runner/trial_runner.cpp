@@ -150,6 +150,21 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
   execution.tree.samples.clear();  // they went out as the sampler's series
 }
 
+// SIGTERM to the method's main process, then up to `grace` for its tree to end: true when it did
+// (the launcher answered).
+bool ask_to_stop(const LaunchServer& server, pid_t method, std::chrono::milliseconds grace) {
+  if (method <= 0 || ::kill(method, SIGTERM) != 0) return false;
+  pollfd fd{server.reply_fd(), POLLIN, 0};
+  const auto give_up = Clock::now() + grace;
+  while (Clock::now() < give_up) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(give_up - Clock::now());
+    const int ready = ::poll(&fd, 1, static_cast<int>(std::max<std::int64_t>(left.count(), 1)));
+    if (ready > 0) return true;
+    if (ready < 0 && errno != EINTR) return false;
+  }
+  return false;
+}
+
 // Starts the method; on failure records why and ends anything a dying launcher left.
 pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecution& execution) {
   const FdGuard log_fd{::open(request.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)};
@@ -175,7 +190,8 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   // `others` were made before the launch: a sampler may need the machine's state from before the
   // method ran.
   const auto started = Clock::now();
-  if (start_method(request, server, execution) < 0) return execution;
+  const pid_t method_pid = start_method(request, server, execution);
+  if (method_pid < 0) return execution;
 
   samplers::ProcessTreeSampler tree;
   std::vector<samplers::Sampler*> all{&tree};
@@ -186,8 +202,19 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();
   execution.monitor_cpu_seconds = sampling.end();
+  const bool stopped = !outcome.done;
+  if (stopped && request.stop_grace.count() > 0) {
+    outcome.done = execution.stopped_in_grace = ask_to_stop(server, method_pid, request.stop_grace);
+  }
   if (outcome.done) {
+    const ProcessEnd why = execution.end;
+    const int stop_signal = execution.signal;
     record_tree_end(server, execution);
+    // Stopped within its grace: still a time-out (or an interruption), with the tree's figures.
+    if (stopped && execution.end != ProcessEnd::launcher_lost) {
+      execution.end = why;
+      execution.signal = stop_signal;
+    }
   } else {
     // Time-out or interruption: the launcher goes with the tree (so every process of it is found,
     // however deep); the next trial starts a new one.
@@ -200,7 +227,7 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   // The method's own start and end, on the launcher's clock: a harness stopped (SIGSTOP, a debugger, a
   // host that froze it) meanwhile would otherwise count its pause as the method's time. A pause that
   // long also left the samplers blind: the trial is flagged harness_stalled, and does not decide.
-  if (execution.kernel && execution.kernel->wall_seconds) {
+  if (!stopped && execution.kernel && execution.kernel->wall_seconds) {
     const double method = *execution.kernel->wall_seconds;
     execution.harness_stalled = execution.wall_seconds - method > std::max(kStallSeconds, kStallShare * method);
     execution.wall_seconds = method;

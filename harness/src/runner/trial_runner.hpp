@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "config/launch.hpp"
 #include "runner/launch_server.hpp"
 #include "runner/trial_execution.hpp"
 #include "samplers/monitor.hpp"
@@ -18,10 +19,19 @@ struct TrialRequest {
   ChildCommand command;
   std::filesystem::path log_path;
   std::chrono::milliseconds timeout{0};  // 0: none
+  // On a time-out or a stop signal, the method's main process gets SIGTERM and this long to end its
+  // tree before everything is killed: an engine (mpirun) then stops its ranks on every host, and they
+  // report. 0: killed at once, as a local method is (its whole tree is here to kill).
+  std::chrono::milliseconds stop_grace{0};
   std::chrono::milliseconds monitor_interval{100};
   std::uint64_t max_log_bytes = std::uint64_t{64} << 20;  // perfzero.log is cut past it (runner/log_cap.hpp)
   // Called about every 200 ms while the child runs, with the seconds elapsed (for the live bar).
   std::function<void(double)> on_tick;
+  // How its processes start (an executor that spans ranks reads it), the trial's directory (where
+  // ranks report) and the environment names every rank needs on whatever host it lands.
+  config::LaunchSpec launch;
+  std::filesystem::path trial_dir;
+  std::vector<std::string> rank_env;
 };
 
 // The harness's clock ran on this much longer than the method (or this share of its time, if more):

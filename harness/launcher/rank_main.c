@@ -1,0 +1,228 @@
+/*
+ * perfzero-rank: the agent every rank of a multi-rank method runs under (`launch: {engine: mpirun}`).
+ *
+ * Why it exists: mpirun (and srun) start the ranks, not the harness, so nothing of the harness sits
+ * between a rank and the engine. This program does, on whatever host the rank lands:
+ *  - it gives the method the same rank variables whatever engine started it (PERFZERO_RANK,
+ *    PERFZERO_WORLD_SIZE, PERFZERO_LOCAL_RANK, PERFZERO_HOST), read from OpenMPI's, PMIx's or Slurm's;
+ *  - a TMPDIR of the rank's own on the node (under PERFZERO_NODE_TMP, else /tmp), never the trial
+ *    directory, which may be on a shared file system: MPI keeps its session files there. It is
+ *    removed when the rank ends, and what was left in it is counted;
+ *  - one result per trial: rank 0 keeps PERFZERO_RESULT_FILE; every other rank is pointed at a file
+ *    of its own in <trial>/ranks/, which the harness refuses (and says so) instead of letting the
+ *    last writer win;
+ *  - how the rank ended, measured as perfzero-launch measures a local method (wait4: exit status,
+ *    peak RSS, CPU time), written to <trial>/ranks/rank-N.json for the harness to read.
+ * It then ends as the method did (the same exit code, or the same signal), so the engine sees the
+ * rank's own end.
+ *
+ * usage: perfzero-rank COMMAND [ARG...]   (environment: PERFZERO_TRIAL_DIR, the engine's rank variables)
+ * Written in C, with no C++ runtime, to stay small: its own peak RSS must not hide a rank's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t g_child = 0;
+
+/* mpirun ends ranks with SIGTERM (then SIGKILL): the method gets it, and ends as it chooses. */
+static void forward(int sig) {
+  if (g_child > 0) kill(g_child, sig);
+}
+
+/* The first of these variables that is set, as a number; -1 when none is. */
+static long first_number(const char* const* names) {
+  for (; *names != NULL; ++names) {
+    const char* v = getenv(*names);
+    if (v == NULL || *v == '\0') continue;
+    char* end = NULL;
+    errno = 0;
+    const long n = strtol(v, &end, 10);
+    if (errno == 0 && *end == '\0' && n >= 0) return n;
+  }
+  return -1;
+}
+
+static void set_number(const char* name, long value) {
+  char text[32];
+  snprintf(text, sizeof text, "%ld", value);
+  setenv(name, text, 1);
+}
+
+static long g_leftovers = 0;
+static int count_and_remove(const char* path, const struct stat* st, int flag, struct FTW* ftw) {
+  (void)st;
+  if (ftw->level > 0 && flag != FTW_DP) ++g_leftovers;
+  remove(path);
+  return 0;
+}
+
+/* The host name as a JSON string body: host names are plain ASCII; anything else becomes '?'. */
+static void json_safe(char* text) {
+  for (; *text != '\0'; ++text) {
+    const unsigned char c = (unsigned char)*text;
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') *text = '?';
+  }
+}
+
+static double seconds_of(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Written to a temporary name, then renamed: the harness never reads half a report. */
+static void write_report(const char* ranks_dir, long rank, long world, long local, const char* host, pid_t pid,
+                         int status, const struct rusage* usage, double wall, int exec_errno) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  const int n1 = snprintf(path, sizeof path, "%s/rank-%ld.json", ranks_dir, rank);
+  const int n2 = snprintf(tmp, sizeof tmp, "%s/.rank-%ld.json.tmp", ranks_dir, rank);
+  if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof path || (size_t)n2 >= sizeof tmp) {
+    fprintf(stderr, "perfzero-rank: rank %ld: the trial directory's path is too long\n", rank);
+    return;
+  }
+  FILE* f = fopen(tmp, "w");
+  if (f == NULL) {
+    fprintf(stderr, "perfzero-rank: rank %ld cannot write %s: %s\n", rank, tmp, strerror(errno));
+    return;
+  }
+  fprintf(f, "{\"rank\":%ld,\"world_size\":%ld,\"local_rank\":%ld,\"host\":\"%s\",\"pid\":%ld,", rank, world, local,
+          host, (long)pid);
+  if (exec_errno != 0) {
+    fprintf(f, "\"exit_code\":127,\"signal\":null,\"error\":\"could not start the command: %s\",",
+            strerror(exec_errno));
+  } else if (WIFSIGNALED(status)) {
+    fprintf(f, "\"exit_code\":null,\"signal\":%d,", WTERMSIG(status));
+  } else {
+    fprintf(f, "\"exit_code\":%d,\"signal\":null,", WEXITSTATUS(status));
+  }
+  fprintf(f,
+          "\"max_rss_bytes\":%lld,\"user_seconds\":%.6f,\"system_seconds\":%.6f,\"wall_seconds\":%.6f,"
+          "\"tmp_leftover_files\":%ld}\n",
+          (long long)usage->ru_maxrss * 1024LL, seconds_of(usage->ru_utime), seconds_of(usage->ru_stime), wall,
+          g_leftovers);
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    fprintf(stderr, "perfzero-rank: rank %ld cannot write %s: %s\n", rank, path, strerror(errno));
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: perfzero-rank COMMAND [ARG...]  (started by mpirun or srun for a perfzero method)\n");
+    return 2;
+  }
+  static const char* const kRank[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID", "PMI_RANK", NULL};
+  static const char* const kSize[] = {"OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE", NULL};
+  static const char* const kLocal[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", NULL};
+  const long rank = first_number(kRank);
+  const char* trial_dir = getenv("PERFZERO_TRIAL_DIR");
+  if (rank < 0 || trial_dir == NULL) {
+    fprintf(
+        stderr, "perfzero-rank: %s is not set; it runs under mpirun or srun, started by perfzero\n",
+        rank < 0 ? "no rank variable (OMPI_COMM_WORLD_RANK, PMIX_RANK, SLURM_PROCID, PMI_RANK)" : "PERFZERO_TRIAL_DIR");
+    return 127;
+  }
+  const long world = first_number(kSize);
+  const long local = first_number(kLocal);
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  json_safe(host);
+
+  char ranks_dir[PATH_MAX - 64];
+  const int n = snprintf(ranks_dir, sizeof ranks_dir, "%s/ranks", trial_dir);
+  if (n < 0 || (size_t)n >= sizeof ranks_dir) {
+    fprintf(stderr, "perfzero-rank: the trial directory's path is too long: %s\n", trial_dir);
+    return 127;
+  }
+  mkdir(ranks_dir, 0755); /* every rank tries; one makes it */
+
+  set_number("PERFZERO_RANK", rank);
+  set_number("PERFZERO_WORLD_SIZE", world);
+  set_number("PERFZERO_LOCAL_RANK", local);
+  setenv("PERFZERO_HOST", host, 1);
+  if (rank != 0) {
+    char result[PATH_MAX];
+    const int n = snprintf(result, sizeof result, "%s/rank-%ld.result.json", ranks_dir, rank);
+    if (n < 0 || (size_t)n >= sizeof result) {
+      fprintf(stderr, "perfzero-rank: the trial directory's path is too long: %s\n", trial_dir);
+      return 127;
+    }
+    setenv("PERFZERO_RESULT_FILE", result, 1);
+  }
+  const char* base = getenv("PERFZERO_NODE_TMP");
+  char tmpdir[PATH_MAX];
+  const int nt = snprintf(tmpdir, sizeof tmpdir, "%s/perfzero-rank%ld-XXXXXX",
+                          base != NULL && *base != '\0' ? base : "/tmp", rank);
+  const int have_tmp = nt > 0 && (size_t)nt < sizeof tmpdir && mkdtemp(tmpdir) != NULL;
+  if (have_tmp) setenv("TMPDIR", tmpdir, 1);
+
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    perror("perfzero-rank: pipe");
+    return 127;
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = forward;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+
+  const double started = now_seconds();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    perror("perfzero-rank: fork");
+    return 127;
+  }
+  if (pid == 0) {
+    close(pipefd[0]);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGHUP, &dfl, NULL);
+    execvp(argv[1], argv + 1);
+    const int e = errno;
+    if (write(pipefd[1], &e, sizeof e) < 0) _exit(127);
+    _exit(127);
+  }
+  g_child = pid;
+  close(pipefd[1]);
+  int exec_errno = 0;
+  if (read(pipefd[0], &exec_errno, sizeof exec_errno) != (ssize_t)sizeof exec_errno) exec_errno = 0;
+  close(pipefd[0]);
+  if (exec_errno != 0) fprintf(stderr, "perfzero-rank: rank %ld: %s: %s\n", rank, argv[1], strerror(exec_errno));
+
+  int status = 0;
+  struct rusage usage;
+  memset(&usage, 0, sizeof usage);
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  const double wall = now_seconds() - started;
+  if (have_tmp) nftw(tmpdir, count_and_remove, 16, FTW_DEPTH | FTW_PHYS);
+  write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno);
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    signal(sig, SIG_DFL);
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    raise(sig);
+    return 128 + sig;
+  }
+  return exec_errno != 0 ? 127 : WEXITSTATUS(status);
+}

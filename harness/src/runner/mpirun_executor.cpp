@@ -1,0 +1,73 @@
+#include "runner/mpirun_executor.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+
+namespace perfzero::runner {
+
+MpirunExecutor::MpirunExecutor(LocalExecutor& local, std::filesystem::path mpirun, std::filesystem::path rank_agent)
+    : local_(local), mpirun_(std::move(mpirun)), rank_agent_(std::move(rank_agent)) {}
+
+std::vector<std::string> mpirun_prefix(const std::filesystem::path& mpirun, const config::LaunchSpec& spec,
+                                       const std::filesystem::path& rank_agent,
+                                       const std::vector<std::string>& forwarded_env) {
+  std::vector<std::string> argv{mpirun.string(), "--np", std::to_string(spec.world_size())};
+  if (!spec.hostfile.empty()) {
+    argv.insert(argv.end(), {"--hostfile", spec.hostfile, "--map-by", fmt::format("ppr:{}:node", spec.tasks_per_node)});
+  } else {
+    // host:slots names how many ranks each host takes, so mpirun neither refuses more ranks than
+    // cores nor spreads them differently from what the suite asked.
+    std::vector<std::string> hosts;
+    if (spec.hosts.empty()) {
+      hosts.push_back(fmt::format("localhost:{}", spec.tasks_per_node));
+    } else {
+      for (int i = 0; i < spec.nodes; ++i) hosts.push_back(fmt::format("{}:{}", spec.hosts[i], spec.tasks_per_node));
+    }
+    argv.insert(argv.end(), {"--host", text::join(hosts, ",")});
+  }
+  // Ranks on other hosts get only the variables named here; local ones inherit them anyway.
+  for (const auto& name : forwarded_env) argv.insert(argv.end(), {"-x", name});
+  argv.insert(argv.end(), spec.extra_args.begin(), spec.extra_args.end());
+  argv.push_back(rank_agent.string());
+  return argv;
+}
+
+std::filesystem::path find_program(const std::string& name, const std::string& path_env) {
+  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  for (const auto& dir : text::split(path_env, ':')) {
+    if (dir.empty()) continue;
+    const auto candidate = std::filesystem::path(dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
+  }
+  return "";
+}
+
+TrialExecution MpirunExecutor::run(const TrialRequest& request) {
+  TrialRequest wrapped = request;
+  auto& argv = wrapped.command.argv;
+  auto prefix = mpirun_prefix(mpirun_, request.launch, rank_agent_, request.rank_env);
+  argv.insert(argv.begin(), prefix.begin(), prefix.end());
+  // OpenMPI refuses to start as root unless told twice; in a container root is the rule.
+  if (::geteuid() == 0) {
+    for (const char* var : {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}) {
+      const std::string name = std::string(var).substr(0, std::string(var).find('=') + 1);
+      auto& env = wrapped.command.environment;
+      if (std::none_of(env.begin(), env.end(), [&](const std::string& e) { return e.starts_with(name); })) {
+        env.emplace_back(var);
+      }
+    }
+  }
+  if (wrapped.stop_grace.count() == 0) wrapped.stop_grace = kRankStopGrace;
+  TrialExecution execution = local_.run(wrapped);
+  execution.engine = std::string(name());
+  execution.world_size = request.launch.world_size();
+  execution.ranks = read_rank_reports(request.trial_dir, execution.world_size);
+  return execution;
+}
+
+}  // namespace perfzero::runner

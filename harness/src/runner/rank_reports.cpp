@@ -1,0 +1,78 @@
+#include "runner/rank_reports.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "runner/bounded_json.hpp"
+#include "runner/untrusted_file.hpp"
+
+namespace perfzero::runner {
+
+namespace {
+
+// A report is a few hundred bytes; anything much larger was not written by perfzero-rank.
+constexpr std::uint64_t kMaxRankReportBytes = 64 * 1024;
+
+template <typename T>
+T number_or(const nlohmann::json& j, const char* key, T fallback) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<T>() : fallback;
+}
+
+std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
+  if (!j.is_object() || number_or<int>(j, "rank", -1) != rank) return std::nullopt;
+  RankEnd r;
+  r.rank = rank;
+  r.local_rank = number_or<int>(j, "local_rank", -1);
+  if (const auto h = j.find("host"); h != j.end() && h->is_string()) r.host = h->get<std::string>();
+  r.pid = number_or<long>(j, "pid", 0);
+  if (const auto e = j.find("exit_code"); e != j.end() && e->is_number_integer()) r.exit_code = e->get<int>();
+  r.signal = number_or<int>(j, "signal", 0);
+  if (const auto e = j.find("error"); e != j.end() && e->is_string()) r.error = e->get<std::string>();
+  r.max_rss_bytes = number_or<std::uint64_t>(j, "max_rss_bytes", 0);
+  r.user_seconds = number_or<double>(j, "user_seconds", 0);
+  r.system_seconds = number_or<double>(j, "system_seconds", 0);
+  r.wall_seconds = number_or<double>(j, "wall_seconds", 0);
+  r.tmp_leftover_files = number_or<long>(j, "tmp_leftover_files", 0);
+  if (!r.exit_code && r.signal == 0) return std::nullopt;
+  return r;
+}
+
+}  // namespace
+
+RankReports read_rank_reports(const std::filesystem::path& trial_dir, int world_size) {
+  RankReports out;
+  const auto dir = trial_dir / kRanksDir;
+  for (int rank = 0; rank < world_size; ++rank) {
+    const auto path = dir / fmt::format("rank-{}.json", rank);
+    const UntrustedFile file = read_untrusted_file(path, kMaxRankReportBytes);
+    if (file.missing) {
+      out.missing.push_back(rank);
+    } else if (!file.text) {
+      out.problems.push_back(fmt::format("rank {}'s report {}: {}", rank, path.filename().string(), file.problem));
+      out.missing.push_back(rank);
+    } else {
+      std::string problem;
+      const auto doc = parse_bounded_json(*file.text, problem, 4);
+      const auto parsed = doc ? parse_report(*doc, rank) : std::nullopt;
+      if (parsed) {
+        out.ranks.push_back(*parsed);
+      } else {
+        out.problems.push_back(fmt::format("rank {}'s report {} is not what perfzero-rank writes{}", rank,
+                                           path.filename().string(), problem.empty() ? "" : ": " + problem));
+        out.missing.push_back(rank);
+      }
+    }
+    if (rank != 0) {
+      std::error_code ec;
+      if (std::filesystem::exists(
+              std::filesystem::symlink_status(dir / fmt::format("rank-{}.result.json", rank), ec))) {
+        out.refused_results.push_back(rank);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace perfzero::runner

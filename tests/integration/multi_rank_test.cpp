@@ -1,0 +1,162 @@
+// Methods launched on several ranks by a real mpirun (launch: {engine: mpirun}), on this host:
+// every rank under perfzero-rank, one result per trial, the rank and host named in every failure,
+// nothing left running after a time-out (docs/multi-host.md).
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+std::string this_host() {
+  char name[256] = "";
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+nlohmann::json report(const std::filesystem::path& out, const std::string& case_dir) {
+  return read_json(out / case_dir / "trial_1" / "perfzero_summary.json");
+}
+
+// Processes whose command line holds `marker`, other than this test's own.
+int processes_with(const std::string& marker) {
+  int n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    std::string cmdline = slurp(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(marker) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+class MultiRank : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::system("command -v mpirun > /dev/null") != 0) {
+      GTEST_SKIP() << "mpirun is not installed (Debian's openmpi-bin; scripts/install-deps.sh installs it)";
+    }
+  }
+};
+
+TEST_F(MultiRank, EveryRankSeesItsRankAndOnlyRankZerosResultCounts) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+methods:
+  - name: ranks
+    command: [/bin/sh, -c, 'echo "rank=$PERFZERO_RANK of $PERFZERO_WORLD_SIZE local=$PERFZERO_LOCAL_RANK tmp=$TMPDIR";
+              touch "$TMPDIR/left"; echo "{\"metrics\":[{\"name\":\"r\",\"value\":$PERFZERO_RANK}]}" > "$PERFZERO_RESULT_FILE"']
+    launch: {engine: mpirun, tasks_per_node: 3}
+)yaml");
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const std::string log = slurp(out / "ranks" / "trial_1" / "perfzero.log");
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_NE(log.find(fmt::format("rank={} of 3 local={} tmp=/tmp/perfzero-rank{}-", r, r, r)), std::string::npos)
+        << log;
+  }
+  const auto rep = report(out, "ranks");
+  EXPECT_EQ(rep["benchmark_result"]["metrics"][0]["value"], 0.0) << "rank 0's metric, not the last writer's";
+  const auto& ranks = rep["perfzero_cpp"]["ranks"];
+  EXPECT_EQ(ranks["world_size"], 3);
+  ASSERT_EQ(ranks["ranks"].size(), 3U);
+  for (const auto& r : ranks["ranks"]) {
+    EXPECT_EQ(r["exit_code"], 0) << r.dump();
+    EXPECT_EQ(r["host"], this_host());
+    EXPECT_EQ(r["tmp_leftover_files"], 1) << "what it left in its node-local TMPDIR is counted";
+    EXPECT_GT(r["max_rss"].get<double>(), 0);
+  }
+  EXPECT_EQ(ranks["refused_results"], (nlohmann::json{1, 2}));
+  EXPECT_EQ(rep["perfzero_cpp"]["hosts"], (nlohmann::json{{{"hostname", this_host()}, {"ranks", {0, 1, 2}}}}));
+  const auto flags = rep["perfzero_cpp"]["flags"];
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "rank_results_refused"), flags.end()) << flags.dump();
+  EXPECT_EQ(rep["perfzero_cpp"]["launch"]["tasks_per_node"], 3);
+  // Every node-local TMPDIR is gone with its rank.
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp")) {
+    EXPECT_EQ(log.find(entry.path().string()), std::string::npos) << entry.path() << " outlived its rank";
+  }
+}
+
+TEST_F(MultiRank, ABuiltInMethodWritesOneResultFromRankZero) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--launch=mpirun,tasks_per_node=2",
+                               "--output_dir=" + out.string()},
+                              dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto rep = report(out, "sanity.Sanity.benchmark_noop");
+  EXPECT_EQ(rep["perfzero_cpp"]["outcome"], "succeeded");
+  EXPECT_EQ(rep["perfzero_cpp"]["ranks"]["world_size"], 2);
+  EXPECT_EQ(rep["perfzero_cpp"]["ranks"]["refused_results"], nlohmann::json::array());
+}
+
+TEST_F(MultiRank, AFailingRankIsNamedWithItsHostAndTheRunGoesOn) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+defaults: {launch: {engine: mpirun, tasks_per_node: 2}}
+methods:
+  - {name: crash, command: [/bin/sh, -c, 'if [ "$PERFZERO_RANK" = 1 ]; then kill -SEGV $$; fi; sleep 20']}
+  - {name: exit3, command: [/bin/sh, -c, 'if [ "$PERFZERO_RANK" = 1 ]; then exit 3; fi; sleep 20']}
+  - {name: fine, command: [/bin/true], output: none}
+)yaml");
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  const auto crash = report(out, "crash")["perfzero_cpp"];
+  EXPECT_EQ(crash["outcome"], "crashed");
+  EXPECT_EQ(crash["outcome_detail"].get<std::string>().rfind("rank 1 on " + this_host() + " was ended by SIGSEGV", 0),
+            0U)
+      << crash["outcome_detail"];
+  const auto exit3 = report(out, "exit3")["perfzero_cpp"];
+  EXPECT_EQ(exit3["outcome"], "failed");
+  EXPECT_EQ(exit3["outcome_detail"].get<std::string>().rfind("rank 1 on " + this_host() + " exited with code 3", 0), 0U)
+      << exit3["outcome_detail"];
+  EXPECT_EQ(report(out, "fine")["perfzero_cpp"]["outcome"], "succeeded");
+}
+
+TEST_F(MultiRank, ATimedOutStepIsStoppedOnEveryRankAndLeavesNothingRunning) {
+  TempDir dir;
+  const std::string marker = fmt::format("pz-mr-{}", ::getpid());
+  const auto suite = dir.write("s.yaml", fmt::format(R"yaml(
+methods:
+  - {{name: hang, command: [/bin/sh, -c, 'sleep 60 # {}'], launch: {{engine: mpirun, tasks_per_node: 2}}, timeout: 1s}}
+)yaml",
+                                                     marker));
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  const auto r = report(out, "hang")["perfzero_cpp"];
+  EXPECT_EQ(r["outcome"], "timed_out");
+  EXPECT_NE(r["outcome_detail"].get<std::string>().find("asked to stop (SIGTERM)"), std::string::npos)
+      << r["outcome_detail"];
+  ASSERT_EQ(r["ranks"]["ranks"].size(), 2U) << "each rank reported its end: " << r["ranks"].dump();
+  for (const auto& rank : r["ranks"]["ranks"]) EXPECT_EQ(rank["signal"], "SIGTERM") << rank.dump();
+  EXPECT_EQ(processes_with(marker), 0);
+}
+
+TEST_F(MultiRank, BadLaunchInputIsAOneLineErrorBeforeAnyTrial) {
+  TempDir dir;
+  auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--launch=mpirun,tasks=2"}, dir.path());
+  EXPECT_EQ(f.exit_code, 2) << f.err;
+  EXPECT_NE(f.err.find("--launch: unknown key 'tasks'"), std::string::npos) << f.err;
+  f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--launch=mpirun,nodes=2"}, dir.path());
+  EXPECT_EQ(f.exit_code, 2) << f.err;
+  EXPECT_NE(f.err.find("nodes: 2 needs hosts or a hostfile"), std::string::npos) << f.err;
+  const auto suite = dir.write("s.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: srun}}\n");
+  f = run_perfzero({"validate", suite.string()}, dir.path());
+  EXPECT_EQ(f.exit_code, 2) << f.err;
+  EXPECT_NE(f.err.find("s.yaml:2:"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("expected local or mpirun"), std::string::npos) << f.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "results")) << "nothing ran";
+}
+
+}  // namespace
+}  // namespace perfzero::testing

@@ -1,0 +1,240 @@
+// launch: (config/launch.hpp), the mpirun executor's command line and the ranks' reports
+// (runner/mpirun_executor.hpp, runner/rank_reports.hpp), and how a multi-rank trial's outcome names
+// its rank (runner/outcome_classifier.hpp).
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include "common/errors.hpp"
+#include "config/launch.hpp"
+#include "config/plan_builder.hpp"
+#include "config/suite.hpp"
+#include "runner/mpirun_executor.hpp"
+#include "runner/outcome_classifier.hpp"
+#include "runner/rank_reports.hpp"
+#include "scoped_env.hpp"
+#include "temp_dir.hpp"
+
+namespace perfzero {
+namespace {
+
+using testing::ScopedEnv;
+using testing::TempDir;
+
+std::vector<config::PlannedCase> plan_for(const std::filesystem::path& suite, config::RunSettings flags = {}) {
+  static const catalog::Catalog builtin = [] {
+    catalog::Catalog c;
+    c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
+    return c;
+  }();
+  config::PlanInputs inputs;
+  inputs.catalog = &builtin;
+  inputs.suites.push_back(config::load_suite(suite, builtin.registry()));
+  inputs.flags = std::move(flags);
+  inputs.path_env = "/usr/bin:/bin";
+  return config::build_plan(inputs);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(LaunchText, TheEngineComesFirstThenKeysAndListsSplitOnColons) {
+  const auto s = config::parse_launch_text("mpirun,nodes=2,tasks_per_node=4,hosts=a:b,extra_args=--bind-to:none");
+  ASSERT_TRUE(s.engine);
+  EXPECT_EQ(*s.engine, config::LaunchEngine::mpirun);
+  EXPECT_EQ(s.nodes, 2);
+  EXPECT_EQ(s.tasks_per_node, 4);
+  EXPECT_EQ(*s.hosts, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(*s.extra_args, (std::vector<std::string>{"--bind-to", "none"}));
+  EXPECT_EQ(*config::parse_launch_text("local").engine, config::LaunchEngine::local);
+}
+
+TEST(LaunchText, EachMistakeIsNamed) {
+  EXPECT_NE(error_of([] { config::parse_launch_text("slurm"); }).find("expected the engine first (local or mpirun)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,nodes=0"); }).find("nodes expected a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,tasks_per_node=2x"); }).find("got '2x'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,node=2"); }).find("did you mean 'nodes'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,2"); }).find("expected key=value"), std::string::npos);
+}
+
+TEST(LaunchSpec, ProblemsOfAWholeSpecAreSaid) {
+  config::LaunchSpec local;
+  EXPECT_EQ(config::launch_problem(local), "");
+  local.tasks_per_node = 2;
+  EXPECT_NE(config::launch_problem(local).find("need engine: mpirun"), std::string::npos);
+  config::LaunchSpec mpi;
+  mpi.engine = config::LaunchEngine::mpirun;
+  mpi.tasks_per_node = 3;
+  EXPECT_EQ(config::launch_problem(mpi), "");
+  mpi.nodes = 2;
+  EXPECT_NE(config::launch_problem(mpi).find("needs hosts or a hostfile"), std::string::npos);
+  mpi.hosts = {"a"};
+  EXPECT_EQ(config::launch_problem(mpi), "nodes: 2, but hosts names 1");
+  mpi.hosts = {"a", "b c"};
+  EXPECT_NE(config::launch_problem(mpi).find("'b c' is not a host name"), std::string::npos);
+  mpi.hosts = {"a", "b"};
+  mpi.hostfile = "f";
+  EXPECT_EQ(config::launch_problem(mpi), "give hosts or a hostfile, not both");
+}
+
+TEST(LaunchSuite, LayersMergeFieldByFieldAndTheFlagWins) {
+  TempDir dir;
+  ScopedEnv mpirun{{"PERFZERO_MPIRUN", "/bin/true"}};
+  const auto file = dir.write("s.yaml", R"(
+defaults: {launch: {engine: mpirun, tasks_per_node: 2}}
+methods:
+  - {method: sanity.Sanity.benchmark_noop, launch: {tasks_per_node: 3}}
+  - {name: cmd, command: [/bin/true], launch: {engine: local, tasks_per_node: 1}}
+)");
+  const auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[0].launch.engine, config::LaunchEngine::mpirun);
+  EXPECT_EQ(plan[0].launch.tasks_per_node, 3);
+  EXPECT_EQ(plan[1].launch.engine, config::LaunchEngine::local);
+  config::RunSettings flags;
+  flags.launch = config::parse_launch_text("mpirun,tasks_per_node=4");
+  const auto flagged = plan_for(file, flags);
+  EXPECT_EQ(flagged[0].launch.tasks_per_node, 4);
+  EXPECT_EQ(flagged[1].launch.engine, config::LaunchEngine::mpirun);
+}
+
+TEST(LaunchSuite, AnUnknownEngineOrKeyIsAnErrorWithItsPlace) {
+  TempDir dir;
+  const auto engine = dir.write("e.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: slurm}}\n");
+  EXPECT_NE(error_of([&] { plan_for(engine); }).find("e.yaml:2:"), std::string::npos);
+  EXPECT_NE(error_of([&] { plan_for(engine); }).find("expected local or mpirun"), std::string::npos);
+  const auto key = dir.write("k.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {nodez: 2}}\n");
+  EXPECT_NE(error_of([&] { plan_for(key); }).find("nodes"), std::string::npos);
+  const auto whole =
+      dir.write("w.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {tasks_per_node: 2}}\n");
+  EXPECT_NE(error_of([&] { plan_for(whole); }).find("need engine: mpirun"), std::string::npos);
+}
+
+TEST(LaunchSuite, MpirunThatIsNotThereIsSaidBeforeAnyTrial) {
+  TempDir dir;
+  ScopedEnv mpirun{{"PERFZERO_MPIRUN", (dir.path() / "no-mpirun").string()}};
+  const auto file = dir.write("s.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: mpirun}}\n");
+  const std::string error = error_of([&] { plan_for(file); });
+  EXPECT_NE(error.find("s.yaml:2:"), std::string::npos) << error;
+  EXPECT_NE(error.find("is not an executable file"), std::string::npos) << error;
+}
+
+TEST(MpirunPrefix, HostsTakeTasksPerNodeSlotsAndTheAgentComesLast) {
+  config::LaunchSpec spec;
+  spec.engine = config::LaunchEngine::mpirun;
+  spec.tasks_per_node = 2;
+  EXPECT_EQ(runner::mpirun_prefix("/usr/bin/mpirun", spec, "/opt/pz/perfzero-rank", {"PERFZERO_TRIAL_DIR"}),
+            (std::vector<std::string>{"/usr/bin/mpirun", "--np", "2", "--host", "localhost:2", "-x",
+                                      "PERFZERO_TRIAL_DIR", "/opt/pz/perfzero-rank"}));
+  spec.nodes = 2;
+  spec.hosts = {"a", "b", "c"};
+  spec.extra_args = {"--bind-to", "none"};
+  EXPECT_EQ(runner::mpirun_prefix("mpirun", spec, "agent", {}),
+            (std::vector<std::string>{"mpirun", "--np", "4", "--host", "a:2,b:2", "--bind-to", "none", "agent"}));
+  spec.hosts.clear();
+  spec.hostfile = "/etc/hosts.mpi";
+  EXPECT_EQ(runner::mpirun_prefix("mpirun", spec, "agent", {}),
+            (std::vector<std::string>{"mpirun", "--np", "4", "--hostfile", "/etc/hosts.mpi", "--map-by", "ppr:2:node",
+                                      "--bind-to", "none", "agent"}));
+}
+
+TEST(RankReports, EachRankIsReadMissingOnesAndRefusedResultsAreListed) {
+  TempDir dir;
+  dir.write(
+      "ranks/rank-0.json",
+      R"({"rank":0,"world_size":3,"local_rank":0,"host":"h0","pid":10,"exit_code":0,"signal":null,)"
+      R"("max_rss_bytes":2048,"user_seconds":0.5,"system_seconds":0.1,"wall_seconds":1.0,"tmp_leftover_files":2})");
+  dir.write("ranks/rank-1.json", R"({"rank":1,"host":"h1","exit_code":null,"signal":11})");
+  dir.write("ranks/rank-1.result.json", "{}");
+  const auto reports = runner::read_rank_reports(dir.path(), 3);
+  ASSERT_EQ(reports.ranks.size(), 2U);
+  EXPECT_EQ(reports.ranks[0].host, "h0");
+  EXPECT_EQ(reports.ranks[0].max_rss_bytes, 2048U);
+  EXPECT_EQ(reports.ranks[0].tmp_leftover_files, 2);
+  EXPECT_EQ(reports.ranks[1].signal, 11);
+  EXPECT_EQ(reports.missing, std::vector<int>{2});
+  EXPECT_EQ(reports.refused_results, std::vector<int>{1});
+  EXPECT_TRUE(reports.problems.empty());
+}
+
+TEST(RankReports, AReportThatIsNotOneIsAProblemNotARank) {
+  TempDir dir;
+  dir.write("ranks/rank-0.json", R"({"rank":5,"exit_code":0})");  // another rank's number
+  dir.write("ranks/rank-1.json", "not json");
+  std::filesystem::create_directories(dir.path() / "ranks" / "rank-2.json");  // a directory
+  const auto reports = runner::read_rank_reports(dir.path(), 3);
+  EXPECT_TRUE(reports.ranks.empty());
+  EXPECT_EQ(reports.missing, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(reports.problems.size(), 3U);
+}
+
+runner::TrialExecution world_of(std::vector<runner::RankEnd> ranks, int world) {
+  runner::TrialExecution e;
+  e.end = runner::ProcessEnd::exited;
+  e.exit_code = 1;
+  e.world_size = world;
+  e.engine = "mpirun";
+  e.ranks.ranks = std::move(ranks);
+  return e;
+}
+
+TEST(NameTheRank, TheRankThatFailedByItselfIsNamedNotThoseTheEngineEnded) {
+  runner::RankEnd ended;
+  ended.rank = 0;
+  ended.host = "a";
+  ended.signal = SIGTERM;
+  runner::RankEnd crashed;
+  crashed.rank = 1;
+  crashed.host = "b";
+  crashed.signal = SIGSEGV;
+  auto e = world_of({ended, crashed}, 2);
+  auto c = runner::classify(e, std::string("no result"));
+  runner::name_the_rank(c, e);
+  EXPECT_EQ(c.outcome, Outcome::crashed);
+  EXPECT_EQ(c.detail.rfind("rank 1 on b was ended by SIGSEGV (2 of 2 ranks reported); mpirun exited with code 1", 0),
+            0U)
+      << c.detail;
+
+  runner::RankEnd failed;
+  failed.rank = 2;
+  failed.host = "c";
+  failed.exit_code = 3;
+  e = world_of({ended, failed}, 4);
+  e.ranks.missing = {1, 3};
+  c = runner::classify(e, std::string("no result"));
+  runner::name_the_rank(c, e);
+  EXPECT_EQ(c.outcome, Outcome::failed);
+  EXPECT_NE(c.detail.find("rank 2 on c exited with code 3"), std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.find("no report from rank 1, 3 (never started, or its host was lost)"), std::string::npos)
+      << c.detail;
+}
+
+TEST(NameTheRank, ASucceededOrLocalTrialIsLeftAlone) {
+  runner::TrialExecution local;
+  local.end = runner::ProcessEnd::signaled;
+  local.signal = SIGSEGV;
+  auto c = runner::classify(local, std::string("x"));
+  const auto before = c.detail;
+  runner::name_the_rank(c, local);
+  EXPECT_EQ(c.detail, before);
+  auto e = world_of({}, 2);
+  e.exit_code = 0;
+  runner::ChildResult ok;
+  c = runner::classify(e, ok);
+  runner::name_the_rank(c, e);
+  EXPECT_EQ(c.outcome, Outcome::succeeded);
+  EXPECT_EQ(c.detail, "");
+}
+
+}  // namespace
+}  // namespace perfzero
