@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -36,9 +37,10 @@
 
 static volatile sig_atomic_t g_child = 0;
 
-/* mpirun ends ranks with SIGTERM (then SIGKILL): the method gets it, and ends as it chooses. */
+/* mpirun ends ranks with SIGTERM (then SIGKILL): the method's whole process group gets it, and
+ * ends as it chooses. */
 static void forward(int sig) {
-  if (g_child > 0) kill(g_child, sig);
+  if (g_child > 0) kill(-g_child, sig);
 }
 
 /* The first of these variables that is set, as a number; -1 when none is. */
@@ -182,6 +184,10 @@ int main(int argc, char** argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
 
+  /* Orphans of the method come to this agent, which ends them with the rank: nothing of a rank
+   * outlives it on a host that perfzero-launch does not watch. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  const pid_t agent = getpid();
   const double started = now_seconds();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -190,6 +196,11 @@ int main(int argc, char** argv) {
   }
   if (pid == 0) {
     close(pipefd[0]);
+    /* Its own group, so a signal reaches the whole method; killed if the agent is (a lost rank's
+     * method must not run on). */
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != agent) _exit(127);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -214,6 +225,16 @@ int main(int argc, char** argv) {
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
   const double wall = now_seconds() - started;
+  /* What the method left running in its group, and orphans handed to this subreaper, end here. */
+  kill(-pid, SIGKILL);
+  for (int tries = 0; tries < 200; ++tries) {
+    const pid_t reaped = waitpid(-1, NULL, WNOHANG);
+    if (reaped < 0) break; /* ECHILD: nothing is left */
+    if (reaped == 0) {
+      struct timespec pause = {0, 1000000};
+      nanosleep(&pause, NULL);
+    }
+  }
   if (have_tmp) nftw(tmpdir, count_and_remove, 16, FTW_DEPTH | FTW_PHYS);
   write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno);
   if (WIFSIGNALED(status)) {

@@ -242,6 +242,36 @@ TEST(ExecuteTrial, WhatAnExecutorObservedReachesTheTrialAndWhatAChildSaysIsRedac
   EXPECT_EQ(reporters::trial_report_path(interrupted.trial), "") << "run again by --resume: no report";
 }
 
+// The ranks of a multi-rank method report into the trial directory: read when it is intact, and
+// never followed when the method removed or replaced it.
+TEST(ExecuteTrial, RankReportsAreReadOnlyFromAnIntactDirectory) {
+  TempDir dir;
+  auto planned = shell_case("anything");
+  planned.launch.engine = config::LaunchEngine::mpirun;
+  planned.launch.tasks_per_node = 2;
+  TrialExecution ran;
+  ran.end = ProcessEnd::exited;
+  ran.exit_code = 1;
+  ran.world_size = 2;
+  ran.engine = "mpirun";
+  ScriptedExecutor scripted(ran);
+  auto intact = job_for(planned, dir);
+  dir.write("shell/trial_1/ranks/rank-0.json", R"({"rank":0,"host":"a","exit_code":0})");
+  dir.write("shell/trial_1/ranks/rank-1.json", R"({"rank":1,"host":"b","exit_code":null,"signal":11})");
+  const auto read = execute_trial(intact, scripted);
+  EXPECT_EQ(read.trial.outcome, Outcome::crashed);
+  EXPECT_EQ(read.trial.detail.rfind("rank 1 on b was ended by SIGSEGV", 0), 0U) << read.trial.detail;
+  ASSERT_TRUE(read.trial.ranks.is_object());
+  EXPECT_EQ(read.trial.ranks["ranks"].size(), 2U);
+  EXPECT_EQ(read.trial.ranks["hosts"][1]["hostname"], "b");
+
+  auto damaged = job_for(planned, dir);
+  damaged.damage = [] { return std::string("replaced its trial directory with a symlink"); };
+  const auto refused = execute_trial(damaged, scripted);
+  EXPECT_EQ(refused.trial.outcome, Outcome::failed);
+  EXPECT_TRUE(refused.record.execution.ranks.ranks.empty()) << "nothing in a damaged directory is read";
+}
+
 TEST(TrialReportPath, OnlyMeasuredTrialsThatEndedHaveOne) {
   results::Trial t;
   t.dir = "case/trial_2";

@@ -16,6 +16,7 @@
 #include "results/auto_trials.hpp"
 #include "results/run_manifest.hpp"
 #include "runner/google_benchmark_result.hpp"
+#include "runner/rank_reports.hpp"
 #include "runner/signals.hpp"
 
 namespace perfzero::app {
@@ -43,6 +44,7 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
   std::filesystem::remove(dir / runner::kGoogleBenchmarkFile, ignored);
   std::filesystem::remove(dir / files::kChildLogFile, ignored);
   std::filesystem::remove_all(dir / "tmp", ignored);
+  std::filesystem::remove_all(dir / runner::kRanksDir, ignored);  // a multi-rank attempt's reports
   // What cannot be removed (a read-only directory inside, as Go's module cache makes) is moved
   // aside, left to be looked at: the new attempt's TMPDIR must be new and empty.
   for (int n = 1; std::filesystem::exists(std::filesystem::symlink_status(dir / "tmp", ignored)) && n < 1000; ++n) {

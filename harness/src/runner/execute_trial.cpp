@@ -4,6 +4,7 @@
 
 #include "redact/redact.hpp"
 #include "runner/outcome_classifier.hpp"
+#include "runner/rank_reports.hpp"
 #include "runner/result_source.hpp"
 #include "runner/trial_result.hpp"
 
@@ -23,6 +24,10 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
   // what it put there is followed.
   const std::string damage = job.damage ? job.damage() : std::string();
   if (damage.empty()) {
+    // A multi-rank method's ranks each reported their end into the trial directory (perfzero-rank).
+    if (record.execution.world_size > 0) {
+      record.execution.ranks = read_rank_reports(job.dir, record.execution.world_size);
+    }
     record.result = read_trial_result(*job.planned, job.dir, record.execution);
     record.classification = classify(record.execution, record.result);
     name_the_rank(record.classification, record.execution);

@@ -52,21 +52,28 @@ TrialExecution MpirunExecutor::run(const TrialRequest& request) {
   auto& argv = wrapped.command.argv;
   auto prefix = mpirun_prefix(mpirun_, request.launch, rank_agent_, request.rank_env);
   argv.insert(argv.begin(), prefix.begin(), prefix.end());
+  auto& env = wrapped.command.environment;
+  auto set_unless_given = [&env](const std::string& var) {
+    const std::string name = var.substr(0, var.find('=') + 1);
+    if (std::none_of(env.begin(), env.end(), [&](const std::string& e) { return e.starts_with(name); })) {
+      env.push_back(var);
+    }
+  };
   // OpenMPI refuses to start as root unless told twice; in a container root is the rule.
   if (::geteuid() == 0) {
-    for (const char* var : {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}) {
-      const std::string name = std::string(var).substr(0, std::string(var).find('=') + 1);
-      auto& env = wrapped.command.environment;
-      if (std::none_of(env.begin(), env.end(), [&](const std::string& e) { return e.starts_with(name); })) {
-        env.emplace_back(var);
-      }
-    }
+    set_unless_given("OMPI_ALLOW_RUN_AS_ROOT=1");
+    set_unless_given("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");
   }
+  // Asked to stop, mpirun sends its ranks SIGTERM and then, 1 s later by default, SIGKILL: on a busy
+  // host a rank's agent was killed before it wrote its report (measured here under a parallel
+  // build). 2 s; mpirun then ends about 3 s after the SIGTERM (it waits the time out), within
+  // kRankStopGrace.
+  set_unless_given("OMPI_MCA_odls_base_sigkill_timeout=2");
   if (wrapped.stop_grace.count() == 0) wrapped.stop_grace = kRankStopGrace;
   TrialExecution execution = local_.run(wrapped);
   execution.engine = std::string(name());
+  // The ranks' reports are read by execute_trial, once the trial directory is known to be intact.
   execution.world_size = request.launch.world_size();
-  execution.ranks = read_rank_reports(request.trial_dir, execution.world_size);
   return execution;
 }
 

@@ -2,7 +2,8 @@
 // The `mpirun` executor: OpenMPI's mpirun starts the method's ranks (tasks_per_node on each of
 // `nodes` hosts), each under perfzero-rank (harness/launcher/rank_main.c). mpirun itself is a local
 // process tree, started and watched by the local executor; the ranks' own reports come back through
-// the trial directory (which must be shared by every host: docs/multi-host.md).
+// the trial directory (which must be shared by every host: docs/multi-host.md), read by
+// execute_trial once the directory is known to be intact.
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -17,7 +18,7 @@ namespace perfzero::runner {
 
 // How long mpirun gets, once asked to stop (time-out, Ctrl-C), to stop its ranks on every host and
 // let them report, before its tree is killed.
-inline constexpr std::chrono::milliseconds kRankStopGrace{5000};
+inline constexpr std::chrono::milliseconds kRankStopGrace{10000};
 
 class MpirunExecutor final : public Executor {
  public:
