@@ -89,5 +89,12 @@ if(OpenCL_FOUND AND CLBlast_FOUND)
 endif()
 perfzero_optional_dependency(PERFZERO_WITH_OPENCL PERFZERO_FOUND_OPENCL
                              "perfzero-worker-opencl: needs the OpenCL ICD loader and headers (ocl-icd-opencl-dev) and CLBlast (libclblast-dev)")
+# The MPI worker links Open MPI (or any MPI CMake finds); its methods run under launch: mpirun.
+find_package(MPI COMPONENTS CXX QUIET)
+if(MPI_CXX_FOUND)
+  set(PERFZERO_FOUND_MPI TRUE)
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_MPI PERFZERO_FOUND_MPI
+                             "perfzero-worker-mpi: needs an MPI library and headers (libopenmpi-dev)")
 message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA}; "
-               "opencl ${PERFZERO_WITH_OPENCL}")
+               "opencl ${PERFZERO_WITH_OPENCL}; mpi ${PERFZERO_WITH_MPI}")

@@ -26,7 +26,8 @@ packages=(
   prometheus python3-prometheus-client          # export tests: promtool check metrics, the OpenMetrics parser
   clang-format clang-tidy                       # style checks in the test command
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
-  openmpi-bin                                   # launch: mpirun (multi-rank methods) and its tests
+  openmpi-bin libopenmpi-dev                    # launch: mpirun (multi-rank methods); the mpi family's worker
+  python3-mpi4py                                # the mpi4py allreduce peer (benchmarks/baselines)
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs
   patchelf                                      # scripts/gpu-bundle.sh: the bundled binaries find their libraries

@@ -19,6 +19,7 @@ constexpr std::array kKnownWorkers{
     KnownWorker{"onednn", true, "onednn", "oneDNN"},
     KnownWorker{"cuda", false, "cuda", "CUDA"},
     KnownWorker{"opencl", false, "opencl", "OpenCL"},
+    KnownWorker{"mpi", true, "mpi", "MPI"},
 };
 
 }  // namespace
