@@ -142,6 +142,25 @@ methods:
   EXPECT_EQ(processes_with(marker), 0);
 }
 
+// Two ranks measure something other than three: resuming a run with another launch is another plan.
+TEST_F(MultiRank, ResumingWithAnotherLaunchIsRefusedAsAChangedPlan) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  const std::vector<std::string> common{"--benchmark_methods=sanity.Sanity.benchmark_noop",
+                                        "--output_dir=" + out.string()};
+  auto with = [&](const std::vector<std::string>& more) {
+    auto args = common;
+    args.insert(args.end(), more.begin(), more.end());
+    return run_perfzero(args, dir.path());
+  };
+  ASSERT_EQ(with({"--launch=mpirun,tasks_per_node=2"}).exit_code, 0);
+  const auto f = with({"--launch=mpirun,tasks_per_node=3", "--resume"});
+  EXPECT_EQ(f.exit_code, 2) << f.err;
+  EXPECT_NE(f.err.find("the plan differs"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("changed sanity.Sanity.benchmark_noop"), std::string::npos) << f.err;
+  EXPECT_EQ(with({"--launch=mpirun,tasks_per_node=2", "--resume"}).exit_code, 0) << "the same launch resumes";
+}
+
 TEST_F(MultiRank, BadLaunchInputIsAOneLineErrorBeforeAnyTrial) {
   TempDir dir;
   auto f = run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--launch=mpirun,tasks=2"}, dir.path());

@@ -12,8 +12,12 @@
 namespace perfzero::results {
 
 nlohmann::json case_identity(const Case& c) {
-  return {{"name", c.name},       {"method", c.method}, {"params", c.params},
-          {"command", c.command}, {"output", c.output}, {"working_dir", c.working_dir}};
+  nlohmann::json id = {{"name", c.name},       {"method", c.method}, {"params", c.params},
+                       {"command", c.command}, {"output", c.output}, {"working_dir", c.working_dir}};
+  // Ranks measure another thing than one process: a resume with another launch: is another plan. Only
+  // when set, so a local run's fingerprint is what it was before launch: existed.
+  if (!c.launch.is_null()) id["launch"] = c.launch;
+  return id;
 }
 
 std::string plan_fingerprint(const std::vector<Case>& cases) {

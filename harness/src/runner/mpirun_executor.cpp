@@ -41,7 +41,7 @@ std::filesystem::path find_program(const std::string& name, const std::string& p
   if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
   for (const auto& dir : text::split(path_env, ':')) {
     if (dir.empty()) continue;
-    const auto candidate = std::filesystem::path(dir) / name;
+    auto candidate = std::filesystem::path(dir) / name;
     if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
   }
   return "";

@@ -12,7 +12,7 @@ namespace perfzero::runner {
 namespace {
 
 // A report is a few hundred bytes; anything much larger was not written by perfzero-rank.
-constexpr std::uint64_t kMaxRankReportBytes = 64 * 1024;
+constexpr std::uint64_t kMaxRankReportBytes = std::uint64_t{64} << 10;
 
 template <typename T>
 T number_or(const nlohmann::json& j, const char* key, T fallback) {
