@@ -47,6 +47,9 @@ class Session {
 // Small whole numbers, so float sums over any realistic number of ranks are exact.
 float pattern(int rank, std::size_t i) { return static_cast<float>(rank + 1 + static_cast<int>(i % 7)); }
 
+// 1 + 2 + ... + n: what the ranks' `rank + 1` parts of pattern() sum to (n(n+1) is even: exact).
+int sum_of_ranks(int n) { return n * (n + 1) / 2; }
+
 // The first wrong element on any rank, agreed by all: "" when every rank's buffer is right.
 std::string agree_on_check(const Session& mpi, const std::string& mine) {
   int bad = mine.empty() ? mpi.size() : mpi.rank();
@@ -100,7 +103,7 @@ Collective make_collective(const std::string& op, const Session& mpi, std::size_
     };
     c.verify = [&b, n] {
       return check(b.recv,
-                   [n](std::size_t i) { return static_cast<float>(n * (n + 1) / 2 + n * static_cast<int>(i % 7)); });
+                   [n](std::size_t i) { return static_cast<float>(sum_of_ranks(n) + n * static_cast<int>(i % 7)); });
     };
   } else if (op == "allgather") {
     b.send.assign(chunk, 0);
@@ -137,7 +140,7 @@ Collective make_collective(const std::string& op, const Session& mpi, std::size_
       const std::vector<float> got =
           in_place ? std::vector<float>(b.send.begin(), b.send.begin() + static_cast<long>(chunk)) : b.recv;
       return check(got, [n, me, chunk](std::size_t i) {
-        return static_cast<float>(n * (n + 1) / 2 +
+        return static_cast<float>(sum_of_ranks(n) +
                                   n * static_cast<int>((static_cast<std::size_t>(me) * chunk + i) % 7));
       });
     };
