@@ -126,9 +126,9 @@ TEST(History, CompareAgainstTheLabelsHistoryFlagsAStepChange) {
   // method's own measurement. A trial's wall time holds the process start, which load on a shared
   // machine stretches: under ASan on CI's parallel tests it was +25.0 % (79 ms against 99 ms), at the
   // threshold. The gate here is what the method slept, as a CI gate on such a machine would be.
-  const auto same = run_perfzero({"compare", "--history=" + db, "--label=main", "main4", "--min_change=25",
-                                  "--use_flagged", "--metrics=slept_ms"},
-                                 dir.path() / "w");
+  const auto same = run_perfzero(
+      {"compare", "--history=" + db, "--label=main", "main4", "--min_change=25", "--use_flagged", "--metrics=slept_ms"},
+      dir.path() / "w");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
 }
 
