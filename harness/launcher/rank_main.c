@@ -212,6 +212,8 @@ int main(int argc, char** argv) {
     if (write(pipefd[1], &e, sizeof e) < 0) _exit(127);
     _exit(127);
   }
+  /* Both sides set the group (the usual idiom), so a signal forwarded right after the fork finds it. */
+  setpgid(pid, pid);
   g_child = pid;
   close(pipefd[1]);
   int exec_errno = 0;
