@@ -8,10 +8,10 @@
 
 #include "api/param_json.hpp"
 #include "api/result_protocol.hpp"
+#include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "runner/google_benchmark_result.hpp"
-#include "runner/mpirun_executor.hpp"
 
 extern char** environ;
 
@@ -28,7 +28,7 @@ HarnessPaths find_harness_paths() {
   if (const char* r = std::getenv("PERFZERO_RANK_AGENT")) paths.rank_agent = r;
   const char* mpirun = std::getenv("PERFZERO_MPIRUN");
   const char* path = std::getenv("PATH");
-  paths.mpirun = runner::find_program(mpirun != nullptr ? mpirun : "mpirun", path != nullptr ? path : "");
+  paths.mpirun = files::find_program(mpirun != nullptr ? mpirun : "mpirun", path != nullptr ? path : "");
   if (::access(paths.launcher.c_str(), X_OK) != 0) {
     throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
                                          paths.launcher.string()));

@@ -1,7 +1,5 @@
 #include "config/plan_builder.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -11,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "config/case_dirs.hpp"
 #include "config/method_selector.hpp"
@@ -166,10 +165,6 @@ std::string substitute(const std::string& arg, const ParamMap& params) {
   return out;
 }
 
-bool is_executable(const std::filesystem::path& path) {
-  return std::filesystem::is_regular_file(path) && ::access(path.c_str(), X_OK) == 0;
-}
-
 // The program is looked up as the launcher will: relative to the working directory when it holds a
 // '/', else on the PATH the child gets (the suite's env may set one).
 void check_command_exists(const SuiteEntry& entry, const std::string& program,
@@ -177,7 +172,7 @@ void check_command_exists(const SuiteEntry& entry, const std::string& program,
   if (program.find('/') != std::string::npos) {
     const std::filesystem::path p =
         std::filesystem::path(program).is_absolute() ? std::filesystem::path(program) : entry.working_dir / program;
-    if (!is_executable(p)) {
+    if (!files::is_executable_file(p)) {
       throw ConfigError(
           fmt::format("{}: command: '{}' is not an executable file (looked at {})", entry.origin, program, p.string()));
     }
@@ -185,9 +180,7 @@ void check_command_exists(const SuiteEntry& entry, const std::string& program,
   }
   const auto env_path = env.find("PATH");
   const std::string search = env_path != env.end() ? env_path->second : path_env;
-  for (const auto& dir : text::split(search, ':')) {
-    if (!dir.empty() && is_executable(std::filesystem::path(dir) / program)) return;
-  }
+  if (!files::find_program(program, search).empty()) return;
   throw ConfigError(fmt::format("{}: command: '{}' was not found on PATH ({})", entry.origin, program, search));
 }
 
@@ -290,12 +283,9 @@ void check_engines(const std::vector<PlannedCase>& cases, const PlanInputs& inpu
   for (const auto& c : cases) {
     if (c.launch.engine != LaunchEngine::mpirun) continue;
     if (!checked_mpirun) {
+      // The lookup the run makes (app/child_command.cpp's find_harness_paths).
       const char* given = std::getenv("PERFZERO_MPIRUN");
-      bool found = given != nullptr && is_executable(given);
-      for (const auto& dir : text::split(inputs.path_env, ':')) {
-        found = found || (given == nullptr && !dir.empty() && is_executable(std::filesystem::path(dir) / "mpirun"));
-      }
-      if (!found) {
+      if (files::find_program(given != nullptr ? given : "mpirun", inputs.path_env).empty()) {
         throw ConfigError(
             fmt::format("{}: launch: engine mpirun, but {} (OpenMPI's mpirun: Debian's openmpi-bin)", c.origin,
                         given != nullptr ? fmt::format("$PERFZERO_MPIRUN ({}) is not an executable file", given)

@@ -37,16 +37,6 @@ std::vector<std::string> mpirun_prefix(const std::filesystem::path& mpirun, cons
   return argv;
 }
 
-std::filesystem::path find_program(const std::string& name, const std::string& path_env) {
-  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
-  for (const auto& dir : text::split(path_env, ':')) {
-    if (dir.empty()) continue;
-    auto candidate = std::filesystem::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
-  }
-  return "";
-}
-
 TrialExecution MpirunExecutor::run(const TrialRequest& request) {
   TrialRequest wrapped = request;
   auto& argv = wrapped.command.argv;

@@ -37,7 +37,4 @@ std::vector<std::string> mpirun_prefix(const std::filesystem::path& mpirun, cons
                                        const std::filesystem::path& rank_agent,
                                        const std::vector<std::string>& forwarded_env);
 
-// `name` on the PATH (or as given, when it holds a '/'), or "" when it is not there.
-std::filesystem::path find_program(const std::string& name, const std::string& path_env);
-
 }  // namespace perfzero::runner
