@@ -28,6 +28,7 @@ packages=(
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   openmpi-bin libopenmpi-dev                    # launch: mpirun (multi-rank methods); the mpi family's worker
   python3-mpi4py                                # the mpi4py allreduce peer (benchmarks/baselines)
+  slurm-wlm munge iproute2                      # launch: slurm; the test cluster (scripts/slurm-test-cluster.sh)
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs
   patchelf                                      # scripts/gpu-bundle.sh: the bundled binaries find their libraries

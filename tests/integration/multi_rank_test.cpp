@@ -173,7 +173,7 @@ TEST_F(MultiRank, BadLaunchInputIsAOneLineErrorBeforeAnyTrial) {
   f = run_perfzero({"validate", suite.string()}, dir.path());
   EXPECT_EQ(f.exit_code, 2) << f.err;
   EXPECT_NE(f.err.find("s.yaml:2:"), std::string::npos) << f.err;
-  EXPECT_NE(f.err.find("expected local or mpirun"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("expected local, mpirun or slurm"), std::string::npos) << f.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "results")) << "nothing ran";
 }
 

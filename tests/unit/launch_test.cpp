@@ -1,6 +1,6 @@
-// launch: (config/launch.hpp), the mpirun executor's command line and the ranks' reports
-// (runner/mpirun_executor.hpp, runner/rank_reports.hpp), and how a multi-rank trial's outcome names
-// its rank (runner/outcome_classifier.hpp).
+// launch: (config/launch.hpp), the mpirun and Slurm executors' command lines, what srun's own lines
+// say (runner/slurm_executor.hpp), the ranks' reports (runner/rank_reports.hpp), and how a multi-rank
+// trial's outcome names its rank or the engine's verdict (runner/outcome_classifier.hpp).
 #include <signal.h>
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include "runner/mpirun_executor.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/rank_reports.hpp"
+#include "runner/slurm_executor.hpp"
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
@@ -56,7 +57,10 @@ TEST(LaunchText, TheEngineComesFirstThenKeysAndListsSplitOnColons) {
 }
 
 TEST(LaunchText, EachMistakeIsNamed) {
-  EXPECT_NE(error_of([] { config::parse_launch_text("slurm"); }).find("expected the engine first (local or mpirun)"),
+  EXPECT_NE(
+      error_of([] { config::parse_launch_text("pbs"); }).find("expected the engine first (local, mpirun or slurm)"),
+      std::string::npos);
+  EXPECT_NE(error_of([] { config::parse_launch_text("slurm,gpus_per_task=-1"); }).find("from 0 to 64"),
             std::string::npos);
   EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,nodes=0"); }).find("nodes expected a whole number"),
             std::string::npos);
@@ -65,6 +69,36 @@ TEST(LaunchText, EachMistakeIsNamed) {
   EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,node=2"); }).find("did you mean 'nodes'"),
             std::string::npos);
   EXPECT_NE(error_of([] { config::parse_launch_text("mpirun,2"); }).find("expected key=value"), std::string::npos);
+}
+
+TEST(LaunchText, SlurmTakesAPartitionAndGpusPerTask) {
+  const auto s = config::parse_launch_text("slurm,nodes=3,partition=gpu,gpus_per_task=1,hosts=a:b:c");
+  EXPECT_EQ(*s.engine, config::LaunchEngine::slurm);
+  EXPECT_EQ(*s.partition, "gpu");
+  EXPECT_EQ(*s.gpus_per_task, 1);
+  config::LaunchSpec spec;
+  config::apply(s, spec);
+  EXPECT_EQ(config::launch_problem(spec), "");
+  EXPECT_EQ(config::describe(spec), "slurm, 3 nodes x 1 task x 1 GPU, partition gpu");
+}
+
+TEST(LaunchSpec, SlurmRunsOnExactlyTheHostsNamedAndTakesNoHostfile) {
+  config::LaunchSpec spec;
+  spec.engine = config::LaunchEngine::slurm;
+  spec.nodes = 4;
+  EXPECT_EQ(config::launch_problem(spec), "") << "Slurm picks the nodes";
+  spec.hosts = {"a", "b"};
+  EXPECT_NE(config::launch_problem(spec).find("nodes: 4, but hosts names 2"), std::string::npos);
+  spec.hosts.clear();
+  spec.hostfile = "f";
+  EXPECT_NE(config::launch_problem(spec).find("engine slurm takes no hostfile"), std::string::npos);
+  config::LaunchSpec mpi;
+  mpi.engine = config::LaunchEngine::mpirun;
+  mpi.partition = "gpu";
+  EXPECT_NE(config::launch_problem(mpi).find("need engine slurm"), std::string::npos);
+  config::LaunchSpec local;
+  local.gpus_per_task = 1;
+  EXPECT_NE(config::launch_problem(local).find("engine local takes no"), std::string::npos);
 }
 
 TEST(LaunchSpec, ProblemsOfAWholeSpecAreSaid) {
@@ -110,9 +144,9 @@ methods:
 
 TEST(LaunchSuite, AnUnknownEngineOrKeyIsAnErrorWithItsPlace) {
   TempDir dir;
-  const auto engine = dir.write("e.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: slurm}}\n");
+  const auto engine = dir.write("e.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: pbs}}\n");
   EXPECT_NE(error_of([&] { plan_for(engine); }).find("e.yaml:2:"), std::string::npos);
-  EXPECT_NE(error_of([&] { plan_for(engine); }).find("expected local or mpirun"), std::string::npos);
+  EXPECT_NE(error_of([&] { plan_for(engine); }).find("expected local, mpirun or slurm"), std::string::npos);
   const auto key = dir.write("k.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {nodez: 2}}\n");
   EXPECT_NE(error_of([&] { plan_for(key); }).find("nodes"), std::string::npos);
   const auto whole =
@@ -127,6 +161,89 @@ TEST(LaunchSuite, MpirunThatIsNotThereIsSaidBeforeAnyTrial) {
   const std::string error = error_of([&] { plan_for(file); });
   EXPECT_NE(error.find("s.yaml:2:"), std::string::npos) << error;
   EXPECT_NE(error.find("is not an executable file"), std::string::npos) << error;
+}
+
+TEST(LaunchSuite, SlurmWithoutItsClientCommandsIsSaidBeforeAnyTrial) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: slurm}}\n");
+  static const catalog::Catalog builtin = [] {
+    catalog::Catalog c;
+    c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
+    return c;
+  }();
+  config::PlanInputs inputs;
+  inputs.catalog = &builtin;
+  inputs.suites.push_back(config::load_suite(file, builtin.registry()));
+  inputs.path_env = dir.path().string();  // nothing there
+  const std::string error = error_of([&] { config::build_plan(inputs); });
+  EXPECT_NE(error.find("s.yaml:2:"), std::string::npos) << error;
+  EXPECT_NE(error.find("launch: engine slurm, but srun is not on the PATH"), std::string::npos) << error;
+}
+
+TEST(SrunPrefix, TheStepIsNamedEveryCountIsGivenAndTheAgentComesLast) {
+  config::LaunchSpec spec;
+  spec.engine = config::LaunchEngine::slurm;
+  spec.nodes = 2;
+  spec.tasks_per_node = 4;
+  spec.hosts = {"n1", "n2"};
+  spec.partition = "gpu";
+  spec.gpus_per_task = 1;
+  EXPECT_EQ(runner::srun_prefix("/usr/bin/srun", spec, "perfzero-h-1-1", "/opt/perfzero-rank"),
+            (std::vector<std::string>{"/usr/bin/srun", "--job-name=perfzero-h-1-1", "--nodes=2", "--ntasks-per-node=4",
+                                      "--ntasks=8", "--kill-on-bad-exit=1", "--nodelist=n1,n2", "--partition=gpu",
+                                      "--gpus-per-task=1", "--mpi=pmix", "/opt/perfzero-rank"}));
+  spec.extra_args = {"--mpi=none", "--exclusive"};
+  const auto with_extra = runner::srun_prefix("srun", spec, "perfzero-h-1-2", "rank");
+  EXPECT_EQ(std::count(with_extra.begin(), with_extra.end(), "--mpi=pmix"), 0) << "the suite's --mpi wins";
+  EXPECT_EQ(with_extra[with_extra.size() - 3], "--mpi=none");
+  EXPECT_EQ(with_extra.back(), "rank");
+}
+
+TEST(SrunVerdict, ALostNodeFailsARefusalSkipsAndTheMethodsOwnLinesDoNot) {
+  const auto lost = runner::read_srun_verdict(
+      "hello\nsrun: error: Node failure on n3\nslurmstepd: error: *** STEP 2.0 CANCELLED ***\n"
+      "srun: error: Node failure on n3\n");
+  ASSERT_TRUE(lost);
+  EXPECT_EQ(lost->outcome, Outcome::failed);
+  EXPECT_EQ(lost->detail, "Slurm lost node n3 (srun: Node failure on n3)");
+  const auto refused = runner::read_srun_verdict(
+      "srun: error: Unable to allocate resources: Requested node configuration is not available\n");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->outcome, Outcome::skipped);
+  EXPECT_EQ(refused->detail, "Slurm refused the step: Requested node configuration is not available");
+  EXPECT_FALSE(runner::read_srun_verdict("my output: srun: error: Node failure on n1\n"))
+      << "only a line srun starts counts";
+  EXPECT_FALSE(runner::read_srun_verdict("srun: error: pz-node1: task 0: Terminated\n"));
+}
+
+TEST(EngineVerdict, ItDecidesAFailedTrialAndLeadsItsDetailButNeverASucceededOne) {
+  runner::TrialExecution e;
+  e.end = runner::ProcessEnd::engine_failed;
+  e.engine_error = "Slurm lost node n3 (srun: Node failure on n3); the step was stopped";
+  e.engine_verdict = runner::EngineVerdict{Outcome::failed, "Slurm lost node n3 (srun: Node failure on n3)"};
+  runner::Classification c = runner::classify(e, std::string("no result"));
+  runner::apply_engine_verdict(c, e);
+  EXPECT_EQ(c.outcome, Outcome::failed);
+  EXPECT_EQ(c.detail.rfind("Slurm lost node n3", 0), 0U) << c.detail;
+  runner::TrialExecution refused;
+  refused.end = runner::ProcessEnd::exited;
+  refused.exit_code = 1;
+  refused.engine_verdict = runner::EngineVerdict{Outcome::skipped, "Slurm refused the step: no such feature"};
+  c = runner::classify(refused, std::string("no result"));
+  runner::apply_engine_verdict(c, refused);
+  EXPECT_EQ(c.outcome, Outcome::skipped);
+  EXPECT_FALSE(c.has_exception);
+  runner::Classification fine{Outcome::succeeded, "", false};
+  runner::apply_engine_verdict(fine, refused);
+  EXPECT_EQ(fine.outcome, Outcome::succeeded);
+  runner::TrialExecution timed;
+  timed.end = runner::ProcessEnd::timed_out;
+  timed.engine_verdict = refused.engine_verdict;
+  timed.engine_note = "its Slurm step perfzero-x may still run: scancel failed";
+  c = runner::classify(timed, std::string("no result"));
+  runner::apply_engine_verdict(c, timed);
+  EXPECT_EQ(c.outcome, Outcome::timed_out);
+  EXPECT_NE(c.detail.find("may still run: scancel failed"), std::string::npos) << c.detail;
 }
 
 TEST(MpirunPrefix, HostsTakeTasksPerNodeSlotsAndTheAgentComesLast) {

@@ -4,14 +4,16 @@
 
 #include "config/run_plan.hpp"
 #include "runner/launch_server.hpp"
+#include "runner/slurm_executor.hpp"
 
 namespace perfzero::app {
 
 // Built-in methods run in the worker their PlannedCase names (src/catalog/).
 struct HarnessPaths {
   std::filesystem::path launcher;    // perfzero-launch
-  std::filesystem::path rank_agent;  // perfzero-rank, for methods launched by mpirun
+  std::filesystem::path rank_agent;  // perfzero-rank, for methods launched by mpirun or Slurm
   std::filesystem::path mpirun;      // $PERFZERO_MPIRUN, else mpirun on the PATH; "" when neither
+  runner::SlurmTools slurm;          // srun, scancel and squeue on the PATH
 };
 
 // Next to the running perfzero binary, unless $PERFZERO_LAUNCH (and $PERFZERO_RANK_AGENT) say otherwise.

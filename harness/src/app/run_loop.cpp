@@ -45,6 +45,8 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
   std::filesystem::remove(dir / files::kChildLogFile, ignored);
   std::filesystem::remove_all(dir / "tmp", ignored);
   std::filesystem::remove_all(dir / runner::kRanksDir, ignored);  // a multi-rank attempt's reports
+  // Its Slurm step was cancelled when this run started (app/run_session.cpp), or is gone.
+  std::filesystem::remove(dir / runner::kSlurmStepFile, ignored);
   // What cannot be removed (a read-only directory inside, as Go's module cache makes) is moved
   // aside, left to be looked at: the new attempt's TMPDIR must be new and empty.
   for (int n = 1; std::filesystem::exists(std::filesystem::symlink_status(dir / "tmp", ignored)) && n < 1000; ++n) {
@@ -227,6 +229,14 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
       if (name.starts_with("PERFZERO_") || planned.env.count(name) != 0) request.rank_env.push_back(name);
     }
     executor = &*mpirun_;
+  } else if (planned.launch.engine == config::LaunchEngine::slurm) {
+    if (!slurm_) {
+      if (!paths_.slurm.complete()) {
+        throw ConfigError(planned.origin + ": launch: engine slurm, but srun, scancel or squeue is not on the PATH");
+      }
+      slurm_.emplace(executor_, paths_.slurm, paths_.rank_agent);
+    }
+    executor = &*slurm_;  // srun hands every rank the whole environment (--export=ALL)
   }
   if (options_.debug) {
     progress_->note(debug_line(planned, request.command));

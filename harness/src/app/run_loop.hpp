@@ -19,6 +19,7 @@
 #include "runner/execute_trial.hpp"
 #include "runner/local_executor.hpp"
 #include "runner/mpirun_executor.hpp"
+#include "runner/slurm_executor.hpp"
 
 namespace perfzero::app {
 
@@ -68,6 +69,8 @@ class RunLoop {
   runner::LocalExecutor executor_;
   // Made for the first case that mpirun launches; it starts mpirun through executor_.
   std::optional<runner::MpirunExecutor> mpirun_;
+  // Made for the first case that Slurm launches; it starts srun through executor_.
+  std::optional<runner::SlurmExecutor> slurm_;
   HarnessPaths paths_;
   TrialTmpDirs tmp_dirs_;
   TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed

@@ -56,9 +56,14 @@ std::vector<results::NamedObserver> observers_for(const std::vector<std::string>
   return out;
 }
 
-void end_leftovers_of_earlier_run(const ClaimedOutput& output) {
+void end_leftovers_of_earlier_run(const ClaimedOutput& output, const HarnessPaths& paths) {
   if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
     fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
+  }
+  // On other hosts only Slurm can end them.
+  if (const int cancelled = runner::cancel_leftover_steps(output.dir, paths.slurm); cancelled > 0) {
+    fmt::print(stderr, "perfzero: warning: --resume: cancelled {} Slurm step(s) the earlier run left running\n",
+               cancelled);
   }
 }
 
@@ -75,7 +80,7 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
   } catch (const std::system_error& e) {
     throw OutputError(e.what());
   }
-  if (output_.resuming) end_leftovers_of_earlier_run(output_);
+  if (output_.resuming) end_leftovers_of_earlier_run(output_, paths);
   std::optional<results::Run> previous = previous_run(output_);
   results::Run run = make_run(options, output_, plan, comparisons);
   if (previous) check_resumed_plan(options, run, *previous);

@@ -91,6 +91,9 @@ results::Case case_of(const config::PlannedCase& planned) {
                 {"hosts", l.hosts},
                 {"hostfile", l.hostfile},
                 {"extra_args", redact::redact_argv(l.extra_args)}};
+    // Only when set: a run made before these keys existed resumes with the same identity.
+    if (l.gpus_per_task != 0) c.launch["gpus_per_task"] = l.gpus_per_task;
+    if (!l.partition.empty()) c.launch["partition"] = l.partition;
   }
   c.dir = planned.dir;
   return c;

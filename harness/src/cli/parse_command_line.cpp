@@ -120,8 +120,9 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
       ->group(run)
       ->type_name("MS");
   app.add_option("--launch", raw.launch,
-                 "How every method's processes start: local (default), or mpirun[,nodes=N,tasks_per_node=K,"
-                 "hosts=a:b,hostfile=F,extra_args=x:y] (docs/multi-host.md); overrides suites")
+                 "How every method's processes start: local (default), mpirun[,nodes=N,tasks_per_node=K,"
+                 "hosts=a:b,hostfile=F,extra_args=x:y] or slurm[,nodes=N,tasks_per_node=K,hosts=a:b,"
+                 "partition=P,gpus_per_task=G,extra_args=x:y] (docs/multi-host.md); overrides suites")
       ->group(run)
       ->type_name("ENGINE[,KEY=VALUE...]");
   app.add_option("--max_cases", raw.max_cases,

@@ -69,14 +69,15 @@ void read_auto_limits(const yaml::Checker& check, const YAML::Node& map, const C
   }
 }
 
-// launch: {engine: mpirun, nodes: 2, tasks_per_node: 4, hosts: [a, b], extra_args: [...]}
+// launch: {engine: mpirun, nodes: 2, tasks_per_node: 4, hosts: [a, b], extra_args: [...]}, or
+// {engine: slurm, nodes: 3, gpus_per_task: 1, partition: gpu}
 LaunchSettings read_launch(const yaml::Checker& check, const YAML::Node& map, const std::string& key) {
   check.expect_map(map, key);
   check.check_keys(map, key, launch_keys());
   LaunchSettings out;
   if (const auto n = map["engine"]) {
     out.engine = launch_engine_of(check.string_of(n, key + ".engine"));
-    if (!out.engine) check.fail(n, key + ".engine", "expected local or mpirun, got " + yaml::describe(n));
+    if (!out.engine) check.fail(n, key + ".engine", "expected local, mpirun or slurm, got " + yaml::describe(n));
   }
   if (const auto n = map["nodes"]) out.nodes = check.int_of(n, key + ".nodes", 1, kMaxLaunchNodes);
   if (const auto n = map["tasks_per_node"]) {
@@ -85,6 +86,10 @@ LaunchSettings read_launch(const yaml::Checker& check, const YAML::Node& map, co
   if (const auto n = map["hosts"]) out.hosts = check.string_list_of(n, key + ".hosts");
   if (const auto n = map["hostfile"]) out.hostfile = check.string_of(n, key + ".hostfile");
   if (const auto n = map["extra_args"]) out.extra_args = check.string_list_of(n, key + ".extra_args");
+  if (const auto n = map["gpus_per_task"]) {
+    out.gpus_per_task = check.int_of(n, key + ".gpus_per_task", 0, kMaxGpusPerTask);
+  }
+  if (const auto n = map["partition"]) out.partition = check.string_of(n, key + ".partition");
   return out;
 }
 

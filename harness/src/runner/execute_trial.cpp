@@ -31,6 +31,7 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
     record.result = read_trial_result(*job.planned, job.dir, record.execution);
     record.classification = classify(record.execution, record.result);
     name_the_rank(record.classification, record.execution);
+    apply_engine_verdict(record.classification, record.execution);
   } else {
     record.result = fmt::format("the method {}; its results are not read", damage);
     record.classification = classify(record.execution, record.result);

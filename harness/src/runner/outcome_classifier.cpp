@@ -27,6 +27,8 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
       return {Outcome::failed, "could not start: " + execution.launch_error, true};
     case ProcessEnd::launcher_lost:
       return {Outcome::failed, execution.launch_error, true};
+    case ProcessEnd::engine_failed:
+      return {Outcome::failed, execution.engine_error, true};
     case ProcessEnd::timed_out:
       return {Outcome::timed_out,
               "still running after " + seconds_text(execution.wall_seconds) +
@@ -107,7 +109,9 @@ void name_the_rank(Classification& c, const TrialExecution& execution) {
     }
   }
   std::string detail;
-  if (cause != nullptr && c.outcome != Outcome::timed_out && c.outcome != Outcome::interrupted) {
+  // The engine ended the step (a lost node): the ranks it stopped elsewhere did not cause it.
+  const bool engine_ended = execution.end == ProcessEnd::engine_failed;
+  if (cause != nullptr && c.outcome != Outcome::timed_out && c.outcome != Outcome::interrupted && !engine_ended) {
     if (cause->signal != 0) {
       c.outcome = Outcome::crashed;
       detail = fmt::format("{} was ended by {}", where(*cause), signal_name(cause->signal));
@@ -119,19 +123,36 @@ void name_the_rank(Classification& c, const TrialExecution& execution) {
     detail += fmt::format(" ({} of {} ranks reported)", ranks.size(), execution.world_size);
   }
   const bool killed_by_harness = c.outcome == Outcome::timed_out || c.outcome == Outcome::interrupted;
-  if (!execution.ranks.missing.empty() && !killed_by_harness) {
+  if (!execution.ranks.missing.empty() && !killed_by_harness && !engine_ended) {
     detail += fmt::format("{}no report from rank {} (never started, or its host was lost)", detail.empty() ? "" : "; ",
                           rank_list(execution.ranks.missing));
   }
-  if (!execution.ranks.missing.empty() && killed_by_harness) {
+  if (!execution.ranks.missing.empty() && engine_ended) {
+    detail = fmt::format("no report from rank {}", rank_list(execution.ranks.missing));
+  } else if (!execution.ranks.missing.empty() && killed_by_harness) {
     detail = fmt::format("rank {} ended without a report (killed once {} had not stopped them in time)",
                          rank_list(execution.ranks.missing), execution.engine);
   }
   // The engine's own end follows the rank's: "mpirun exited with code 3".
   if (!detail.empty()) {
-    c.detail = c.detail.empty()    ? detail
-               : killed_by_harness ? c.detail + "; " + detail
-                                   : detail + "; " + execution.engine + " " + c.detail;
+    c.detail = c.detail.empty()                    ? detail
+               : killed_by_harness || engine_ended ? c.detail + "; " + detail
+                                                   : detail + "; " + execution.engine + " " + c.detail;
+  }
+}
+
+void apply_engine_verdict(Classification& c, const TrialExecution& execution) {
+  if (!execution.engine_note.empty()) c.detail += (c.detail.empty() ? "" : "; ") + execution.engine_note;
+  if (!execution.engine_verdict || c.outcome == Outcome::succeeded || c.outcome == Outcome::timed_out ||
+      c.outcome == Outcome::interrupted) {
+    return;
+  }
+  const EngineVerdict& verdict = *execution.engine_verdict;
+  c.outcome = verdict.outcome;
+  c.has_exception = verdict.outcome != Outcome::skipped;
+  // What the engine said leads; what the ranks and the launcher said follows it.
+  if (c.detail.find(verdict.detail) == std::string::npos) {
+    c.detail = c.detail.empty() ? verdict.detail : verdict.detail + "; " + c.detail;
   }
 }
 

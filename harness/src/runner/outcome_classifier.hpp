@@ -21,6 +21,10 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
 // end (mpirun's exit code, or the signal it passed on) says only that some rank failed.
 void name_the_rank(Classification& classification, const TrialExecution& execution);
 
+// What the engine said of a failed step (Slurm refused it, or lost a node) decides its outcome and
+// leads its detail; a trial that succeeded, timed out or was interrupted keeps its own.
+void apply_engine_verdict(Classification& classification, const TrialExecution& execution);
+
 std::string signal_name(int signal);
 
 }  // namespace perfzero::runner

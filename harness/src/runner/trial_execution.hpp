@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/outcome.hpp"
 #include "runner/rank_reports.hpp"
 #include "samplers/process_tree_sampler.hpp"
 #include "samplers/sampler.hpp"
@@ -13,7 +14,16 @@
 namespace perfzero::runner {
 
 // launcher_lost: perfzero-launch died while the method ran (killed from outside); launch_error says how.
-enum class ProcessEnd { exited, signaled, timed_out, interrupted, launch_failed, launcher_lost };
+// engine_failed: the engine that spans the hosts said the method's step failed (Slurm lost a node)
+// and the harness stopped it, as for a time-out; engine_error says what the engine said.
+enum class ProcessEnd { exited, signaled, timed_out, interrupted, launch_failed, launcher_lost, engine_failed };
+
+// What an engine itself said of a step that did not succeed, where it knows more than the ranks can:
+// Slurm refused the request (skipped, with Slurm's reason) or lost a node (failed, naming it).
+struct EngineVerdict {
+  Outcome outcome = Outcome::failed;
+  std::string detail;
+};
 
 // The kernel's own accounting of the tree, sent by perfzero-launch after it reaped everything.
 struct KernelUsage {
@@ -34,6 +44,7 @@ struct TrialExecution {
   int exit_code = 0;          // when exited
   int signal = 0;             // when signaled; the stop signal when interrupted
   std::string launch_error;   // when launch_failed or launcher_lost
+  std::string engine_error;   // when engine_failed
   double wall_seconds = 0.0;  // from launch to the end of the child's tree (the launcher's clock when it answered)
   bool harness_stalled = false;
   bool stopped_in_grace = false;  // timed out or interrupted, it ended within its stop_grace after SIGTERM  // the
@@ -47,8 +58,10 @@ struct TrialExecution {
   // A multi-rank method's ranks (launch: mpirun): the world it asked for and what each rank said of
   // its end. world_size 0: a local method.
   int world_size = 0;
-  std::string engine;  // what started them: "mpirun"
+  std::string engine;  // what started them: "mpirun" or "slurm"
   RankReports ranks;
+  std::optional<EngineVerdict> engine_verdict;
+  std::string engine_note;  // what the engine could not clean up (a step Slurm still lists), for the detail
 };
 
 }  // namespace perfzero::runner

@@ -77,7 +77,8 @@ struct WaitOutcome {
   Clock::time_point ended;
 };
 
-// Waits for the launcher's answer, the deadline or a stop signal; the latter two set execution.end.
+// Waits for the launcher's answer, the deadline, a stop signal or the engine's word that the step
+// failed; all but the first set execution.end.
 WaitOutcome wait_for_tree(const TrialRequest& request, const LaunchServer& server, Clock::time_point started,
                           TrialExecution& execution) {
   const auto deadline = request.timeout.count() > 0 ? started + request.timeout : Clock::time_point::max();
@@ -102,6 +103,13 @@ WaitOutcome wait_for_tree(const TrialRequest& request, const LaunchServer& serve
       execution.end = ProcessEnd::interrupted;
       execution.signal = *sig;
       break;
+    }
+    if (request.engine_watch) {
+      if (std::string said = request.engine_watch(); !said.empty()) {
+        execution.end = ProcessEnd::engine_failed;
+        execution.engine_error = std::move(said);
+        break;
+      }
     }
     if (request.on_tick) request.on_tick(std::chrono::duration<double>(Clock::now() - started).count());
   }
@@ -210,7 +218,8 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
     const ProcessEnd why = execution.end;
     const int stop_signal = execution.signal;
     record_tree_end(server, execution);
-    // Stopped within its grace: still a time-out (or an interruption), with the tree's figures.
+    // Stopped within its grace: still a time-out (an interruption, an engine's failure), with the
+    // tree's figures.
     if (stopped && execution.end != ProcessEnd::launcher_lost) {
       execution.end = why;
       execution.signal = stop_signal;

@@ -27,6 +27,10 @@ struct TrialRequest {
   std::uint64_t max_log_bytes = std::uint64_t{64} << 20;  // perfzero.log is cut past it (runner/log_cap.hpp)
   // Called about every 200 ms while the child runs, with the seconds elapsed (for the live bar).
   std::function<void(double)> on_tick;
+  // Called as often, by an executor that spans hosts: a non-empty answer is the engine saying the
+  // step failed while its launcher runs on (srun waits forever for a lost node's tasks). The method
+  // is then stopped as on a time-out, and ends engine_failed with that answer.
+  std::function<std::string()> engine_watch;
   // How its processes start (an executor that spans ranks reads it), the trial's directory (where
   // ranks report) and the environment names every rank needs on whatever host it lands.
   config::LaunchSpec launch;

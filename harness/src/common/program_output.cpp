@@ -1,0 +1,116 @@
+#include "common/program_output.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/fd_guard.hpp"
+
+extern char** environ;
+
+namespace perfzero::files {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Reads what is ready on `fd` into `into` (up to max_bytes kept); false at end of file or error.
+bool drain(int fd, std::string& into, std::size_t max_bytes) {
+  char buffer[4096];
+  const ssize_t n = ::read(fd, buffer, sizeof buffer);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (n <= 0) return false;
+  const std::size_t room = max_bytes > into.size() ? max_bytes - into.size() : 0;
+  into.append(buffer, std::min(room, static_cast<std::size_t>(n)));
+  return true;
+}
+
+}  // namespace
+
+ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
+                          std::size_t max_bytes) {
+  ProgramOutput result;
+  if (argv.empty()) {
+    result.error = "no program given";
+    return result;
+  }
+  int out_pipe[2];
+  int err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    result.error = std::strerror(errno);
+    return result;
+  }
+  FdGuard out_read{out_pipe[0]};
+  FdGuard out_write{out_pipe[1]};
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    result.error = std::strerror(errno);
+    return result;
+  }
+  FdGuard err_read{err_pipe[0]};
+  FdGuard err_write{err_pipe[1]};
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t all;
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &all);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int spawned = ::posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  // Only the child holds the write ends now: its end closes them, which ends the reading below.
+  ::close(out_write.fd);
+  out_write.fd = -1;
+  ::close(err_write.fd);
+  err_write.fd = -1;
+  if (spawned != 0) {
+    result.error = fmt::format("cannot run {}: {}", argv[0], std::strerror(spawned));
+    return result;
+  }
+  result.started = true;
+
+  const auto deadline = Clock::now() + limit;
+  bool out_open = true;
+  bool err_open = true;
+  while (out_open || err_open) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      result.timed_out = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    pollfd fds[2] = {{out_open ? out_read.fd : -1, POLLIN, 0}, {err_open ? err_read.fd : -1, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, static_cast<int>(left));
+    if (ready < 0 && errno != EINTR) break;
+    if (out_open && fds[0].revents != 0) out_open = drain(out_read.fd, result.out, max_bytes);
+    if (err_open && fds[1].revents != 0) err_open = drain(err_read.fd, result.err, max_bytes);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!result.timed_out && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  return result;
+}
+
+}  // namespace perfzero::files
