@@ -12,7 +12,11 @@
  *    of its own in <trial>/ranks/, which the harness refuses (and says so) instead of letting the
  *    last writer win;
  *  - how the rank ended, measured as perfzero-launch measures a local method (wait4: exit status,
- *    peak RSS, CPU time), written to <trial>/ranks/rank-N.json for the harness to read.
+ *    peak RSS, CPU time), written to <trial>/ranks/rank-N.json for the harness to read;
+ *  - the host it ran on: its facts (CPUs, model, memory, kernel, boot id) and, from the first rank on
+ *    each host (local rank 0), the host's CPU load while the rank ran: a thread reads /proc/stat
+ *    every PERFZERO_HOST_SAMPLE_MS (default 100, 0: only at the start and the end), so a host that
+ *    was busy with something else is seen on every host, not only where perfzero runs.
  * It then ends as the method did (the same exit code, or the same signal), so the engine sees the
  * rank's own end.
  *
@@ -24,6 +28,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,12 +76,94 @@ static int count_and_remove(const char* path, const struct stat* st, int flag, s
   return 0;
 }
 
-/* The host name as a JSON string body: host names are plain ASCII; anything else becomes '?'. */
+/* Text as a JSON string body: host names and the other host facts are plain ASCII; anything else
+ * becomes '?'. */
 static void json_safe(char* text) {
   for (; *text != '\0'; ++text) {
     const unsigned char c = (unsigned char)*text;
     if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') *text = '?';
   }
+}
+
+/* The whole machine's CPU time in clock ticks (every CPU's summed): busy is all but idle and iowait. */
+struct cpu_ticks {
+  unsigned long long busy, total;
+};
+
+static int read_cpu_ticks(struct cpu_ticks* out) {
+  FILE* f = fopen("/proc/stat", "r");
+  if (f == NULL) return 0;
+  unsigned long long v[8] = {0};
+  const int got =
+      fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+  fclose(f);
+  if (got < 4) return 0;
+  out->total = 0;
+  for (int i = 0; i < 8; ++i) out->total += v[i];
+  out->busy = out->total - v[3] - v[4];
+  return 1;
+}
+
+/* The host's load while the rank runs, sampled by a thread of its own so that the rank's end is
+ * seen at once by the main thread's wait4. */
+struct host_load {
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  int stop;
+  long interval_ms;
+  struct cpu_ticks start, last;
+  long samples;
+  double busy_max; /* the busiest interval, as a fraction of all CPUs */
+  int ok;
+};
+
+static void* sample_host(void* arg) {
+  struct host_load* load = arg;
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the main thread's to forward */
+  pthread_mutex_lock(&load->lock);
+  while (!load->stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (load->interval_ms % 1000) * 1000000L;
+    until.tv_sec += load->interval_ms / 1000 + until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    if (pthread_cond_timedwait(&load->wake, &load->lock, &until) == 0 && load->stop) break;
+    struct cpu_ticks now;
+    if (!read_cpu_ticks(&now)) continue;
+    if (now.total > load->last.total) {
+      const double busy = (double)(now.busy - load->last.busy) / (double)(now.total - load->last.total);
+      if (busy > load->busy_max) load->busy_max = busy;
+      ++load->samples;
+    }
+    load->last = now;
+  }
+  pthread_mutex_unlock(&load->lock);
+  return NULL;
+}
+
+/* A short text from a file (its first line), made safe for JSON; "" when unreadable. */
+static void read_line(const char* path, const char* key, char* out, size_t size) {
+  out[0] = '\0';
+  FILE* f = fopen(path, "r");
+  if (f == NULL) return;
+  char line[512];
+  while (fgets(line, sizeof line, f) != NULL) {
+    if (key != NULL && strncmp(line, key, strlen(key)) != 0) continue;
+    const char* value = line;
+    if (key != NULL) {
+      const char* colon = strchr(line, ':');
+      value = colon != NULL ? colon + 1 : line + strlen(key);
+      while (*value == ' ' || *value == '\t') ++value;
+    }
+    size_t length = strcspn(value, "\n");
+    if (length >= size) length = size - 1;
+    memcpy(out, value, length);
+    out[length] = '\0';
+    break;
+  }
+  fclose(f);
 }
 
 static double seconds_of(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
@@ -87,8 +175,35 @@ static double now_seconds(void) {
 }
 
 /* Written to a temporary name, then renamed: the harness never reads half a report. */
+static void write_host(FILE* f, const struct host_load* load, double wall) {
+  char model[256], kernel[128] = "", boot_id[64], mem[64];
+  read_line("/proc/cpuinfo", "model name", model, sizeof model);
+  read_line("/proc/sys/kernel/random/boot_id", NULL, boot_id, sizeof boot_id);
+  read_line("/proc/meminfo", "MemTotal", mem, sizeof mem);
+  struct utsname u;
+  if (uname(&u) == 0) snprintf(kernel, sizeof kernel, "%s", u.release);
+  json_safe(model);
+  json_safe(kernel);
+  json_safe(boot_id);
+  fprintf(f,
+          "\"host_info\":{\"cpus\":%ld,\"cpu_model\":\"%s\",\"mem_total_bytes\":%lld,\"kernel\":\"%s\","
+          "\"boot_id\":\"%s\"},",
+          sysconf(_SC_NPROCESSORS_ONLN), model, atoll(mem) * 1024LL, kernel, boot_id);
+  if (load != NULL && load->ok) {
+    const double hz = (double)sysconf(_SC_CLK_TCK);
+    struct rusage self;
+    getrusage(RUSAGE_SELF, &self);
+    fprintf(f,
+            "\"host_load\":{\"busy_cpu_seconds\":%.6f,\"busy_max_fraction\":%.6f,\"samples\":%ld,"
+            "\"interval_ms\":%ld,\"wall_seconds\":%.6f,\"agent_cpu_seconds\":%.6f},",
+            (double)(load->last.busy - load->start.busy) / hz, load->busy_max, load->samples, load->interval_ms, wall,
+            seconds_of(self.ru_utime) + seconds_of(self.ru_stime));
+  }
+}
+
 static void write_report(const char* ranks_dir, long rank, long world, long local, const char* host, pid_t pid,
-                         int status, const struct rusage* usage, double wall, int exec_errno) {
+                         int status, const struct rusage* usage, double wall, int exec_errno,
+                         const struct host_load* load) {
   char path[PATH_MAX], tmp[PATH_MAX];
   const int n1 = snprintf(path, sizeof path, "%s/rank-%ld.json", ranks_dir, rank);
   const int n2 = snprintf(tmp, sizeof tmp, "%s/.rank-%ld.json.tmp", ranks_dir, rank);
@@ -103,6 +218,7 @@ static void write_report(const char* ranks_dir, long rank, long world, long loca
   }
   fprintf(f, "{\"rank\":%ld,\"world_size\":%ld,\"local_rank\":%ld,\"host\":\"%s\",\"pid\":%ld,", rank, world, local,
           host, (long)pid);
+  write_host(f, load, wall);
   if (exec_errno != 0) {
     fprintf(f, "\"exit_code\":127,\"signal\":null,\"error\":\"could not start the command: %s\",",
             strerror(exec_errno));
@@ -188,6 +304,19 @@ int main(int argc, char** argv) {
    * outlives it on a host that perfzero-launch does not watch. */
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   const pid_t agent = getpid();
+  /* One rank per host watches the host: the first (local rank 0), or every rank when the engine
+   * does not say which is first. */
+  static struct host_load load = {
+      PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 100, {0, 0}, {0, 0}, 0, 0.0, 0};
+  pthread_t sampler;
+  int sampling = 0;
+  if (local <= 0) {
+    const long interval = first_number((const char* const[]){"PERFZERO_HOST_SAMPLE_MS", NULL});
+    if (interval >= 0) load.interval_ms = interval;
+    load.ok = read_cpu_ticks(&load.start);
+    load.last = load.start;
+    if (load.ok && load.interval_ms > 0) sampling = pthread_create(&sampler, NULL, sample_host, &load) == 0;
+  }
   const double started = now_seconds();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -227,6 +356,17 @@ int main(int argc, char** argv) {
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
   const double wall = now_seconds() - started;
+  if (sampling) {
+    pthread_mutex_lock(&load.lock);
+    load.stop = 1;
+    pthread_cond_signal(&load.wake);
+    pthread_mutex_unlock(&load.lock);
+    pthread_join(sampler, NULL);
+  }
+  if (load.ok) {
+    struct cpu_ticks end;
+    if (read_cpu_ticks(&end)) load.last = end;
+  }
   /* What the method left running in its group, and orphans handed to this subreaper, end here. */
   kill(-pid, SIGKILL);
   for (int tries = 0; tries < 200; ++tries) {
@@ -238,7 +378,7 @@ int main(int argc, char** argv) {
     }
   }
   if (have_tmp) nftw(tmpdir, count_and_remove, 16, FTW_DEPTH | FTW_PHYS);
-  write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno);
+  write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno, local <= 0 ? &load : NULL);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     signal(sig, SIG_DFL);

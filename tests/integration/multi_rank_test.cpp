@@ -75,7 +75,14 @@ methods:
     EXPECT_GT(r["max_rss"].get<double>(), 0);
   }
   EXPECT_EQ(ranks["refused_results"], (nlohmann::json{1, 2}));
-  EXPECT_EQ(rep["perfzero_cpp"]["hosts"], (nlohmann::json{{{"hostname", this_host()}, {"ranks", {0, 1, 2}}}}));
+  EXPECT_EQ(host_ranks(rep["perfzero_cpp"]["hosts"]),
+            (nlohmann::json{{{"hostname", this_host()}, {"ranks", {0, 1, 2}}}}));
+  // The first rank's agent watched the host: its facts, and its load beside the ranks.
+  const auto& host = rep["perfzero_cpp"]["hosts"][0];
+  EXPECT_GT(host["system_info"]["cpus"].get<int>(), 0) << host.dump();
+  EXPECT_FALSE(host["system_info"]["kernel"].get<std::string>().empty()) << host.dump();
+  EXPECT_TRUE(host["load"].contains("other_busy_cpus")) << host.dump();
+  EXPECT_FALSE(host.contains("same_machine_as")) << "one host, no other";
   const auto flags = rep["perfzero_cpp"]["flags"];
   EXPECT_NE(std::find(flags.begin(), flags.end(), "rank_results_refused"), flags.end()) << flags.dump();
   EXPECT_EQ(rep["perfzero_cpp"]["launch"]["tasks_per_node"], 3);

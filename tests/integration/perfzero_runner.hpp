@@ -137,6 +137,13 @@ inline Finished run_perfzero(const std::vector<std::string>& args, const std::fi
   return p.wait();
 }
 
+// A trial report's hosts with their ranks only (each host also carries its system_info and load).
+inline nlohmann::json host_ranks(const nlohmann::json& hosts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& h : hosts) out.push_back({{"hostname", h["hostname"]}, {"ranks", h["ranks"]}});
+  return out;
+}
+
 // Clears the flags of every trial in a run's journal. For tests whose figures are synthetic (a
 // command printing a fixed rate): a busy test machine flags their trials host_busy, which is true of
 // the machine and beside the point of the test, and would leave them out of the figures.

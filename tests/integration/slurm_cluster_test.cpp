@@ -159,12 +159,45 @@ methods:
     EXPECT_GT(r["max_rss"].get<double>(), 0);
   }
   // Slurm's block distribution: two ranks on each host, in order.
-  EXPECT_EQ(rep["perfzero_cpp"]["hosts"], (nlohmann::json{{{"hostname", "pz-node1"}, {"ranks", {0, 1}}},
-                                                          {{"hostname", "pz-node2"}, {"ranks", {2, 3}}},
-                                                          {{"hostname", "pz-node3"}, {"ranks", {4, 5}}}}));
+  EXPECT_EQ(host_ranks(rep["perfzero_cpp"]["hosts"]), (nlohmann::json{{{"hostname", "pz-node1"}, {"ranks", {0, 1}}},
+                                                                      {{"hostname", "pz-node2"}, {"ranks", {2, 3}}},
+                                                                      {{"hostname", "pz-node3"}, {"ranks", {4, 5}}}}));
   EXPECT_EQ(rep["perfzero_cpp"]["launch"]["engine"], "slurm");
+  // Every host's facts, from its own agent; the three are one machine, and each says so.
+  for (const auto& host : rep["perfzero_cpp"]["hosts"]) {
+    EXPECT_GT(host["system_info"]["cpus"].get<int>(), 0) << host.dump();
+    EXPECT_EQ(host["same_machine_as"].size(), 2U) << host.dump();
+    EXPECT_TRUE(host.contains("load")) << host.dump();
+  }
   EXPECT_FALSE(std::filesystem::exists(out / "ranks" / "trial_1" / "slurm_step")) << "kept only while it may run";
   EXPECT_EQ(leftovers_after(10s), "");
+}
+
+TEST_F(SlurmCluster, AHostBusyWithSomethingElseIsSeenByItsOwnAgent) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+methods:
+  - name: wait
+    output: none
+    command: [/bin/sh, -c, 'touch "$PERFZERO_TRIAL_DIR/started-$PERFZERO_RANK"; sleep 3']
+    launch: {engine: slurm, nodes: 2, hosts: [pz-node1, pz-node2]}
+)yaml");
+  const auto out = dir.path() / "run";
+  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_TRUE(ranks_started(out, 2, 60s)) << "the two ranks did not start";
+  // A CPU hog on the third host, which the method does not use: the hosts share this machine's CPUs.
+  const Shell hog = cluster("exec pz-node3 timeout 2 /bin/sh -c 'while :; do :; done'");
+  const auto f = p.wait();
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto rep = report(out, "wait");
+  for (const auto& host : rep["perfzero_cpp"]["hosts"]) {
+    EXPECT_TRUE(host["load"]["judged"].get<bool>()) << host.dump();
+    EXPECT_GT(host["load"]["other_busy_cpus"].get<double>(), 0.3) << host.dump();
+    EXPECT_TRUE(host["load"]["busy"].get<bool>()) << host.dump();
+    EXPECT_GT(host["load"]["samples"].get<int>(), 10) << "10 Hz over 3 s";
+  }
+  const auto flags = rep["perfzero_cpp"]["flags"];
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "host_busy"), flags.end()) << flags.dump();
 }
 
 TEST_F(SlurmCluster, TheMpiFamilyRunsOnTwoAndThreeHosts) {
@@ -193,7 +226,7 @@ methods:
   for (const auto& m : allreduce["benchmark_result"]["metrics"]) busbw |= m["name"] == "busbw" && m["value"] > 0.0;
   EXPECT_TRUE(busbw) << allreduce["benchmark_result"].dump();
   const auto latency = report(out, dirs.at("mpi.PointToPoint.benchmark_latency"));
-  EXPECT_EQ(latency["perfzero_cpp"]["hosts"],
+  EXPECT_EQ(host_ranks(latency["perfzero_cpp"]["hosts"]),
             (nlohmann::json{{{"hostname", "pz-node2"}, {"ranks", {0}}}, {{"hostname", "pz-node3"}, {"ranks", {1}}}}));
   EXPECT_EQ(latency["perfzero_cpp"]["outcome"], "succeeded") << detail_of(latency);
 }

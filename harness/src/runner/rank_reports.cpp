@@ -35,6 +35,26 @@ std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
   r.system_seconds = number_or<double>(j, "system_seconds", 0);
   r.wall_seconds = number_or<double>(j, "wall_seconds", 0);
   r.tmp_leftover_files = number_or<long>(j, "tmp_leftover_files", 0);
+  if (const auto h = j.find("host_info"); h != j.end() && h->is_object()) {
+    HostFacts facts;
+    facts.cpus = number_or<long>(*h, "cpus", 0);
+    facts.mem_total_bytes = number_or<std::uint64_t>(*h, "mem_total_bytes", 0);
+    for (auto [key, into] : {std::pair{"cpu_model", &facts.cpu_model}, std::pair{"kernel", &facts.kernel},
+                             std::pair{"boot_id", &facts.boot_id}}) {
+      if (const auto v = h->find(key); v != h->end() && v->is_string()) *into = v->get<std::string>().substr(0, 256);
+    }
+    r.host_facts = facts;
+  }
+  if (const auto l = j.find("host_load"); l != j.end() && l->is_object()) {
+    HostLoad load;
+    load.busy_cpu_seconds = number_or<double>(*l, "busy_cpu_seconds", 0);
+    load.busy_max_fraction = number_or<double>(*l, "busy_max_fraction", 0);
+    load.samples = number_or<long>(*l, "samples", 0);
+    load.interval_ms = number_or<long>(*l, "interval_ms", 0);
+    load.wall_seconds = number_or<double>(*l, "wall_seconds", 0);
+    load.agent_cpu_seconds = number_or<double>(*l, "agent_cpu_seconds", 0);
+    r.host_load = load;
+  }
   if (!r.exit_code && r.signal == 0) return std::nullopt;
   return r;
 }

@@ -10,6 +10,25 @@
 
 namespace perfzero::runner {
 
+// The host a rank ran on, as its agent saw it (every rank).
+struct HostFacts {
+  long cpus = 0;
+  std::string cpu_model;
+  std::uint64_t mem_total_bytes = 0;
+  std::string kernel;
+  std::string boot_id;  // the same on two "hosts" that are one machine (namespaces, containers)
+};
+
+// The host's CPU load while the rank ran, from the agent of the host's first rank (local rank 0).
+struct HostLoad {
+  double busy_cpu_seconds = 0;   // every CPU's busy time over the rank's life (/proc/stat)
+  double busy_max_fraction = 0;  // the busiest sampling interval, as a share of all CPUs
+  long samples = 0;
+  long interval_ms = 0;
+  double wall_seconds = 0;
+  double agent_cpu_seconds = 0;  // what the agent itself used, its sampling thread included
+};
+
 struct RankEnd {
   int rank = 0;
   int local_rank = -1;
@@ -23,6 +42,8 @@ struct RankEnd {
   double system_seconds = 0;
   double wall_seconds = 0;
   long tmp_leftover_files = 0;  // what it left in its node-local TMPDIR, removed after it
+  std::optional<HostFacts> host_facts;
+  std::optional<HostLoad> host_load;
 };
 
 struct RankReports {

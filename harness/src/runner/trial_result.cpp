@@ -1,8 +1,11 @@
 #include "runner/trial_result.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "runner/extras_bound.hpp"
+#include "samplers/host_load_sampler.hpp"
 
 namespace perfzero::runner {
 
@@ -61,10 +64,65 @@ void fill_from_child(const ChildResult& child, results::Trial& t) {
 
 }  // namespace
 
+namespace {
+
+// Each host's facts and load, from its ranks' reports. The load's "others" are what was busy beside
+// the method's ranks: every rank on the same machine counts as the method's own (hosts in namespaces
+// or containers of one machine share one /proc/stat; their boot id says so).
+struct HostView {
+  std::string name;
+  std::vector<int> ranks;
+  const HostFacts* facts = nullptr;
+  const HostLoad* load = nullptr;
+};
+
+nlohmann::json host_json(const HostView& h, const std::vector<HostView>& all, const std::vector<RankEnd>& ranks,
+                         bool& busy) {
+  nlohmann::json out{{"hostname", h.name}, {"ranks", h.ranks}};
+  if (h.facts != nullptr) {
+    out["system_info"] = {{"cpus", h.facts->cpus},
+                          {"cpu_model", h.facts->cpu_model},
+                          {"mem_total_bytes", h.facts->mem_total_bytes},
+                          {"kernel", h.facts->kernel}};
+    std::vector<std::string> same_machine;
+    for (const auto& other : all) {
+      if (&other != &h && other.facts != nullptr && !h.facts->boot_id.empty() &&
+          other.facts->boot_id == h.facts->boot_id) {
+        same_machine.push_back(other.name);
+      }
+    }
+    if (!same_machine.empty()) out["same_machine_as"] = same_machine;
+  }
+  if (h.load != nullptr && h.facts != nullptr) {
+    double own = 0;
+    for (const auto& r : ranks) {
+      if (r.host_facts && r.host_facts->boot_id == h.facts->boot_id) own += r.user_seconds + r.system_seconds;
+    }
+    // The same rule as this host's own load (samplers/host_load_sampler.hpp), on what the agent saw.
+    const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    const auto verdict = samplers::judge_host_load({}, {h.load->busy_cpu_seconds * ticks, 0, 0}, h.load->wall_seconds,
+                                                   own, static_cast<int>(std::max(1L, h.facts->cpus)), ticks);
+    out["load"] = {{"busy_cpus", verdict.host_busy_cpus},
+                   {"other_busy_cpus", verdict.other_busy_cpus},
+                   {"threshold_cpus", verdict.threshold_cpus},
+                   {"judged", verdict.judged},
+                   {"busy", verdict.busy},
+                   {"busy_max_percent", 100.0 * h.load->busy_max_fraction},
+                   {"samples", h.load->samples},
+                   {"interval_ms", h.load->interval_ms},
+                   {"agent_cpu_seconds", h.load->agent_cpu_seconds}};
+    busy = busy || verdict.busy;
+  }
+  return out;
+}
+
+}  // namespace
+
 // The ranks as reports show them, and the hosts they ran on in the order first seen.
-nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& launch) {
+nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& launch, bool& a_host_was_busy) {
   nlohmann::json ranks = nlohmann::json::array();
   nlohmann::json hosts = nlohmann::json::array();
+  std::vector<HostView> views;
   for (const auto& r : e.ranks.ranks) {
     ranks.push_back({{"rank", r.rank},
                      {"host", r.host},
@@ -77,13 +135,13 @@ nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& lau
                      {"system_seconds", r.system_seconds},
                      {"wall_seconds", r.wall_seconds},
                      {"tmp_leftover_files", r.tmp_leftover_files}});
-    auto host = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h["hostname"] == r.host; });
-    if (host == hosts.end()) {
-      hosts.push_back({{"hostname", r.host}, {"ranks", nlohmann::json::array()}});
-      host = hosts.end() - 1;
-    }
-    (*host)["ranks"].push_back(r.rank);
+    auto host = std::find_if(views.begin(), views.end(), [&](const HostView& h) { return h.name == r.host; });
+    if (host == views.end()) host = views.insert(views.end(), HostView{r.host, {}, nullptr, nullptr});
+    host->ranks.push_back(r.rank);
+    if (host->facts == nullptr && r.host_facts) host->facts = &*r.host_facts;
+    if (host->load == nullptr && r.host_load) host->load = &*r.host_load;
   }
+  for (const auto& view : views) hosts.push_back(host_json(view, views, e.ranks.ranks, a_host_was_busy));
   return {{"engine", config::launch_engine_name(launch.engine)},
           {"nodes", launch.nodes},
           {"tasks_per_node", launch.tasks_per_node},
@@ -115,8 +173,9 @@ results::Trial make_trial(const TrialRecord& record) {
   t.process.detail = process_detail(e, *record.planned);
   if (e.log_bytes_dropped > 0) t.flags.emplace_back("log_truncated");
   if (e.harness_stalled) t.flags.emplace_back("harness_stalled");
+  bool a_host_was_busy = false;
   if (e.world_size > 0) {
-    t.ranks = ranks_json(e, record.planned->launch);
+    t.ranks = ranks_json(e, record.planned->launch, a_host_was_busy);
     // Worth a look even when the trial succeeded: a rank's result was not read, or a rank said nothing.
     if (!e.ranks.refused_results.empty()) t.flags.emplace_back("rank_results_refused");
     if (!e.ranks.missing.empty()) t.flags.emplace_back("ranks_unreported");
@@ -124,6 +183,10 @@ results::Trial make_trial(const TrialRecord& record) {
   for (const auto& [name, output] : e.samplers) {
     t.samplers[name] = output.summary;
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());
+  }
+  // Another host of the method was busy with something else: the trial is disturbed, as when this one is.
+  if (a_host_was_busy && std::find(t.flags.begin(), t.flags.end(), "host_busy") == t.flags.end()) {
+    t.flags.emplace_back("host_busy");
   }
   // Lexical: the trial's directory is built under the run's (run_loop), and relative() would resolve
   // every component of both through readlink, on every trial.
