@@ -406,5 +406,57 @@ methods:
   EXPECT_EQ(shell("squeue --noheader").out, "");
 }
 
+TEST_F(SlurmCluster, SlurmAllocateRunsEveryStepInOneAllocationAndResumeReleasesAKilledRunsOne) {
+  TempDir dir;
+  const auto flag = dir.path() / "slow";
+  const auto suite = dir.write("s.yaml", fmt::format(R"yaml(
+defaults:
+  launch: {{engine: slurm, nodes: 2}}
+methods:
+  - name: a
+    output: none
+    command: [/bin/sh, -c, 'echo "job=$SLURM_JOB_ID step=$SLURM_STEP_ID"']
+  - name: b
+    output: none
+    command: [/bin/sh, -c, 'echo "job=$SLURM_JOB_ID step=$SLURM_STEP_ID"; touch "$PERFZERO_TRIAL_DIR/started-$PERFZERO_RANK";
+              if [ -e {} ]; then sleep 300; fi']
+    launch: {{nodes: 3}}
+)yaml",
+                                                     flag.string()));
+  const auto out = dir.path() / "run";
+  auto f = run_perfzero({"--slurm_allocate", "--config=" + suite.string(), "--output_dir=" + out.string()},
+                        dir.path() / "first");
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  EXPECT_NE(f.out.find("perfzero: asking Slurm for 3 node(s)"), std::string::npos) << f.out;
+  const std::string a = slurp(out / "a" / "trial_1" / "perfzero.log");
+  const std::string b = slurp(out / "b" / "trial_1" / "perfzero.log");
+  const auto job = a.substr(0, a.find(' '));
+  EXPECT_NE(a.find(job + " step=0"), std::string::npos) << a;
+  EXPECT_NE(b.find(job + " step=1"), std::string::npos) << "the second case is the next step of the same job: " << b;
+  EXPECT_EQ(shell("squeue --noheader").out, "") << "released when the run ended";
+  EXPECT_FALSE(std::filesystem::exists(out / "slurm_allocation"));
+
+  // Killed mid-trial, the run leaves its allocation held; --resume releases it before asking again.
+  std::ofstream(flag) << "1";
+  const auto again = dir.path() / "again";
+  {
+    RunningPerfzero p({"--slurm_allocate", "--config=" + suite.string(), "--output_dir=" + again.string()},
+                      dir.path() / "second");
+    ASSERT_TRUE(ranks_started(again / "b", 3, 60s)) << "the three ranks did not start";
+    p.signal(SIGKILL);
+    p.wait();
+  }
+  ASSERT_TRUE(std::filesystem::exists(again / "slurm_allocation"));
+  ASSERT_NE(shell("squeue --noheader --format=%j").out.find("perfzero-run-"), std::string::npos);
+  std::filesystem::remove(flag);
+  f = run_perfzero({"--resume", "--slurm_allocate", "--config=" + suite.string(), "--output_dir=" + again.string()},
+                   dir.path() / "resumed");
+  EXPECT_EQ(f.exit_code, 0) << f.err << f.out;
+  EXPECT_NE(f.err.find("--resume: released Slurm allocation"), std::string::npos) << f.err;
+  EXPECT_EQ(report(again, "b")["perfzero_cpp"]["outcome"], "succeeded");
+  EXPECT_EQ(shell("squeue --noheader").out, "");
+  EXPECT_EQ(leftovers_after(15s), "");
+}
+
 }  // namespace
 }  // namespace perfzero::testing

@@ -30,6 +30,7 @@ HarnessPaths find_harness_paths() {
   const char* path = std::getenv("PATH");
   paths.mpirun = files::find_program(mpirun != nullptr ? mpirun : "mpirun", path != nullptr ? path : "");
   paths.slurm = runner::find_slurm_tools(path != nullptr ? path : "");
+  paths.salloc = files::find_program("salloc", path != nullptr ? path : "");
   if (::access(paths.launcher.c_str(), X_OK) != 0) {
     throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
                                          paths.launcher.string()));

@@ -14,6 +14,7 @@ struct HarnessPaths {
   std::filesystem::path rank_agent;  // perfzero-rank, for methods launched by mpirun or Slurm
   std::filesystem::path mpirun;      // $PERFZERO_MPIRUN, else mpirun on the PATH; "" when neither
   runner::SlurmTools slurm;          // srun, scancel and squeue on the PATH
+  std::filesystem::path salloc;      // salloc on the PATH, for --slurm_allocate
 };
 
 // Next to the running perfzero binary, unless $PERFZERO_LAUNCH (and $PERFZERO_RANK_AGENT) say otherwise.

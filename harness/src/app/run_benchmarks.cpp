@@ -1,6 +1,11 @@
 // `perfzero run`: claims the output directory, records the machine, runs the plan and leaves the
 // results on disk, whatever happens to the children.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,6 +16,7 @@
 #include "results/statistics.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/signals.hpp"
+#include "runner/slurm_allocation.hpp"
 
 namespace perfzero::app {
 
@@ -57,13 +63,60 @@ bool store_in_history(const std::string& db, const results::Run& run) {
   }
 }
 
+// --slurm_allocate: one allocation as large as the largest slurm case, in the one partition the cases
+// name; none when perfzero already runs inside one.
+void allocate(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
+              std::optional<runner::SlurmAllocation>& allocation) {
+  if (!options.slurm_allocate) return;
+  runner::AllocationRequest request;
+  request.nodes = 0;
+  const config::PlannedCase* first = nullptr;
+  for (const auto& c : plan) {
+    if (c.launch.engine != config::LaunchEngine::slurm) continue;
+    if (first != nullptr && c.launch.partition != first->launch.partition) {
+      throw ConfigError(fmt::format("--slurm_allocate asks for one allocation, but {} names partition '{}' and {} '{}'",
+                                    first->origin, first->launch.partition, c.origin, c.launch.partition));
+    }
+    if (first == nullptr) first = &c;
+    request.nodes = std::max(request.nodes, c.launch.nodes);
+  }
+  if (first == nullptr) throw UsageError("--slurm_allocate: no case of the plan has launch: {engine: slurm}");
+  if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') {
+    say(fmt::format("perfzero: --slurm_allocate: already inside Slurm allocation {}; its steps run there\n", job));
+    return;
+  }
+  if (paths.salloc.empty() || paths.slurm.scancel.empty()) {
+    throw ConfigError("--slurm_allocate: salloc or scancel is not on the PATH (Slurm's client commands)");
+  }
+  // A killed run's allocation holds the nodes this one asks for: released first, or salloc would
+  // queue behind it.
+  if (options.resume && !options.output_dir.empty()) {
+    if (const std::string job = runner::release_leftover_allocation(options.output_dir, paths.slurm.scancel);
+        !job.empty()) {
+      fmt::print(stderr, "perfzero: warning: --resume: released Slurm allocation {}, which the earlier run held\n",
+                 job);
+    }
+  }
+  request.partition = first->launch.partition;
+  request.name = fmt::format("perfzero-run-{}", ::getpid());
+  say(fmt::format("perfzero: asking Slurm for {} node(s){} (salloc; up to {} s in the queue)\n", request.nodes,
+                  request.partition.empty() ? "" : " in partition " + request.partition, request.wait.count()));
+  allocation.emplace(paths.salloc, paths.slurm.scancel, request);
+  say(fmt::format("perfzero: Slurm allocation {} granted; it is released when the run ends\n", allocation->job()));
+}
+
 }  // namespace
 
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
                    const std::vector<config::Comparison>& comparisons, bool interleave) {
   const HarnessPaths paths = find_harness_paths();
+  // Before the run directory is claimed: a refused allocation runs nothing. Released (scancel) when
+  // this function returns, whatever the run's end.
+  std::optional<runner::SlurmAllocation> allocation;
+  allocate(options, paths, plan, allocation);
   RunSession session(options, paths, plan, comparisons);
   const std::filesystem::path dir = session.output().dir;
+  if (allocation) allocation->record_in(dir);
   say(fmt::format("perfzero: run {} -> {}\n", session.run().info.execution_id, dir.string()));
 
   std::optional<int> stop;

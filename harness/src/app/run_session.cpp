@@ -12,6 +12,7 @@
 #include "results/run_manifest.hpp"
 #include "runner/leftovers.hpp"
 #include "runner/signals.hpp"
+#include "runner/slurm_allocation.hpp"
 
 namespace perfzero::app {
 
@@ -60,7 +61,10 @@ void end_leftovers_of_earlier_run(const ClaimedOutput& output, const HarnessPath
   if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
     fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
   }
-  // On other hosts only Slurm can end them.
+  // On other hosts only Slurm can end them, and release what the run held.
+  if (const std::string job = runner::release_leftover_allocation(output.dir, paths.slurm.scancel); !job.empty()) {
+    fmt::print(stderr, "perfzero: warning: --resume: released Slurm allocation {}, which the earlier run held\n", job);
+  }
   if (const int cancelled = runner::cancel_leftover_steps(output.dir, paths.slurm); cancelled > 0) {
     fmt::print(stderr, "perfzero: warning: --resume: cancelled {} Slurm step(s) the earlier run left running\n",
                cancelled);

@@ -32,7 +32,8 @@ struct Options {
   bool list = false;
   bool dry_run = false;
   bool resume = false;
-  bool force_resume = false;  // resume although the plan differs from the run's (--force_resume)
+  bool slurm_allocate = false;  // one Slurm allocation for the run's slurm-launched cases (--slurm_allocate)
+  bool force_resume = false;    // resume although the plan differs from the run's (--force_resume)
   bool interleave = false;
   std::string instance_type;
   std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold

@@ -162,6 +162,10 @@ void add_running_outputs(CLI::App& app, Options& o) {
   app.add_flag("--force_resume", o.force_resume,
                "With --resume: continue even when the plan differs from the run's (changed cases run again)")
       ->group(run);
+  app.add_flag("--slurm_allocate", o.slurm_allocate,
+               "Ask Slurm for one allocation (salloc) before the first trial, as many nodes as the largest "
+               "launch: slurm case, run every such case as a step in it, and release it at the end")
+      ->group(run);
   app.add_flag("--interleave", o.interleave,
                "Run trial 1 of every method, then trial 2 of every method, ...; fairer comparisons on a "
                "drifting machine")

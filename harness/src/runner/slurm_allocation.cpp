@@ -1,0 +1,87 @@
+#include "runner/slurm_allocation.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+#include "common/program_output.hpp"
+#include "common/text.hpp"
+#include "runner/untrusted_file.hpp"
+
+namespace perfzero::runner {
+
+namespace {
+
+constexpr std::chrono::seconds kScancelLimit{20};
+
+std::string job_id_in(const std::string& text) {
+  // salloc: Granted job allocation 12
+  const std::string key = "Granted job allocation ";
+  const auto at = text.find(key);
+  if (at == std::string::npos) return "";
+  std::string id;
+  for (auto i = at + key.size(); i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) id.push_back(text[i]);
+  return id;
+}
+
+bool is_job_id(const std::string& id) {
+  return !id.empty() && id.size() <= 20 && id.find_first_not_of("0123456789") == std::string::npos;
+}
+
+void release(const std::filesystem::path& scancel, const std::string& job) {
+  files::run_program({scancel.string(), "--quiet", job}, kScancelLimit);
+}
+
+}  // namespace
+
+SlurmAllocation::SlurmAllocation(const std::filesystem::path& salloc, std::filesystem::path scancel,
+                                 const AllocationRequest& request)
+    : scancel_(std::move(scancel)) {
+  std::vector<std::string> argv{salloc.string(), "--no-shell", fmt::format("--nodes={}", request.nodes),
+                                "--job-name=" + request.name, fmt::format("--immediate={}", request.wait.count())};
+  if (!request.partition.empty()) argv.push_back("--partition=" + request.partition);
+  const auto answer = files::run_program(argv, request.wait + std::chrono::seconds(60));
+  job_ = job_id_in(answer.err + answer.out);
+  if (!answer.ok() || job_.empty()) {
+    if (!job_.empty()) release(scancel_, job_);
+    std::string said = text::trim(answer.err.empty() ? answer.error : answer.err);
+    throw ConfigError(fmt::format("--slurm_allocate: salloc --nodes={}{} was not granted{}: {}", request.nodes,
+                                  request.partition.empty() ? "" : " --partition=" + request.partition,
+                                  answer.timed_out ? " in time" : "", said.empty() ? "no reason given" : said));
+  }
+  // Every srun of the run (the children inherit the harness's environment) is a step of it.
+  ::setenv("SLURM_JOB_ID", job_.c_str(), 1);
+  ::setenv("SLURM_JOBID", job_.c_str(), 1);
+}
+
+SlurmAllocation::~SlurmAllocation() {
+  release(scancel_, job_);
+  ::unsetenv("SLURM_JOB_ID");
+  ::unsetenv("SLURM_JOBID");
+  if (!record_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(record_, ignored);
+  }
+}
+
+void SlurmAllocation::record_in(const std::filesystem::path& run_dir) {
+  record_ = run_dir / kSlurmAllocationFile;
+  std::ofstream(record_, std::ios::trunc) << job_ << "\n";
+}
+
+std::string release_leftover_allocation(const std::filesystem::path& run_dir, const std::filesystem::path& scancel) {
+  const auto path = run_dir / kSlurmAllocationFile;
+  const auto file = read_untrusted_file(path, 64);
+  if (!file.text) return "";
+  std::string job = text::trim(*file.text);
+  // Only what the harness wrote is acted on: a job id, nothing else.
+  if (!is_job_id(job) || scancel.empty()) return "";
+  release(scancel, job);
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+  return job;
+}
+
+}  // namespace perfzero::runner
