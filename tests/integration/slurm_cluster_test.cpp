@@ -231,6 +231,30 @@ methods:
   EXPECT_EQ(latency["perfzero_cpp"]["outcome"], "succeeded") << detail_of(latency);
 }
 
+TEST_F(SlurmCluster, ANodesSweepIsAScalingStudyOneCasePerCount) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+methods:
+  - name: hosts
+    output: none
+    command: [/bin/true]
+    launch: {engine: slurm, nodes: [1, 2, 3]}
+)yaml");
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto run = read_json(out / "run.json");
+  ASSERT_EQ(run["plan"].size(), 3U);
+  for (int nodes = 1; nodes <= 3; ++nodes) {
+    const auto& c = run["plan"][nodes - 1];
+    EXPECT_EQ(c["name"], fmt::format("hosts[launch.nodes={}]", nodes));
+    const auto rep = report(out, c["dir"].get<std::string>());
+    EXPECT_EQ(rep["perfzero_cpp"]["hosts"].size(), static_cast<std::size_t>(nodes))
+        << rep["perfzero_cpp"]["hosts"].dump();
+    EXPECT_EQ(rep["perfzero_cpp"]["launch"]["nodes"], nodes);
+  }
+}
+
 TEST_F(SlurmCluster, ARankThatCrashesNamesItsRankAndHostAndTheRunGoesOn) {
   TempDir dir;
   const auto suite = dir.write("s.yaml", R"yaml(

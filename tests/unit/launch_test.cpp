@@ -142,6 +142,40 @@ methods:
   EXPECT_EQ(flagged[1].launch.engine, config::LaunchEngine::mpirun);
 }
 
+TEST(LaunchSuite, ACountSweepMakesOneCasePerValueNamedForItAndTheFlagWins) {
+  TempDir dir;
+  ScopedEnv mpirun{{"PERFZERO_MPIRUN", "/bin/true"}};
+  const auto file = dir.write("s.yaml", R"(
+defaults: {launch: {engine: mpirun, hosts: [a, b, c], nodes: [1, 3]}}
+methods:
+  - {name: cmd, command: [/bin/true], params: {n: [1, 2]}}
+  - {name: tasks, command: [/bin/true], launch: {nodes: 2, tasks_per_node: [2, 4]}}
+)");
+  const auto plan = plan_for(file);
+  std::vector<std::string> names;
+  for (const auto& c : plan) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"cmd[n=1,launch.nodes=1]", "cmd[n=1,launch.nodes=3]",
+                                             "cmd[n=2,launch.nodes=1]", "cmd[n=2,launch.nodes=3]",
+                                             "tasks[launch.tasks_per_node=2]", "tasks[launch.tasks_per_node=4]"}));
+  EXPECT_EQ(plan[1].launch.nodes, 3);
+  EXPECT_EQ(plan[5].launch.nodes, 2) << "the entry's own count ends the defaults' sweep";
+  EXPECT_EQ(plan[5].launch.tasks_per_node, 4);
+  config::RunSettings flags;
+  flags.launch = config::parse_launch_text("mpirun,nodes=2");
+  const auto flagged = plan_for(file, flags);
+  ASSERT_EQ(flagged.size(), 4U) << "the flag's count is not swept";
+  EXPECT_EQ(flagged[0].name, "cmd[n=1]");
+  EXPECT_EQ(flagged[0].launch.nodes, 2);
+  const auto bad =
+      dir.write("b.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: mpirun, nodes: [2, 2]}}\n");
+  EXPECT_NE(error_of([&] { plan_for(bad); }).find("2 is already in the sweep"), std::string::npos);
+  const auto too_many = dir.write(
+      "t.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: mpirun, hosts: [a], nodes: [1, 2]}}\n");
+  EXPECT_NE(error_of([&] { plan_for(too_many); }).find("nodes: 2, but hosts names 1 (at launch.nodes=2)"),
+            std::string::npos)
+      << error_of([&] { plan_for(too_many); });
+}
+
 TEST(LaunchSuite, AnUnknownEngineOrKeyIsAnErrorWithItsPlace) {
   TempDir dir;
   const auto engine = dir.write("e.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: pbs}}\n");

@@ -36,9 +36,14 @@ struct LaunchSettings {
   std::optional<std::vector<std::string>> extra_args;
   std::optional<int> gpus_per_task;
   std::optional<std::string> partition;
+  // A suite's lists (`nodes: [1, 2, 4]`): one case per value, named `...[launch.nodes=2]` (a scaling
+  // study). Empty: not swept.
+  std::vector<int> nodes_sweep;
+  std::vector<int> tasks_per_node_sweep;
 
   bool empty() const {
-    return !engine && !nodes && !tasks_per_node && !hosts && !hostfile && !extra_args && !gpus_per_task && !partition;
+    return !engine && !nodes && !tasks_per_node && !hosts && !hostfile && !extra_args && !gpus_per_task && !partition &&
+           nodes_sweep.empty() && tasks_per_node_sweep.empty();
   }
 };
 

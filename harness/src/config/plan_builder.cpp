@@ -53,6 +53,55 @@ std::vector<ParamMap> expand(const std::vector<ParamAxis>& axes) {
 
 // How many cases an entry expands to, counted without expanding: a product of list sizes, in
 // long double so that no count overflows (1e10 is exact, larger ones are only compared).
+// One point of an entry's launch sweep: the counts it sets, and its part of the case's name.
+struct LaunchPoint {
+  std::optional<int> nodes;
+  std::optional<int> tasks_per_node;
+  std::string label;  // "launch.nodes=2,launch.tasks_per_node=4"; "" when nothing is swept
+};
+
+// The entry's own list wins over its suite's defaults', and a value on the command line over both
+// (then that key is not swept).
+std::vector<LaunchPoint> launch_points(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs) {
+  auto swept = [](const std::optional<int>& flag, const std::optional<int>& own, const std::vector<int>& own_sweep,
+                  const std::vector<int>& defaults_sweep) -> std::vector<int> {
+    if (flag || own) return {};
+    return own_sweep.empty() ? defaults_sweep : own_sweep;
+  };
+  const auto& own = entry.settings.launch;
+  const auto nodes = swept(inputs.flags.launch.nodes, own.nodes, own.nodes_sweep, suite.defaults.launch.nodes_sweep);
+  const auto tasks = swept(inputs.flags.launch.tasks_per_node, own.tasks_per_node, own.tasks_per_node_sweep,
+                           suite.defaults.launch.tasks_per_node_sweep);
+  std::vector<LaunchPoint> points;
+  const std::vector<std::optional<int>> node_values = nodes.empty()
+                                                          ? std::vector<std::optional<int>>{std::nullopt}
+                                                          : std::vector<std::optional<int>>(nodes.begin(), nodes.end());
+  const std::vector<std::optional<int>> task_values = tasks.empty()
+                                                          ? std::vector<std::optional<int>>{std::nullopt}
+                                                          : std::vector<std::optional<int>>(tasks.begin(), tasks.end());
+  for (const auto& n : node_values) {
+    for (const auto& t : task_values) {
+      LaunchPoint p{n, t, ""};
+      if (n) p.label = fmt::format("launch.nodes={}", *n);
+      if (t) p.label += fmt::format("{}launch.tasks_per_node={}", p.label.empty() ? "" : ",", *t);
+      points.push_back(std::move(p));
+    }
+  }
+  return points;
+}
+
+// Sets a sweep point's counts on a case made for the entry, and names it for them.
+void apply_launch_point(const LaunchPoint& point, PlannedCase& c) {
+  if (point.label.empty()) return;
+  if (point.nodes) c.launch.nodes = *point.nodes;
+  if (point.tasks_per_node) c.launch.tasks_per_node = *point.tasks_per_node;
+  c.name = c.name.ends_with(']') ? c.name.substr(0, c.name.size() - 1) + "," + point.label + "]"
+                                 : c.name + "[" + point.label + "]";
+  if (const std::string problem = launch_problem(c.launch); !problem.empty()) {
+    throw ConfigError(fmt::format("{}: launch: {} (at {})", c.origin, problem, point.label));
+  }
+}
+
 long double count_cases(const SuiteEntry& entry) {
   auto product = [](const std::vector<ParamAxis>& axes) {
     long double n = 1;
@@ -67,7 +116,7 @@ long double count_cases(const SuiteEntry& entry) {
 
 void check_case_count(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, long double& total) {
   const std::uint64_t limit = inputs.max_cases.value_or(suite.max_cases.value_or(kDefaultMaxCases));
-  const long double count = count_cases(entry);
+  const long double count = count_cases(entry) * static_cast<long double>(launch_points(suite, entry, inputs).size());
   total += count;
   if (total <= static_cast<long double>(limit)) return;
   const char* source = inputs.max_cases ? "--max_cases" : suite.max_cases ? "the suite's max_cases" : "the default";
@@ -242,41 +291,49 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
   ParamMap bindir;
   bindir["bindir"] = inputs.bin_dir;
   std::set<std::pair<std::string, std::string>> checked;  // (program, PATH): a sweep checks each once
+  const auto launches = launch_points(suite, entry, inputs);
   for (const ParamMap& point : expand(entry.external_axes)) {
-    PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
-    c.external = true;
-    c.method = entry.name;
-    c.name = case_name(entry.name, point);
-    c.description = entry.description;
-    c.params = point;
-    for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(substitute(arg, point), bindir));
-    const auto path = c.env.find("PATH");
-    if (checked.emplace(c.command.argv[0], path != c.env.end() ? path->second : inputs.path_env).second) {
-      check_command_exists(entry, c.command.argv[0], c.env, inputs.path_env);
+    for (const LaunchPoint& launch : launches) {
+      PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
+      c.external = true;
+      c.method = entry.name;
+      c.name = case_name(entry.name, point);
+      c.description = entry.description;
+      c.params = point;
+      for (const auto& arg : entry.argv) c.command.argv.push_back(substitute(substitute(arg, point), bindir));
+      const auto path = c.env.find("PATH");
+      if (checked.emplace(c.command.argv[0], path != c.env.end() ? path->second : inputs.path_env).second) {
+        check_command_exists(entry, c.command.argv[0], c.env, inputs.path_env);
+      }
+      c.command.working_dir = entry.working_dir;
+      c.command.output = entry.output;
+      c.command.metric_directions = entry.metric_directions;
+      c.origin = entry.origin;
+      apply_launch_point(launch, c);
+      if (plan.contains(c.name)) {
+        throw ConfigError(fmt::format("{}: name: '{}' is already used by another method of this run (at {})",
+                                      entry.origin, c.name, plan.origin_of(c.name)));
+      }
+      plan.add(std::move(c));
     }
-    c.command.working_dir = entry.working_dir;
-    c.command.output = entry.output;
-    c.command.metric_directions = entry.metric_directions;
-    c.origin = entry.origin;
-    if (plan.contains(c.name)) {
-      throw ConfigError(fmt::format("{}: name: '{}' is already used by another method of this run (at {})",
-                                    entry.origin, c.name, plan.origin_of(c.name)));
-    }
-    plan.add(std::move(c));
   }
 }
 
 void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, PlanCollector& plan) {
+  const auto launches = launch_points(suite, entry, inputs);
   for (std::size_t i = 0; i < entry.methods.size(); ++i) {
     for (const ParamMap& point : expand(entry.axes[i])) {
-      PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
-      c.method = entry.methods[i]->full_name();
-      c.name = case_name(c.method, point);
-      c.description = entry.methods[i]->description;
-      c.params = point;
-      c.origin = entry.origin;
-      c.worker = worker_for(*inputs.catalog, c.method, c.origin);
-      plan.add(std::move(c));
+      for (const LaunchPoint& launch : launches) {
+        PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
+        c.method = entry.methods[i]->full_name();
+        c.name = case_name(c.method, point);
+        c.description = entry.methods[i]->description;
+        c.params = point;
+        c.origin = entry.origin;
+        c.worker = worker_for(*inputs.catalog, c.method, c.origin);
+        apply_launch_point(launch, c);
+        plan.add(std::move(c));
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 #include "config/suite.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string_view>
 
@@ -79,10 +80,26 @@ LaunchSettings read_launch(const yaml::Checker& check, const YAML::Node& map, co
     out.engine = launch_engine_of(check.string_of(n, key + ".engine"));
     if (!out.engine) check.fail(n, key + ".engine", "expected local, mpirun or slurm, got " + yaml::describe(n));
   }
-  if (const auto n = map["nodes"]) out.nodes = check.int_of(n, key + ".nodes", 1, kMaxLaunchNodes);
-  if (const auto n = map["tasks_per_node"]) {
-    out.tasks_per_node = check.int_of(n, key + ".tasks_per_node", 1, kMaxTasksPerNode);
-  }
+  // A count, or a list of counts to sweep.
+  auto counts = [&](const char* name, int max, std::optional<int>& one, std::vector<int>& sweep) {
+    const auto n = map[name];
+    if (!n) return;
+    const std::string path = key + "." + name;
+    if (!n.IsSequence()) {
+      one = check.int_of(n, path, 1, max);
+      return;
+    }
+    if (n.size() == 0) check.fail(n, path, "a sweep needs at least one value");
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const int value = check.int_of(n[i], fmt::format("{}[{}]", path, i), 1, max);
+      if (std::find(sweep.begin(), sweep.end(), value) != sweep.end()) {
+        check.fail(n[i], fmt::format("{}[{}]", path, i), fmt::format("{} is already in the sweep", value));
+      }
+      sweep.push_back(value);
+    }
+  };
+  counts("nodes", kMaxLaunchNodes, out.nodes, out.nodes_sweep);
+  counts("tasks_per_node", kMaxTasksPerNode, out.tasks_per_node, out.tasks_per_node_sweep);
   if (const auto n = map["hosts"]) out.hosts = check.string_list_of(n, key + ".hosts");
   if (const auto n = map["hostfile"]) out.hostfile = check.string_of(n, key + ".hostfile");
   if (const auto n = map["extra_args"]) out.extra_args = check.string_list_of(n, key + ".extra_args");
