@@ -136,6 +136,8 @@ start_network() {
     local ns veth
     ns="$(node_netns "$i")"
     veth="${prefix}v$i"
+    ip netns del "$ns" 2>/dev/null || true  # left by a crash
+    ip link del "$veth" 2>/dev/null || true
     ip netns add "$ns"
     ip link add "$veth" type veth peer name eth0 netns "$ns"
     ip link set "$veth" master "$bridge" up
@@ -203,9 +205,12 @@ case "${1:-}" in
     [ -e "$dir/slurm.conf" ] && stop_all
     rm -rf "$dir"
     mkdir -p "$dir"
+    # A failure part way takes down what started (namespaces, daemons, the bridge and its rule).
+    trap 'echo "slurm-test-cluster: up failed; taking down what it started" >&2; stop_all' EXIT
     write_config
     start_network
     start_daemons
+    trap - EXIT
     print_env | tee "$dir/env"
     ;;
   down)

@@ -125,7 +125,7 @@ static void* sample_host(void* arg) {
   pthread_mutex_lock(&load->lock);
   while (!load->stop) {
     struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
+    clock_gettime(CLOCK_MONOTONIC, &until); /* the condition variable's clock: a clock step cannot skew it */
     until.tv_nsec += (load->interval_ms % 1000) * 1000000L;
     until.tv_sec += load->interval_ms / 1000 + until.tv_nsec / 1000000000L;
     until.tv_nsec %= 1000000000L;
@@ -133,7 +133,9 @@ static void* sample_host(void* arg) {
     struct cpu_ticks now;
     if (!read_cpu_ticks(&now)) continue;
     if (now.total > load->last.total) {
-      const double busy = (double)(now.busy - load->last.busy) / (double)(now.total - load->last.total);
+      double busy = (double)(now.busy - load->last.busy) / (double)(now.total - load->last.total);
+      if (busy < 0) busy = 0; /* the kernel's counters are per-CPU sums: a CPU going offline can step them */
+      if (busy > 1) busy = 1;
       if (busy > load->busy_max) load->busy_max = busy;
       ++load->samples;
     }
@@ -174,7 +176,6 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Written to a temporary name, then renamed: the harness never reads half a report. */
 static void write_host(FILE* f, const struct host_load* load, double wall) {
   char model[256], kernel[128] = "", boot_id[64], mem[64];
   read_line("/proc/cpuinfo", "model name", model, sizeof model);
@@ -201,6 +202,7 @@ static void write_host(FILE* f, const struct host_load* load, double wall) {
   }
 }
 
+/* Written to a temporary name, then renamed: the harness never reads half a report. */
 static void write_report(const char* ranks_dir, long rank, long world, long local, const char* host, pid_t pid,
                          int status, const struct rusage* usage, double wall, int exec_errno,
                          const struct host_load* load) {
@@ -312,7 +314,12 @@ int main(int argc, char** argv) {
   int sampling = 0;
   if (local <= 0) {
     const long interval = first_number((const char* const[]){"PERFZERO_HOST_SAMPLE_MS", NULL});
-    if (interval >= 0) load.interval_ms = interval;
+    if (interval >= 0) load.interval_ms = interval > 60000 ? 60000 : interval;
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&load.wake, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     load.ok = read_cpu_ticks(&load.start);
     load.last = load.start;
     if (load.ok && load.interval_ms > 0) sampling = pthread_create(&sampler, NULL, sample_host, &load) == 0;

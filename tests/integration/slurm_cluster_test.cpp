@@ -113,10 +113,17 @@ class SlurmCluster : public ::testing::Test {
     if (shell("command -v slurmctld && command -v slurmd && command -v munged && command -v srun").status != 0) {
       GTEST_SKIP() << "Slurm or munge is not installed (Debian's slurm-wlm and munge; scripts/install-deps.sh)";
     }
+    cluster_up_ = true;  // down runs whatever up did
     const Shell up = cluster("up");
     ASSERT_EQ(up.status, 0) << up.out;
-    ::setenv("SLURM_CONF", (std::filesystem::path("/tmp/perfzero-slurm") / "slurm.conf").c_str(), 1);
-    cluster_up_ = true;
+    // What a user would paste: the export lines up prints.
+    for (const auto& line : text_lines(up.out)) {
+      const auto eq = line.find('=');
+      if (line.starts_with("export ") && eq != std::string::npos) {
+        ::setenv(line.substr(7, eq - 7).c_str(), line.substr(eq + 1).c_str(), 1);
+      }
+    }
+    ASSERT_NE(std::getenv("SLURM_CONF"), nullptr) << up.out;
   }
   void TearDown() override {
     if (cluster_up_) cluster("down");

@@ -267,6 +267,12 @@ TEST(EngineVerdict, ItDecidesAFailedTrialAndLeadsItsDetailButNeverASucceededOne)
   runner::apply_engine_verdict(c, refused);
   EXPECT_EQ(c.outcome, Outcome::skipped);
   EXPECT_FALSE(c.has_exception);
+  // The method writes to the same log: a "refusal" after a rank reported is not believed.
+  runner::TrialExecution ran = refused;
+  ran.ranks.ranks.push_back(runner::RankEnd{});
+  c = runner::classify(ran, std::string("no result"));
+  runner::apply_engine_verdict(c, ran);
+  EXPECT_EQ(c.outcome, Outcome::failed);
   runner::Classification fine{Outcome::succeeded, "", false};
   runner::apply_engine_verdict(fine, refused);
   EXPECT_EQ(fine.outcome, Outcome::succeeded);

@@ -29,6 +29,14 @@ TEST(RunProgram, AProgramThatRunsOnIsKilledAtTheLimitAndOutputIsBounded) {
   EXPECT_EQ(big.exit_code, 0) << "read to its end, not cut off";
 }
 
+TEST(RunProgram, AProgramThatClosesItsOutputAndRunsOnIsStillBoundedWithItsChildren) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = files::run_program({"/bin/sh", "-c", "exec >/dev/null 2>&1; sleep 30 & sleep 30"}, 300ms);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  EXPECT_FALSE(r.ok());
+}
+
 TEST(RunProgram, AMissingProgramIsSaidAndBlockedSignalsAreNotInherited) {
   const auto missing = files::run_program({"/no/such/program"}, 1s);
   EXPECT_FALSE(missing.started);

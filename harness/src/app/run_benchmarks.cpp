@@ -64,12 +64,14 @@ bool store_in_history(const std::string& db, const results::Run& run) {
 }
 
 // --slurm_allocate: one allocation as large as the largest slurm case, in the one partition the cases
-// name; none when perfzero already runs inside one.
-void allocate(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
-              std::optional<runner::SlurmAllocation>& allocation) {
-  if (!options.slurm_allocate) return;
+// name; none when perfzero already runs inside one. What is wrong with the plan for it is said here,
+// before the run directory is claimed.
+std::optional<runner::AllocationRequest> allocation_request(const cli::Options& options, const HarnessPaths& paths,
+                                                            const std::vector<config::PlannedCase>& plan) {
+  if (!options.slurm_allocate) return std::nullopt;
   runner::AllocationRequest request;
   request.nodes = 0;
+  request.tasks_per_node = 0;
   const config::PlannedCase* first = nullptr;
   for (const auto& c : plan) {
     if (c.launch.engine != config::LaunchEngine::slurm) continue;
@@ -77,31 +79,36 @@ void allocate(const cli::Options& options, const HarnessPaths& paths, const std:
       throw ConfigError(fmt::format("--slurm_allocate asks for one allocation, but {} names partition '{}' and {} '{}'",
                                     first->origin, first->launch.partition, c.origin, c.launch.partition));
     }
+    if (!c.launch.hosts.empty()) {
+      throw ConfigError(
+          fmt::format("{}: launch: hosts with --slurm_allocate: Slurm picks the allocation's nodes; "
+                      "name them with extra_args or drop hosts",
+                      c.origin));
+    }
     if (first == nullptr) first = &c;
     request.nodes = std::max(request.nodes, c.launch.nodes);
+    request.tasks_per_node = std::max(request.tasks_per_node, c.launch.tasks_per_node);
+    request.gpus_per_node = std::max(request.gpus_per_node, c.launch.tasks_per_node * c.launch.gpus_per_task);
   }
   if (first == nullptr) throw UsageError("--slurm_allocate: no case of the plan has launch: {engine: slurm}");
   if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') {
     say(fmt::format("perfzero: --slurm_allocate: already inside Slurm allocation {}; its steps run there\n", job));
-    return;
+    return std::nullopt;
   }
   if (paths.salloc.empty() || paths.slurm.scancel.empty()) {
     throw ConfigError("--slurm_allocate: salloc or scancel is not on the PATH (Slurm's client commands)");
   }
-  // A killed run's allocation holds the nodes this one asks for: released first, or salloc would
-  // queue behind it.
-  if (options.resume && !options.output_dir.empty()) {
-    if (const std::string job = runner::release_leftover_allocation(options.output_dir, paths.slurm.scancel);
-        !job.empty()) {
-      fmt::print(stderr, "perfzero: warning: --resume: released Slurm allocation {}, which the earlier run held\n",
-                 job);
-    }
-  }
   request.partition = first->launch.partition;
   request.name = fmt::format("perfzero-run-{}", ::getpid());
+  return request;
+}
+
+void allocate(const runner::AllocationRequest& request, const HarnessPaths& paths, const std::filesystem::path& run_dir,
+              std::optional<runner::SlurmAllocation>& allocation) {
   say(fmt::format("perfzero: asking Slurm for {} node(s){} (salloc; up to {} s in the queue)\n", request.nodes,
                   request.partition.empty() ? "" : " in partition " + request.partition, request.wait.count()));
   allocation.emplace(paths.salloc, paths.slurm.scancel, request);
+  allocation->record_in(run_dir);  // at once: a kill -9 from here on leaves it to --resume
   say(fmt::format("perfzero: Slurm allocation {} granted; it is released when the run ends\n", allocation->job()));
 }
 
@@ -110,13 +117,19 @@ void allocate(const cli::Options& options, const HarnessPaths& paths, const std:
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
                    const std::vector<config::Comparison>& comparisons, bool interleave) {
   const HarnessPaths paths = find_harness_paths();
-  // Before the run directory is claimed: a refused allocation runs nothing. Released (scancel) when
-  // this function returns, whatever the run's end.
-  std::optional<runner::SlurmAllocation> allocation;
-  allocate(options, paths, plan, allocation);
+  // The run directory is claimed first (its lock: a second perfzero must not touch a live run's
+  // allocation); on --resume that also releases what a killed run held, so the request below does not
+  // queue behind it. The allocation is released (scancel) when this function returns, however the run ends.
+  const auto request = allocation_request(options, paths, plan);
   RunSession session(options, paths, plan, comparisons);
   const std::filesystem::path dir = session.output().dir;
-  if (allocation) allocation->record_in(dir);
+  std::optional<runner::SlurmAllocation> allocation;
+  try {
+    if (request) allocate(*request, paths, dir, allocation);
+  } catch (const std::exception& e) {
+    static_cast<void>(session.finish(fmt::format("aborted: {}", e.what())));
+    throw;
+  }
   say(fmt::format("perfzero: run {} -> {}\n", session.run().info.execution_id, dir.string()));
 
   std::optional<int> stop;

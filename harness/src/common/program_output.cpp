@@ -35,8 +35,8 @@ bool drain(int fd, std::string& into, std::size_t max_bytes) {
 
 }  // namespace
 
-ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
-                          std::size_t max_bytes) {
+ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit, std::size_t max_bytes,
+                          bool own_group) {
   ProgramOutput result;
   if (argv.empty()) {
     result.error = "no program given";
@@ -70,7 +70,11 @@ ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::mil
   sigfillset(&all);
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setsigdefault(&attributes, &all);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // Its own process group: at the time limit the whole group is killed, not only the program, whose
+  // children would otherwise be left to the harness (a subreaper).
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, static_cast<short>(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                                           (own_group ? POSIX_SPAWN_SETPGROUP : 0)));
   std::vector<char*> args;
   args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -95,21 +99,35 @@ ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::mil
   bool err_open = true;
   while (out_open || err_open) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      result.timed_out = true;
-      ::kill(pid, SIGKILL);
-      break;
-    }
+    if (left <= 0) break;
     pollfd fds[2] = {{out_open ? out_read.fd : -1, POLLIN, 0}, {err_open ? err_read.fd : -1, POLLIN, 0}};
     const int ready = ::poll(fds, 2, static_cast<int>(left));
     if (ready < 0 && errno != EINTR) break;
     if (out_open && fds[0].revents != 0) out_open = drain(out_read.fd, result.out, max_bytes);
     if (err_open && fds[1].revents != 0) err_open = drain(err_read.fd, result.err, max_bytes);
   }
+  // Its output closed, it may still run (a program that closes stdout and stderr): still bounded.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t reaped = 0;
+  while (true) {
+    reaped = ::waitpid(pid, &status, WNOHANG);
+    if (reaped != 0 && !(reaped < 0 && errno == EINTR)) break;
+    if (Clock::now() >= deadline) {
+      result.timed_out = true;
+      ::kill(own_group ? -pid : pid, SIGKILL);
+      while ((reaped = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    ::usleep(2000);
   }
-  if (!result.timed_out && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (reaped != pid) {
+    result.error = fmt::format("{}: its end could not be read: {}", argv[0], std::strerror(errno));
+  } else if (!result.timed_out && WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (!result.timed_out && WIFSIGNALED(status)) {
+    result.error = fmt::format("{} was ended by signal {}", argv[0], WTERMSIG(status));
+  }
   return result;
 }
 

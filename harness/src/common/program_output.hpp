@@ -19,7 +19,9 @@ struct ProgramOutput {
   bool ok() const { return started && !timed_out && exit_code == 0; }
 };
 
+// own_group: the program gets a process group of its own, all of which is killed at the limit. false
+// keeps it in the harness's, so a terminal's Ctrl-C reaches it (salloc withdraws its request then).
 ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
-                          std::size_t max_bytes = std::size_t{1} << 20);
+                          std::size_t max_bytes = std::size_t{1} << 20, bool own_group = true);
 
 }  // namespace perfzero::files

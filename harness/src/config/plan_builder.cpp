@@ -51,8 +51,6 @@ std::vector<ParamMap> expand(const std::vector<ParamAxis>& axes) {
   return points;
 }
 
-// How many cases an entry expands to, counted without expanding: a product of list sizes, in
-// long double so that no count overflows (1e10 is exact, larger ones are only compared).
 // One point of an entry's launch sweep: the counts it sets, and its part of the case's name.
 struct LaunchPoint {
   std::optional<int> nodes;
@@ -102,6 +100,8 @@ void apply_launch_point(const LaunchPoint& point, PlannedCase& c) {
   }
 }
 
+// How many cases an entry expands to, counted without expanding: a product of list sizes, in
+// long double so that no count overflows (1e10 is exact, larger ones are only compared).
 long double count_cases(const SuiteEntry& entry) {
   auto product = [](const std::vector<ParamAxis>& axes) {
     long double n = 1;

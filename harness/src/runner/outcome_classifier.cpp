@@ -148,6 +148,12 @@ void apply_engine_verdict(Classification& c, const TrialExecution& execution) {
     return;
   }
   const EngineVerdict& verdict = *execution.engine_verdict;
+  // A refusal is believed only when nothing ran: a rank that reported started, whatever the log says
+  // (the method writes to the same log).
+  if (verdict.outcome == Outcome::skipped &&
+      (!execution.ranks.ranks.empty() || execution.end != ProcessEnd::exited || execution.exit_code == 0)) {
+    return;
+  }
   c.outcome = verdict.outcome;
   c.has_exception = verdict.outcome != Outcome::skipped;
   // What the engine said leads; what the ranks and the launcher said follows it.

@@ -1,5 +1,8 @@
 #include "runner/slurm_allocation.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -30,8 +33,9 @@ bool is_job_id(const std::string& id) {
   return !id.empty() && id.size() <= 20 && id.find_first_not_of("0123456789") == std::string::npos;
 }
 
-void release(const std::filesystem::path& scancel, const std::string& job) {
-  files::run_program({scancel.string(), "--quiet", job}, kScancelLimit);
+bool release(const std::filesystem::path& scancel, const std::string& job) {
+  return files::run_program({scancel.string(), "--quiet", fmt::format("--user={}", ::getuid()), job}, kScancelLimit)
+      .ok();
 }
 
 }  // namespace
@@ -41,8 +45,12 @@ SlurmAllocation::SlurmAllocation(const std::filesystem::path& salloc, std::files
     : scancel_(std::move(scancel)) {
   std::vector<std::string> argv{salloc.string(), "--no-shell", fmt::format("--nodes={}", request.nodes),
                                 "--job-name=" + request.name, fmt::format("--immediate={}", request.wait.count())};
+  argv.push_back(fmt::format("--ntasks-per-node={}", request.tasks_per_node));
+  if (request.gpus_per_node > 0) argv.push_back(fmt::format("--gpus-per-node={}", request.gpus_per_node));
   if (!request.partition.empty()) argv.push_back("--partition=" + request.partition);
-  const auto answer = files::run_program(argv, request.wait + std::chrono::seconds(60));
+  // In perfzero's process group: a Ctrl-C while it waits in the queue reaches salloc, which then
+  // withdraws the request.
+  const auto answer = files::run_program(argv, request.wait + std::chrono::seconds(60), std::size_t{1} << 20, false);
   job_ = job_id_in(answer.err + answer.out);
   if (!answer.ok() || job_.empty()) {
     if (!job_.empty()) release(scancel_, job_);
@@ -57,9 +65,16 @@ SlurmAllocation::SlurmAllocation(const std::filesystem::path& salloc, std::files
 }
 
 SlurmAllocation::~SlurmAllocation() {
-  release(scancel_, job_);
+  const bool released = release(scancel_, job_);
   ::unsetenv("SLURM_JOB_ID");
   ::unsetenv("SLURM_JOBID");
+  if (!released) {
+    std::fprintf(stderr,
+                 "perfzero: warning: scancel %s failed: the Slurm allocation may still be held (--resume "
+                 "releases it)\n",
+                 job_.c_str());
+    return;
+  }
   if (!record_.empty()) {
     std::error_code ignored;
     std::filesystem::remove(record_, ignored);
@@ -78,7 +93,7 @@ std::string release_leftover_allocation(const std::filesystem::path& run_dir, co
   std::string job = text::trim(*file.text);
   // Only what the harness wrote is acted on: a job id, nothing else.
   if (!is_job_id(job) || scancel.empty()) return "";
-  release(scancel, job);
+  if (!release(scancel, job)) return "";  // kept for the next --resume
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
   return job;

@@ -13,6 +13,8 @@ inline constexpr const char* kSlurmAllocationFile = "slurm_allocation";
 
 struct AllocationRequest {
   int nodes = 1;
+  int tasks_per_node = 1;  // the most any step asks for: a step cannot have more than its allocation
+  int gpus_per_node = 0;
   std::string partition;           // "": the default
   std::string name;                // --job-name
   std::chrono::seconds wait{600};  // in the queue, before salloc gives up (--immediate)
@@ -24,7 +26,7 @@ class SlurmAllocation {
   SlurmAllocation(const std::filesystem::path& salloc, std::filesystem::path scancel, const AllocationRequest& request);
   SlurmAllocation(const SlurmAllocation&) = delete;
   SlurmAllocation& operator=(const SlurmAllocation&) = delete;
-  ~SlurmAllocation();  // releases it (scancel), and forgets the record
+  ~SlurmAllocation();  // releases it (scancel); the record goes only when scancel succeeded
 
   const std::string& job() const { return job_; }
   // Keeps the job id in `run_dir` until the allocation is released.

@@ -1,15 +1,18 @@
 #include "runner/slurm_executor.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "common/fd_guard.hpp"
 #include "common/program_output.hpp"
 #include "common/program_path.hpp"
 #include "common/text.hpp"
@@ -27,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kCancelWait{60000};
 constexpr std::chrono::milliseconds kSlurmCommandLimit{20000};
 // What of the log is read for srun's verdict: its lines come last, after the method's output.
-constexpr std::uintmax_t kVerdictTailBytes = std::uintmax_t{256} << 10;
+constexpr off_t kVerdictTailBytes = off_t{256} << 10;
 constexpr std::string_view kNodeFailure = "srun: error: Node failure on ";
 
 bool is_step_name(std::string_view name) {
@@ -64,6 +67,24 @@ std::vector<std::string> lines_after(std::string_view text, std::string_view pre
   return out;
 }
 
+// The log's bytes from `from` on, or only its last `max` bytes when more than that were written
+// since: srun's own lines come last. Opened without following a symlink and read only when it is a
+// regular file (the method can replace it); `start` says where the text begins.
+std::optional<std::string> read_log_from(const std::filesystem::path& log, off_t from, off_t max, off_t& size,
+                                         off_t& start) {
+  const FdGuard fd{::open(log.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
+  struct stat st {};
+  if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  size = st.st_size;
+  // A log cut since (shorter than `from`) is read again from its start.
+  start = std::max(from <= size ? from : 0, size - max);
+  if (start >= size) return std::string();
+  std::string text(static_cast<std::size_t>(size - start), '\0');
+  const ssize_t n = ::pread(fd.fd, text.data(), text.size(), start);
+  text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return text;
+}
+
 // Watches the trial's log while srun runs, for Slurm's word that a node of the step was lost: srun
 // then waits for that node's tasks for ever (measured with Slurm 22.05).
 class NodeFailureWatch {
@@ -74,17 +95,13 @@ class NodeFailureWatch {
     const auto now = Clock::now();
     if (now < next_) return "";
     next_ = now + std::chrono::milliseconds(500);
-    struct stat st {};
-    if (::lstat(log_.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= offset_) return "";
-    std::ifstream in(log_, std::ios::binary);
-    in.seekg(offset_);
-    // What a chatty method wrote in between is skipped past, not read: srun's line comes after it.
-    const std::streamoff size = std::min<std::streamoff>(st.st_size - offset_, 1 << 20);
-    std::string chunk(static_cast<std::size_t>(size), '\0');
-    in.read(chunk.data(), size);
-    chunk.resize(static_cast<std::size_t>(in.gcount()));
-    offset_ = st.st_size;
-    pending_ += chunk;
+    off_t size = 0;
+    off_t start = 0;
+    const auto chunk = read_log_from(log_, offset_, kWatchBytes, size, start);
+    if (!chunk) return "";
+    if (start != offset_) pending_.clear();  // what lay between is not joined to what follows it
+    offset_ = size;
+    pending_ += *chunk;
     const auto last_newline = pending_.rfind('\n');
     if (last_newline == std::string::npos) {
       if (pending_.size() > 4096) pending_.clear();
@@ -98,23 +115,17 @@ class NodeFailureWatch {
   }
 
  private:
+  static constexpr off_t kWatchBytes = off_t{1} << 20;
   std::filesystem::path log_;
-  std::streamoff offset_ = 0;
+  off_t offset_ = 0;
   std::string pending_;
   Clock::time_point next_{};
 };
 
 std::string log_tail(const std::filesystem::path& log) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(log, ec);
-  if (ec || !std::filesystem::is_regular_file(std::filesystem::symlink_status(log, ec))) return "";
-  std::ifstream in(log, std::ios::binary);
-  const auto from = size > kVerdictTailBytes ? size - kVerdictTailBytes : 0;
-  in.seekg(static_cast<std::streamoff>(from));
-  std::string text(static_cast<std::size_t>(size - from), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
+  off_t size = 0;
+  off_t start = 0;
+  return read_log_from(log, 0, kVerdictTailBytes, size, start).value_or("");
 }
 
 void write_step_file(const std::filesystem::path& trial_dir, const SlurmStep& step) {
@@ -138,7 +149,8 @@ std::optional<SlurmStep> read_step_file(const std::filesystem::path& path) {
 // What Slurm still knows of the step: its ids ("12" for a job of its own, "12.3" for a step), or
 // nullopt when squeue could not be asked.
 std::optional<std::vector<std::string>> known_ids(const SlurmTools& tools, const SlurmStep& step) {
-  std::vector<std::string> argv{tools.squeue.string(), "--noheader"};
+  // Only this user's jobs: a record a method planted cannot reach anyone else's.
+  std::vector<std::string> argv{tools.squeue.string(), "--noheader", fmt::format("--user={}", ::getuid())};
   if (step.job.empty()) {
     argv.insert(argv.end(), {"--name=" + step.name, "--format=%i"});
   } else {
@@ -173,7 +185,7 @@ Cancelled cancel(const SlurmTools& tools, const SlurmStep& step, std::chrono::mi
   if (!ids) return {false, "squeue could not be asked whether it still runs"};
   if (ids->empty()) return out;
   out.found = true;
-  std::vector<std::string> argv{tools.scancel.string(), "--quiet"};
+  std::vector<std::string> argv{tools.scancel.string(), "--quiet", fmt::format("--user={}", ::getuid())};
   argv.insert(argv.end(), ids->begin(), ids->end());
   const auto answer = files::run_program(argv, kSlurmCommandLimit);
   if (!answer.ok()) {
@@ -184,12 +196,15 @@ Cancelled cancel(const SlurmTools& tools, const SlurmStep& step, std::chrono::mi
   const auto give_up = Clock::now() + wait;
   while (Clock::now() < give_up) {
     ids = known_ids(tools, step);
-    if (ids && ids->empty()) return out;
+    if (ids && ids->empty()) {
+      out.problem.clear();  // scancel's complaint, if any, was about a step that ended meanwhile
+      return out;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
-  out.problem =
-      fmt::format("Slurm still lists {} {}s after scancel", text::join(ids ? *ids : std::vector<std::string>{}, " "),
-                  std::chrono::duration_cast<std::chrono::seconds>(wait).count());
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait).count();
+  out.problem = ids ? fmt::format("Slurm still lists {} {} s after scancel", text::join(*ids, " "), seconds)
+                    : fmt::format("squeue could not be asked whether it ended ({} s after scancel)", seconds);
   return out;
 }
 
@@ -253,7 +268,14 @@ int cancel_leftover_steps(const std::filesystem::path& run_dir, const SlurmTools
       if (!trial_dir.is_directory(ec) || trial_dir.is_symlink(ec)) continue;
       const auto path = trial_dir.path() / kSlurmStepFile;
       if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) continue;
-      if (const auto step = read_step_file(path); step && tools.complete()) {
+      if (!tools.complete()) {
+        std::fprintf(stderr,
+                     "perfzero: warning: --resume: %s names a Slurm step, but srun, squeue or scancel is not on "
+                     "the PATH: it is not cancelled\n",
+                     path.c_str());
+        continue;
+      }
+      if (const auto step = read_step_file(path)) {
         const auto result = cancel(tools, *step, kCancelWait);
         found += result.found ? 1 : 0;
         if (result.problem.empty()) std::filesystem::remove(path, ec);

@@ -96,7 +96,10 @@ nlohmann::json host_json(const HostView& h, const std::vector<HostView>& all, co
   if (h.load != nullptr && h.facts != nullptr) {
     double own = 0;
     for (const auto& r : ranks) {
-      if (r.host_facts && r.host_facts->boot_id == h.facts->boot_id) own += r.user_seconds + r.system_seconds;
+      // Without a boot id, only the host's own ranks are known to share its CPUs.
+      const bool same_machine =
+          h.facts->boot_id.empty() ? r.host == h.name : r.host_facts && r.host_facts->boot_id == h.facts->boot_id;
+      if (same_machine) own += r.user_seconds + r.system_seconds;
     }
     // The same rule as this host's own load (samplers/host_load_sampler.hpp), on what the agent saw.
     const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
