@@ -22,7 +22,8 @@ namespace {
 using testing::ScopedEnv;
 using testing::TempDir;
 
-std::vector<config::PlannedCase> plan_for(const std::filesystem::path& suite, config::RunSettings flags = {}) {
+std::vector<config::PlannedCase> plan_for(const std::filesystem::path& suite, config::RunSettings flags = {},
+                                          const std::string& path_env = "/usr/bin:/bin") {
   static const catalog::Catalog builtin = [] {
     catalog::Catalog c;
     c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
@@ -32,7 +33,7 @@ std::vector<config::PlannedCase> plan_for(const std::filesystem::path& suite, co
   inputs.catalog = &builtin;
   inputs.suites.push_back(config::load_suite(suite, builtin.registry()));
   inputs.flags = std::move(flags);
-  inputs.path_env = "/usr/bin:/bin";
+  inputs.path_env = path_env;
   return config::build_plan(inputs);
 }
 
@@ -200,16 +201,8 @@ TEST(LaunchSuite, MpirunThatIsNotThereIsSaidBeforeAnyTrial) {
 TEST(LaunchSuite, SlurmWithoutItsClientCommandsIsSaidBeforeAnyTrial) {
   TempDir dir;
   const auto file = dir.write("s.yaml", "methods:\n  - {name: c, command: [/bin/true], launch: {engine: slurm}}\n");
-  static const catalog::Catalog builtin = [] {
-    catalog::Catalog c;
-    c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
-    return c;
-  }();
-  config::PlanInputs inputs;
-  inputs.catalog = &builtin;
-  inputs.suites.push_back(config::load_suite(file, builtin.registry()));
-  inputs.path_env = dir.path().string();  // nothing there
-  const std::string error = error_of([&] { config::build_plan(inputs); });
+  // Nothing on the PATH there.
+  const std::string error = error_of([&] { plan_for(file, {}, dir.path().string()); });
   EXPECT_NE(error.find("s.yaml:2:"), std::string::npos) << error;
   EXPECT_NE(error.find("launch: engine slurm, but srun is not on the PATH"), std::string::npos) << error;
 }
