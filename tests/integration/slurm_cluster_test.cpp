@@ -1,137 +1,16 @@
-// Methods launched by a real Slurm (launch: {engine: slurm}) on a cluster of three hosts on this
-// machine: scripts/slurm-test-cluster.sh gives each host its own network namespace, hostname and
-// slurmd, with slurmctld on the first. perfzero runs here, the submit host, as a user would. A lost
-// node, a cut link, a crashed rank, a time-out and a perfzero killed mid-trial each end with a named
-// outcome, the next trial still runs, and no process of the step is left on any host (every host's
-// process table is read). Needs root and Debian's slurm-wlm and munge (scripts/install-deps.sh).
-#include <unistd.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
+// Methods launched by a real Slurm (launch: {engine: slurm}) on the three-host cluster of
+// slurm_cluster.hpp, when all goes well: every rank on its host and every host in the report, each
+// host's own telemetry, the mpi family, a sweep, what Slurm refuses, and --slurm_allocate.
 #include <map>
-#include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "../unit/temp_dir.hpp"
-#include "perfzero_runner.hpp"
+#include "slurm_cluster.hpp"
 
 namespace perfzero::testing {
 namespace {
-
-using namespace std::chrono_literals;
-
-const std::filesystem::path kCluster = kSourceDir / "scripts" / "slurm-test-cluster.sh";
-const std::vector<std::string> kHosts{"pz-node1", "pz-node2", "pz-node3"};
-
-struct Shell {
-  int status = -1;
-  std::string out;
-};
-
-Shell shell(const std::string& command) {
-  Shell result;
-  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.out.append(buffer, n);
-  result.status = ::pclose(pipe);
-  return result;
-}
-
-std::vector<std::string> text_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
-Shell cluster(const std::string& args) { return shell(fmt::format("{} {}", kCluster.string(), args)); }
-
-// The processes on `host` other than Slurm's own: what a step left there. slurmstepd, Slurm's keeper
-// of a step, outlives the step's processes by a moment after squeue stops listing it.
-std::vector<std::string> step_processes_on(const std::string& host) {
-  std::vector<std::string> found;
-  for (const auto& pid : text_lines(cluster("pids " + host).out)) {
-    std::string comm = slurp("/proc/" + pid + "/comm");
-    while (!comm.empty() && comm.back() == '\n') comm.pop_back();
-    if (comm.empty() || comm == "slurmd" || comm == "slurmctld" || comm == "slurmscriptd" || comm == "slurmstepd") {
-      continue;
-    }
-    found.push_back(pid + " " + comm);
-  }
-  return found;
-}
-
-// Every host's leftovers, waiting up to `limit` for them to go (slurmstepd ends a cancelled step's
-// processes within KillWait).
-std::string leftovers_after(std::chrono::seconds limit) {
-  const auto give_up = std::chrono::steady_clock::now() + limit;
-  std::string left;
-  do {
-    left.clear();
-    for (const auto& host : kHosts) {
-      for (const auto& p : step_processes_on(host)) left += host + ": " + p + "\n";
-    }
-    if (left.empty()) return left;
-    std::this_thread::sleep_for(250ms);
-  } while (std::chrono::steady_clock::now() < give_up);
-  return left;
-}
-
-// Waits until `count` files named started-* exist under `dir` (each rank makes one when it runs).
-bool ranks_started(const std::filesystem::path& dir, int count, std::chrono::seconds limit) {
-  const auto give_up = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < give_up) {
-    int n = 0;
-    std::error_code ec;
-    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->path().filename().string().starts_with("started-")) ++n;
-    }
-    if (n >= count) return true;
-    std::this_thread::sleep_for(100ms);
-  }
-  return false;
-}
-
-nlohmann::json report(const std::filesystem::path& out, const std::string& case_dir) {
-  return read_json(out / case_dir / "trial_1" / "perfzero_summary.json");
-}
-
-std::string detail_of(const nlohmann::json& rep) { return rep["perfzero_cpp"]["outcome_detail"].get<std::string>(); }
-
-class SlurmCluster : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "needs root: network namespaces, a bridge and slurmd";
-    if (shell("command -v slurmctld && command -v slurmd && command -v munged && command -v srun").status != 0) {
-      GTEST_SKIP() << "Slurm or munge is not installed (Debian's slurm-wlm and munge; scripts/install-deps.sh)";
-    }
-    cluster_up_ = true;  // down runs whatever up did
-    const Shell up = cluster("up");
-    ASSERT_EQ(up.status, 0) << up.out;
-    // What a user would paste: the export lines up prints.
-    for (const auto& line : text_lines(up.out)) {
-      const auto eq = line.find('=');
-      if (line.starts_with("export ") && eq != std::string::npos) {
-        ::setenv(line.substr(7, eq - 7).c_str(), line.substr(eq + 1).c_str(), 1);
-      }
-    }
-    ASSERT_NE(std::getenv("SLURM_CONF"), nullptr) << up.out;
-  }
-  void TearDown() override {
-    if (cluster_up_) cluster("down");
-  }
-
- private:
-  bool cluster_up_ = false;
-};
 
 TEST_F(SlurmCluster, ItsThreeHostsEachHaveTheirOwnNameAndNetwork) {
   const Shell hosts = shell("srun --nodes=3 --ntasks-per-node=1 /bin/sh -c 'echo $(hostname) $SLURM_PROCID'");
@@ -262,105 +141,6 @@ methods:
   }
 }
 
-TEST_F(SlurmCluster, ARankThatCrashesNamesItsRankAndHostAndTheRunGoesOn) {
-  TempDir dir;
-  const auto suite = dir.write("s.yaml", R"yaml(
-defaults:
-  launch: {engine: slurm, nodes: 3}
-  timeout: 2m
-methods:
-  - name: crash
-    output: none
-    command: [/bin/sh, -c, 'if [ "$PERFZERO_RANK" = 1 ]; then sleep 1; kill -SEGV $$; fi; sleep 60']
-  - name: after
-    output: none
-    command: [/bin/true]
-)yaml");
-  const auto out = dir.path() / "run";
-  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
-  EXPECT_EQ(f.exit_code, 1) << f.err << f.out;
-  const auto crash = report(out, "crash");
-  EXPECT_EQ(crash["perfzero_cpp"]["outcome"], "crashed") << detail_of(crash);
-  EXPECT_EQ(detail_of(crash).rfind("rank 1 on pz-node2 was ended by SIGSEGV", 0), 0U) << detail_of(crash);
-  EXPECT_EQ(report(out, "after")["perfzero_cpp"]["outcome"], "succeeded");
-  EXPECT_EQ(leftovers_after(15s), "");
-}
-
-TEST_F(SlurmCluster, ALostNodeFailsTheTrialNamingTheNodeAndTheRunGoesOn) {
-  TempDir dir;
-  const auto suite = dir.write("s.yaml", R"yaml(
-methods:
-  - name: lost
-    output: none
-    command: [/bin/sh, -c, 'touch "$PERFZERO_TRIAL_DIR/started-$PERFZERO_RANK"; sleep 120']
-    launch: {engine: slurm, nodes: 3}
-    timeout: 3m
-  - name: after
-    output: none
-    command: [/bin/true]
-    launch: {engine: slurm, nodes: 2, hosts: [pz-node1, pz-node2]}
-)yaml");
-  const auto out = dir.path() / "run";
-  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
-  ASSERT_TRUE(ranks_started(out, 3, 60s)) << "the three ranks did not start";
-  const auto started = std::chrono::steady_clock::now();
-  ASSERT_EQ(cluster("lose pz-node3").status, 0);  // every process of the host, slurmd and the rank
-  const auto f = p.wait();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  EXPECT_EQ(f.exit_code, 1) << f.err << f.out;
-  const auto lost = report(out, "lost");
-  EXPECT_EQ(lost["perfzero_cpp"]["outcome"], "failed") << detail_of(lost);
-  EXPECT_EQ(detail_of(lost).rfind("Slurm lost node pz-node3", 0), 0U) << detail_of(lost);
-  EXPECT_EQ(report(out, "after")["perfzero_cpp"]["outcome"], "succeeded");
-  EXPECT_LT(seconds, 100) << "srun waits for a lost node's tasks for ever: the harness must stop it";
-  EXPECT_EQ(leftovers_after(15s), "");
-}
-
-TEST_F(SlurmCluster, ACutLinkFailsTheTrialNamingTheNodeAndNothingIsLeftOnceItMends) {
-  TempDir dir;
-  const auto suite = dir.write("s.yaml", R"yaml(
-methods:
-  - name: cut
-    output: none
-    command: [/bin/sh, -c, 'touch "$PERFZERO_TRIAL_DIR/started-$PERFZERO_RANK"; sleep 120']
-    launch: {engine: slurm, nodes: 3}
-    timeout: 3m
-)yaml");
-  const auto out = dir.path() / "run";
-  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
-  ASSERT_TRUE(ranks_started(out, 3, 60s)) << "the three ranks did not start";
-  ASSERT_EQ(cluster("cut pz-node2").status, 0);
-  const auto f = p.wait();
-  EXPECT_EQ(f.exit_code, 1) << f.err << f.out;
-  const auto cut = report(out, "cut");
-  EXPECT_EQ(cut["perfzero_cpp"]["outcome"], "failed") << detail_of(cut);
-  EXPECT_EQ(detail_of(cut).rfind("Slurm lost node pz-node2", 0), 0U) << detail_of(cut);
-  // The cut-off host's rank runs on until its slurmd hears from the controller again, which then
-  // ends the step there.
-  ASSERT_EQ(cluster("mend pz-node2").status, 0);
-  EXPECT_EQ(leftovers_after(90s), "");
-}
-
-TEST_F(SlurmCluster, ATimeOutLeavesNoProcessOnAnyHostEvenWhenRanksIgnoreSigterm) {
-  TempDir dir;
-  const auto suite = dir.write("s.yaml", R"yaml(
-methods:
-  - name: stuck
-    output: none
-    command: [/bin/sh, -c, 'trap "" TERM; touch "$PERFZERO_TRIAL_DIR/started-$PERFZERO_RANK"; sleep 300']
-    launch: {engine: slurm, nodes: 3}
-    timeout: 4s
-)yaml");
-  const auto out = dir.path() / "run";
-  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
-  EXPECT_EQ(f.exit_code, 1) << f.err << f.out;
-  const auto stuck = report(out, "stuck");
-  EXPECT_EQ(stuck["perfzero_cpp"]["outcome"], "timed_out") << detail_of(stuck);
-  // No waiting here: the trial ends only once Slurm says the step is gone from every host.
-  EXPECT_EQ(leftovers_after(0s), "");
-  EXPECT_EQ(shell("squeue --noheader").out, "");
-}
-
 TEST_F(SlurmCluster, WhatSlurmRefusesIsAnErrorAtValidateOrASkipWithSlurmsReason) {
   TempDir dir;
   const auto too_many = dir.write("many.yaml", R"yaml(
@@ -402,39 +182,6 @@ methods:
   EXPECT_EQ(detail_of(skipped).rfind("Slurm refused the step: ", 0), 0U) << detail_of(skipped);
   EXPECT_NE(detail_of(skipped).find("feature"), std::string::npos) << detail_of(skipped);
   EXPECT_EQ(report(out, "after")["perfzero_cpp"]["outcome"], "succeeded");
-}
-
-TEST_F(SlurmCluster, AKilledPerfzeroLeavesAStepThatResumeCancelsBeforeRunningItAgain) {
-  TempDir dir;
-  const auto flag = dir.path() / "slow";
-  std::ofstream(flag) << "1";
-  const auto suite = dir.write("s.yaml", fmt::format(R"yaml(
-methods:
-  - name: step
-    output: none
-    command: [/bin/sh, -c, 'touch "$PERFZERO_TRIAL_DIR/started-$PERFZERO_RANK"; if [ -e {} ]; then sleep 300; fi']
-    launch: {{engine: slurm, nodes: 3}}
-    timeout: 2m
-)yaml",
-                                                     flag.string()));
-  const auto out = dir.path() / "run";
-  {
-    RunningPerfzero p({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "first");
-    ASSERT_TRUE(ranks_started(out, 3, 60s)) << "the three ranks did not start";
-    p.signal(SIGKILL);
-    p.wait();
-  }
-  ASSERT_TRUE(std::filesystem::exists(out / "step" / "trial_1" / "slurm_step"));
-  std::filesystem::remove(flag);
-  // The killed run's srun went with it (its launcher ends the tree), but its step runs on.
-  ASSERT_NE(shell("squeue --noheader --format=%j").out.find("perfzero-"), std::string::npos);
-  const auto f =
-      run_perfzero({"--resume", "--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "again");
-  EXPECT_EQ(f.exit_code, 0) << f.err << f.out;
-  EXPECT_NE(f.err.find("--resume: cancelled 1 Slurm step(s) the earlier run left running"), std::string::npos) << f.err;
-  EXPECT_EQ(report(out, "step")["perfzero_cpp"]["outcome"], "succeeded");
-  EXPECT_EQ(leftovers_after(0s), "") << "resume cancelled the killed run's step before it went on";
-  EXPECT_EQ(shell("squeue --noheader").out, "");
 }
 
 TEST_F(SlurmCluster, SlurmAllocateRunsEveryStepInOneAllocationAndResumeReleasesAKilledRunsOne) {
