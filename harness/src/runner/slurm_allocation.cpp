@@ -11,6 +11,7 @@
 #include "common/errors.hpp"
 #include "common/program_output.hpp"
 #include "common/text.hpp"
+#include "runner/slurm_job_id.hpp"
 #include "runner/untrusted_file.hpp"
 
 namespace perfzero::runner {
@@ -27,10 +28,6 @@ std::string job_id_in(const std::string& text) {
   std::string id;
   for (auto i = at + key.size(); i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) id.push_back(text[i]);
   return id;
-}
-
-bool is_job_id(const std::string& id) {
-  return !id.empty() && id.size() <= 20 && id.find_first_not_of("0123456789") == std::string::npos;
 }
 
 bool release(const std::filesystem::path& scancel, const std::string& job) {
@@ -92,7 +89,7 @@ std::string release_leftover_allocation(const std::filesystem::path& run_dir, co
   if (!file.text) return "";
   std::string job = text::trim(*file.text);
   // Only what the harness wrote is acted on: a job id, nothing else.
-  if (!is_job_id(job) || scancel.empty()) return "";
+  if (!is_slurm_job_id(job) || scancel.empty()) return "";
   if (!release(scancel, job)) return "";  // kept for the next --resume
   std::error_code ignored;
   std::filesystem::remove(path, ignored);

@@ -17,6 +17,7 @@
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "runner/mpirun_executor.hpp"  // kRankStopGrace
+#include "runner/slurm_job_id.hpp"
 #include "runner/untrusted_file.hpp"
 
 namespace perfzero::runner {
@@ -38,11 +39,6 @@ bool is_step_name(std::string_view name) {
            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
                   c == '_';
          });
-}
-
-bool is_job_id(std::string_view id) {
-  return !id.empty() && id.size() <= 20 &&
-         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::string this_host() {
@@ -142,7 +138,7 @@ std::optional<SlurmStep> read_step_file(const std::filesystem::path& path) {
     if (line.starts_with("name=")) step.name = line.substr(5);
   }
   // A method can write into its trial directory: only what the executor itself writes is acted on.
-  if (!is_step_name(step.name) || (!step.job.empty() && !is_job_id(step.job))) return std::nullopt;
+  if (!is_step_name(step.name) || (!step.job.empty() && !is_slurm_job_id(step.job))) return std::nullopt;
   return step;
 }
 
@@ -287,7 +283,7 @@ int cancel_leftover_steps(const std::filesystem::path& run_dir, const SlurmTools
 
 TrialExecution SlurmExecutor::run(const TrialRequest& request) {
   SlurmStep step;
-  if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && is_job_id(job)) step.job = job;
+  if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && is_slurm_job_id(job)) step.job = job;
   step.name = fmt::format("perfzero-{}-{}-{}", this_host(), ::getpid(), ++steps_started_);
   write_step_file(request.trial_dir, step);
 
