@@ -27,7 +27,7 @@ packages=(
   clang-format clang-tidy                       # style checks in the test command
   clang                                         # libFuzzer targets (tests/fuzz), run by the test command
   openmpi-bin libopenmpi-dev                    # launch: mpirun (multi-rank methods); the mpi family's worker
-  python3-mpi4py                                # the mpi4py allreduce peer (benchmarks/baselines)
+  python3-mpi4py python3-distributed            # the mpi4py allreduce and Dask distributed speed cube peers (benchmarks/baselines)
   slurm-wlm munge iproute2                      # launch: slurm; the test cluster (scripts/slurm-test-cluster.sh)
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs

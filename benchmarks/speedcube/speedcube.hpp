@@ -32,6 +32,18 @@ void generate_row_segment(const Problem& p, std::int64_t row, std::int64_t col, 
 // Fused: each chunk is generated row by row into a small buffer and reduced there.
 Sums run_fused(const Problem& problem);
 
+// Chunks are numbered row-major, 0 to chunk_count() - 1. A range of them is a slab of the array:
+// what one rank of the cross-rank speed cube (mpi.SpeedCube) computes.
+struct ChunkRange {
+  std::int64_t first = 0;
+  std::int64_t last = 0;  // one past the end
+};
+std::int64_t chunk_count(const Problem& problem);
+// The fused computation of the chunks in `range`, each chunk's sums apart, in chunk order.
+std::vector<Sums> run_fused_chunks(const Problem& problem, ChunkRange range);
+// The sums of all chunks, added in chunk order: the same bits however the chunks were shared out.
+Sums add_in_chunk_order(const std::vector<Sums>& per_chunk);
+
 // Materialized: the whole array is generated into memory (which must be pre-faulted and given as
 // n*n doubles), then reduced in a second, bandwidth-bound pass. Times of both passes are returned.
 struct MaterializedTimes {

@@ -169,20 +169,32 @@ std::uint64_t counter_of(const Problem& p, std::int64_t row, std::int64_t col) {
   return static_cast<std::uint64_t>(row * p.n + col) / 4;
 }
 
-// Chunks are numbered row-major; threads take the next chunk from a shared counter, as Dask's
-// scheduler hands out tasks. Per-chunk sums are added in chunk order, so the result does not depend
-// on which thread did what.
+// Chunks are numbered row-major; threads take the next chunk of [first, last) from a shared
+// counter, as Dask's scheduler hands out tasks. Each chunk's sums are kept apart, so adding them in
+// chunk order (add_in_chunk_order) does not depend on which thread, or which rank, did what.
 template <typename ChunkFn>
-Sums for_each_chunk(const Problem& p, ChunkFn chunk_fn) {
+std::vector<Sums> for_each_chunk(const Problem& p, ChunkRange range, ChunkFn chunk_fn) {
   const std::int64_t per_side = p.n / p.chunk;
-  const std::int64_t chunks = per_side * per_side;
-  std::vector<Sums> per_chunk(static_cast<std::size_t>(chunks));
-  std::atomic<std::int64_t> next{0};
+  std::vector<Sums> per_chunk(static_cast<std::size_t>(range.last - range.first));
+  std::atomic<std::int64_t> next{range.first};
   bench::run_on_threads(p.threads, [&](int) {
-    for (std::int64_t c = next++; c < chunks; c = next++) {
-      chunk_fn(c / per_side * p.chunk, c % per_side * p.chunk, per_chunk[static_cast<std::size_t>(c)]);
+    for (std::int64_t c = next++; c < range.last; c = next++) {
+      chunk_fn(c / per_side * p.chunk, c % per_side * p.chunk, per_chunk[static_cast<std::size_t>(c - range.first)]);
     }
   });
+  return per_chunk;
+}
+
+template <typename ChunkFn>
+Sums for_each_chunk(const Problem& p, ChunkFn chunk_fn) {
+  return add_in_chunk_order(for_each_chunk(p, ChunkRange{0, chunk_count(p)}, chunk_fn));
+}
+
+}  // namespace
+
+std::int64_t chunk_count(const Problem& p) { return (p.n / p.chunk) * (p.n / p.chunk); }
+
+Sums add_in_chunk_order(const std::vector<Sums>& per_chunk) {
   Sums total;
   for (const Sums& s : per_chunk) {
     total.all += s.all;
@@ -192,8 +204,6 @@ Sums for_each_chunk(const Problem& p, ChunkFn chunk_fn) {
   }
   return total;
 }
-
-}  // namespace
 
 std::string validate(const Problem& p) {
   if (p.n <= 0 || p.chunk <= 0) return "n and chunk must be positive";
@@ -212,9 +222,12 @@ void generate_row_segment(const Problem& p, std::int64_t row, std::int64_t col, 
   }
 }
 
-Sums run_fused(const Problem& p) {
-  const auto groups = static_cast<std::size_t>(p.chunk / 4);
-  return for_each_chunk(p, [&](std::int64_t row0, std::int64_t col0, Sums& sums) {
+namespace {
+
+// One chunk generated row by row into a small buffer and reduced there.
+auto fused_chunk(const Problem& p) {
+  return [&p](std::int64_t row0, std::int64_t col0, Sums& sums) {
+    const auto groups = static_cast<std::size_t>(p.chunk / 4);
     Scratch s(groups);  // one chunk row of words: 8 KiB at the default chunk, in L1
     for (std::int64_t row = row0; row < row0 + p.chunk; ++row) {
       double all = 0;
@@ -227,7 +240,15 @@ Sums run_fused(const Problem& p) {
         sums.selected_count += static_cast<std::int64_t>(2 * groups);
       }
     }
-  });
+  };
+}
+
+}  // namespace
+
+Sums run_fused(const Problem& p) { return for_each_chunk(p, fused_chunk(p)); }
+
+std::vector<Sums> run_fused_chunks(const Problem& p, ChunkRange range) {
+  return for_each_chunk(p, range, fused_chunk(p));
 }
 
 Sums run_materialized(const Problem& p, double* array, MaterializedTimes& times) {

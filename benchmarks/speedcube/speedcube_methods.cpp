@@ -12,12 +12,11 @@
 #include "common/parallel.hpp"
 #include "perfzero/benchmark.hpp"
 #include "speedcube/speedcube.hpp"
+#include "speedcube/speedcube_result.hpp"
 
 namespace perfzero::speedcube {
 
 namespace {
-
-constexpr double kExpectedMean = 11.0;
 
 // One run of the whole problem by default: at the brief's full size it takes minutes. Warm-up is a
 // one-chunk run (or the pre-faulting), not a whole repetition.
@@ -33,33 +32,6 @@ Problem problem_from(Context& ctx, bool single_thread) {
   p.seed = static_cast<std::uint64_t>(ctx.int_param("seed"));
   p.threads = single_thread ? 1 : params::threads_from(ctx);
   return p;
-}
-
-// Reports the mean with bounds (the harness fails the run outside them) and checks the mean of all
-// points as well; returns false when the answer is wrong.
-bool report_result(Context& ctx, const Problem& p, const Sums& sums, double seconds) {
-  const double mean = sums.selected / static_cast<double>(sums.selected_count) + 1.0;
-  const double all_mean = sums.all / static_cast<double>(sums.all_count);
-  const double bound = mean_error_bound(p.n);
-  ctx.report(Metric{"mean", mean, "1", kExpectedMean - bound, kExpectedMean + bound, Direction::unspecified});
-  ctx.report("mean_error", std::fabs(mean - kExpectedMean), "1", perfzero::Direction::lower_is_better);
-  ctx.report("points_per_second", static_cast<double>(p.n) * static_cast<double>(p.n) / seconds, "points/s",
-             perfzero::Direction::higher_is_better);
-  ctx.set_extra("threads", std::int64_t{p.threads});
-  ctx.set_extra("n", p.n);
-  ctx.set_extra("chunk", p.chunk);
-  ctx.set_extra("mean_bound", bound);
-  ctx.set_extra("all_points_mean", all_mean);
-  if (sums.all_count != p.n * p.n || std::fabs(all_mean - 10.0) > 6.0 / static_cast<double>(p.n)) {
-    ctx.fail("the mean of all points is " + std::to_string(all_mean) + " over " + std::to_string(sums.all_count) +
-             " points; expected 10 over n*n");
-    return false;
-  }
-  if (std::fabs(mean - kExpectedMean) > bound) {
-    ctx.fail("mean " + std::to_string(mean) + " is further than " + std::to_string(bound) + " from 11");
-    return false;
-  }
-  return true;
 }
 
 // Times `run` with perfzero::measure and returns the sums of its last repetition, or nothing after

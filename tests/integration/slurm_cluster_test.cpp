@@ -117,6 +117,55 @@ methods:
   EXPECT_EQ(latency["perfzero_cpp"]["outcome"], "succeeded") << detail_of(latency);
 }
 
+// The speed cube across the three hosts: the one-host mean bit for bit, and Dask distributed (a
+// scheduler and a worker per host) on the same hosts, every process of both gone afterwards.
+TEST_F(SlurmCluster, TheSpeedCubeAcrossHostsGivesTheOneHostMeanAndDaskDistributedRunsBesideIt) {
+  if (!std::filesystem::exists(kBinDir / "harness" / "perfzero-worker-mpi")) {
+    GTEST_SKIP() << "the MPI worker was not built (libopenmpi-dev; PERFZERO_WITH_MPI)";
+  }
+  TempDir dir;
+  const auto suite =
+      dir.write("s.yaml", fmt::format(R"yaml(
+methods:
+  - method: mpi.SpeedCube.benchmark_fused
+    params: {{n: 3200, chunk: 320, threads: 1, repetitions: 2}}
+    launch: {{engine: slurm, nodes: 3}}
+  - method: speedcube.SpeedCube.benchmark_fused
+    params: {{n: 3200, chunk: 320, threads: 1, repetitions: 1}}
+  - name: dask
+    command: [/usr/bin/python3, {}, "3200", "320", "1"]
+    launch: {{engine: slurm, nodes: 3}}
+)yaml",
+                                      (kSourceDir / "benchmarks/baselines/speedcube_dask_distributed.py").string()));
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto run = read_json(out / "run.json");
+  std::map<std::string, std::string> dirs;
+  for (const auto& c : run["plan"]) dirs[c["name"].get<std::string>()] = c["dir"].get<std::string>();
+  const auto metric = [](const nlohmann::json& rep, const std::string& name) {
+    for (const auto& m : rep["benchmark_result"]["metrics"]) {
+      if (m["name"] == name) return m["value"].get<double>();
+    }
+    ADD_FAILURE() << name << " missing from " << rep["benchmark_result"].dump();
+    return 0.0;
+  };
+  const auto spread = report(out, dirs.at("mpi.SpeedCube.benchmark_fused[chunk=320,n=3200,repetitions=2,threads=1]"));
+  const auto one_host =
+      report(out, dirs.at("speedcube.SpeedCube.benchmark_fused[chunk=320,n=3200,repetitions=1,threads=1]"));
+  EXPECT_EQ(spread["perfzero_cpp"]["hosts"].size(), 3U) << spread["perfzero_cpp"]["hosts"].dump();
+  EXPECT_EQ(spread["benchmark_result"]["extras"]["ranks"], 3);
+  EXPECT_EQ(metric(spread, "mean"), metric(one_host, "mean")) << "the same points, added in the same order";
+  EXPECT_GT(metric(spread, "points_per_second"), 0);
+  const auto dask = report(out, "dask");
+  EXPECT_EQ(dask["perfzero_cpp"]["outcome"], "succeeded") << detail_of(dask);
+  EXPECT_EQ(dask["perfzero_cpp"]["hosts"].size(), 3U);
+  EXPECT_EQ(dask["benchmark_result"]["extras"]["workers"], 3) << dask["benchmark_result"].dump();
+  EXPECT_EQ(dask["benchmark_result"]["extras"]["worker_hosts"], 3) << "a worker on every host joined";
+  EXPECT_NEAR(metric(dask, "mean"), 11.0, 6.0 * 2.0 / 3200);
+  EXPECT_EQ(leftovers_after(10s), "") << "no scheduler or worker left on any host";
+}
+
 TEST_F(SlurmCluster, ANodesSweepIsAScalingStudyOneCasePerCount) {
   TempDir dir;
   const auto suite = dir.write("s.yaml", R"yaml(

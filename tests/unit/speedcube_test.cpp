@@ -53,6 +53,29 @@ TEST(SpeedCube, SameAnswerForAnyThreadCountAndBothModes) {
   EXPECT_GT(times.reduce_seconds, 0.0);
 }
 
+// What the cross-rank cube (mpi.SpeedCube) relies on: slabs computed apart, their chunks' sums put
+// side by side in chunk order, give one host's answer bit for bit.
+TEST(SpeedCube, SlabsAddedInChunkOrderGiveTheWholeAnswerBitForBit) {
+  const Problem p = small(2);
+  const Sums whole = run_fused(p);
+  ASSERT_EQ(chunk_count(p), 16);
+  for (const std::int64_t ranks : {1, 3, 5, 16}) {
+    std::vector<Sums> chunks;
+    for (std::int64_t r = 0; r < ranks; ++r) {
+      const ChunkRange slab{16 * r / ranks, 16 * (r + 1) / ranks};
+      const std::vector<Sums> mine = run_fused_chunks(small(1), slab);
+      ASSERT_EQ(static_cast<std::int64_t>(mine.size()), slab.last - slab.first);
+      chunks.insert(chunks.end(), mine.begin(), mine.end());
+    }
+    const Sums joined = add_in_chunk_order(chunks);
+    EXPECT_EQ(joined.selected, whole.selected) << ranks << " ranks";
+    EXPECT_EQ(joined.all, whole.all) << ranks << " ranks";
+    EXPECT_EQ(joined.all_count, whole.all_count);
+    EXPECT_EQ(joined.selected_count, whole.selected_count);
+  }
+  EXPECT_TRUE(run_fused_chunks(p, ChunkRange{5, 5}).empty()) << "a rank with no chunks";
+}
+
 TEST(SpeedCube, PointsDependOnTheirIndexOnly) {
   const Problem p = small(1);
   std::vector<double> row(static_cast<std::size_t>(p.n));
