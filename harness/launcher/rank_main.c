@@ -11,6 +11,8 @@
  *  - one result per trial: rank 0 keeps PERFZERO_RESULT_FILE; every other rank is pointed at a file
  *    of its own in <trial>/ranks/, which the harness refuses (and says so) instead of letting the
  *    last writer win;
+ *  - where the rank runs, in <trial>/ranks/rank-N.start.json before the method starts (its host and
+ *    the host's facts), so a rank killed before it could report is still named with its host;
  *  - how the rank ended, measured as perfzero-launch measures a local method (wait4: exit status,
  *    peak RSS, CPU time), written to <trial>/ranks/rank-N.json for the harness to read;
  *  - the host it ran on: its facts (CPUs, model, memory, kernel, boot id) and, from the first rank on
@@ -202,24 +204,50 @@ static void write_host(FILE* f, const struct host_load* load, double wall) {
   }
 }
 
-/* Written to a temporary name, then renamed: the harness never reads half a report. */
+/* Records are written to a temporary name, then renamed: the harness never reads half a record.
+ * `kind` is "" for the end report (rank-N.json) and ".start" for the start record. */
+static FILE* begin_record(const char* ranks_dir, long rank, const char* kind, char* path, char* tmp) {
+  const int n1 = snprintf(path, PATH_MAX, "%s/rank-%ld%s.json", ranks_dir, rank, kind);
+  const int n2 = snprintf(tmp, PATH_MAX, "%s/.rank-%ld%s.json.tmp", ranks_dir, rank, kind);
+  if (n1 < 0 || n2 < 0 || n1 >= PATH_MAX || n2 >= PATH_MAX) {
+    fprintf(stderr, "perfzero-rank: rank %ld: the trial directory's path is too long\n", rank);
+    return NULL;
+  }
+  FILE* f = fopen(tmp, "w");
+  if (f == NULL) fprintf(stderr, "perfzero-rank: rank %ld cannot write %s: %s\n", rank, tmp, strerror(errno));
+  return f;
+}
+
+static void end_record(FILE* f, long rank, const char* path, const char* tmp) {
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    fprintf(stderr, "perfzero-rank: rank %ld cannot write %s: %s\n", rank, path, strerror(errno));
+  }
+}
+
+static void write_identity(FILE* f, long rank, long world, long local, const char* host, pid_t pid) {
+  fprintf(f, "{\"rank\":%ld,\"world_size\":%ld,\"local_rank\":%ld,\"host\":\"%s\",\"pid\":%ld,", rank, world, local,
+          host, (long)pid);
+}
+
+/* Where the rank runs, before its command starts: a rank killed with no chance to report (SIGKILL
+ * after a time-out, a lost host) is still named with its host. */
+static void write_start(const char* ranks_dir, long rank, long world, long local, const char* host) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  FILE* f = begin_record(ranks_dir, rank, ".start", path, tmp);
+  if (f == NULL) return;
+  write_identity(f, rank, world, local, host, getpid());
+  write_host(f, NULL, 0);
+  fprintf(f, "\"started\":true}\n");
+  end_record(f, rank, path, tmp);
+}
+
 static void write_report(const char* ranks_dir, long rank, long world, long local, const char* host, pid_t pid,
                          int status, const struct rusage* usage, double wall, int exec_errno,
                          const struct host_load* load) {
   char path[PATH_MAX], tmp[PATH_MAX];
-  const int n1 = snprintf(path, sizeof path, "%s/rank-%ld.json", ranks_dir, rank);
-  const int n2 = snprintf(tmp, sizeof tmp, "%s/.rank-%ld.json.tmp", ranks_dir, rank);
-  if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof path || (size_t)n2 >= sizeof tmp) {
-    fprintf(stderr, "perfzero-rank: rank %ld: the trial directory's path is too long\n", rank);
-    return;
-  }
-  FILE* f = fopen(tmp, "w");
-  if (f == NULL) {
-    fprintf(stderr, "perfzero-rank: rank %ld cannot write %s: %s\n", rank, tmp, strerror(errno));
-    return;
-  }
-  fprintf(f, "{\"rank\":%ld,\"world_size\":%ld,\"local_rank\":%ld,\"host\":\"%s\",\"pid\":%ld,", rank, world, local,
-          host, (long)pid);
+  FILE* f = begin_record(ranks_dir, rank, "", path, tmp);
+  if (f == NULL) return;
+  write_identity(f, rank, world, local, host, pid);
   write_host(f, load, wall);
   if (exec_errno != 0) {
     fprintf(f, "\"exit_code\":127,\"signal\":null,\"error\":\"could not start the command: %s\",",
@@ -234,9 +262,7 @@ static void write_report(const char* ranks_dir, long rank, long world, long loca
           "\"tmp_leftover_files\":%ld}\n",
           (long long)usage->ru_maxrss * 1024LL, seconds_of(usage->ru_utime), seconds_of(usage->ru_stime), wall,
           g_leftovers);
-  if (fclose(f) != 0 || rename(tmp, path) != 0) {
-    fprintf(stderr, "perfzero-rank: rank %ld cannot write %s: %s\n", rank, path, strerror(errno));
-  }
+  end_record(f, rank, path, tmp);
 }
 
 int main(int argc, char** argv) {
@@ -268,6 +294,7 @@ int main(int argc, char** argv) {
     return 127;
   }
   mkdir(ranks_dir, 0755); /* every rank tries; one makes it */
+  write_start(ranks_dir, rank, world, local, host);
 
   set_number("PERFZERO_RANK", rank);
   set_number("PERFZERO_WORLD_SIZE", world);

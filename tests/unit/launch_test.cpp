@@ -317,6 +317,26 @@ TEST(RankReports, EachRankIsReadMissingOnesAndRefusedResultsAreListed) {
   EXPECT_TRUE(reports.problems.empty());
 }
 
+TEST(RankReports, ARankKilledBeforeItReportedIsNamedWithItsHostFromItsStartRecord) {
+  TempDir dir;
+  dir.write("ranks/rank-0.start.json",
+            R"({"rank":0,"world_size":3,"local_rank":0,"host":"h0","pid":9,"host_info":{"cpus":4},"started":true})");
+  dir.write("ranks/rank-0.json", R"({"rank":0,"host":"h0","exit_code":0,"signal":null})");
+  dir.write("ranks/rank-1.start.json",
+            R"({"rank":1,"local_rank":0,"host":"h1","host_info":{"cpus":8,"boot_id":"b1"},"started":true})");
+  dir.write("ranks/rank-2.start.json", R"({"rank":7,"host":"elsewhere"})");  // not rank 2's own
+  const auto reports = runner::read_rank_reports(dir.path(), 3);
+  ASSERT_EQ(reports.ranks.size(), 1U);
+  EXPECT_EQ(reports.missing, (std::vector<int>{1, 2}));
+  ASSERT_EQ(reports.unreported.size(), 1U) << "rank 2's start record is another rank's";
+  EXPECT_EQ(reports.unreported[0].rank, 1);
+  EXPECT_EQ(reports.unreported[0].host, "h1");
+  ASSERT_TRUE(reports.unreported[0].host_facts);
+  EXPECT_EQ(reports.unreported[0].host_facts->cpus, 8);
+  EXPECT_EQ(reports.unreported[0].host_facts->boot_id, "b1");
+  EXPECT_TRUE(reports.problems.empty()) << "a start record alone is not a broken report";
+}
+
 TEST(RankReports, AReportThatIsNotOneIsAProblemNotARank) {
   TempDir dir;
   dir.write("ranks/rank-0.json", R"({"rank":5,"exit_code":0})");  // another rank's number
@@ -366,6 +386,16 @@ TEST(NameTheRank, TheRankThatFailedByItselfIsNamedNotThoseTheEngineEnded) {
   EXPECT_EQ(c.outcome, Outcome::failed);
   EXPECT_NE(c.detail.find("rank 2 on c exited with code 3"), std::string::npos) << c.detail;
   EXPECT_NE(c.detail.find("no report from rank 1, 3 (never started, or its host was lost)"), std::string::npos)
+      << c.detail;
+
+  // A rank's start record names its host even when it never reported.
+  runner::RankStart started;
+  started.rank = 3;
+  started.host = "d";
+  e.ranks.unreported = {started};
+  c = runner::classify(e, std::string("no result"));
+  runner::name_the_rank(c, e);
+  EXPECT_NE(c.detail.find("no report from rank 1, 3 on d (never started, or its host was lost)"), std::string::npos)
       << c.detail;
 }
 

@@ -1,5 +1,6 @@
 #include "runner/outcome_classifier.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 
@@ -70,9 +71,16 @@ namespace {
 
 std::string where(const RankEnd& r) { return fmt::format("rank {} on {}", r.rank, r.host.empty() ? "?" : r.host); }
 
-std::string rank_list(const std::vector<int>& ranks) {
+// The ranks that wrote no report, each with its host where its start record names one.
+std::string rank_list(const RankReports& reports) {
+  const auto& ranks = reports.missing;
   std::string out;
-  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) out += (i == 0 ? "" : ", ") + std::to_string(ranks[i]);
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) {
+    out += (i == 0 ? "" : ", ") + std::to_string(ranks[i]);
+    const auto start = std::find_if(reports.unreported.begin(), reports.unreported.end(),
+                                    [&](const RankStart& s) { return s.rank == ranks[i]; });
+    if (start != reports.unreported.end() && !start->host.empty()) out += " on " + start->host;
+  }
   if (ranks.size() > 8) out += fmt::format(" and {} more", ranks.size() - 8);
   return out;
 }
@@ -125,13 +133,13 @@ void name_the_rank(Classification& c, const TrialExecution& execution) {
   const bool killed_by_harness = c.outcome == Outcome::timed_out || c.outcome == Outcome::interrupted;
   if (!execution.ranks.missing.empty() && !killed_by_harness && !engine_ended) {
     detail += fmt::format("{}no report from rank {} (never started, or its host was lost)", detail.empty() ? "" : "; ",
-                          rank_list(execution.ranks.missing));
+                          rank_list(execution.ranks));
   }
   if (!execution.ranks.missing.empty() && engine_ended) {
-    detail = fmt::format("no report from rank {}", rank_list(execution.ranks.missing));
+    detail = fmt::format("no report from rank {}", rank_list(execution.ranks));
   } else if (!execution.ranks.missing.empty() && killed_by_harness) {
     detail = fmt::format("rank {} ended without a report (killed once {} had not stopped them in time)",
-                         rank_list(execution.ranks.missing), execution.engine);
+                         rank_list(execution.ranks), execution.engine);
   }
   // The engine's own end follows the rank's: "mpirun exited with code 3".
   if (!detail.empty()) {

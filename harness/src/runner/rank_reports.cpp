@@ -20,12 +20,37 @@ T number_or(const nlohmann::json& j, const char* key, T fallback) {
   return it != j.end() && it->is_number() ? it->get<T>() : fallback;
 }
 
-std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
+std::optional<HostFacts> host_facts_of(const nlohmann::json& j) {
+  const auto h = j.find("host_info");
+  if (h == j.end() || !h->is_object()) return std::nullopt;
+  HostFacts facts;
+  facts.cpus = number_or<long>(*h, "cpus", 0);
+  facts.mem_total_bytes = number_or<std::uint64_t>(*h, "mem_total_bytes", 0);
+  for (auto [key, into] : {std::pair{"cpu_model", &facts.cpu_model}, std::pair{"kernel", &facts.kernel},
+                           std::pair{"boot_id", &facts.boot_id}}) {
+    if (const auto v = h->find(key); v != h->end() && v->is_string()) *into = v->get<std::string>().substr(0, 256);
+  }
+  return facts;
+}
+
+std::optional<RankStart> parse_start(const nlohmann::json& j, int rank) {
   if (!j.is_object() || number_or<int>(j, "rank", -1) != rank) return std::nullopt;
+  RankStart s;
+  s.rank = rank;
+  s.local_rank = number_or<int>(j, "local_rank", -1);
+  if (const auto h = j.find("host"); h != j.end() && h->is_string()) s.host = h->get<std::string>().substr(0, 256);
+  s.host_facts = host_facts_of(j);
+  return s;
+}
+
+std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
+  const auto start = parse_start(j, rank);
+  if (!start) return std::nullopt;
   RankEnd r;
   r.rank = rank;
-  r.local_rank = number_or<int>(j, "local_rank", -1);
-  if (const auto h = j.find("host"); h != j.end() && h->is_string()) r.host = h->get<std::string>();
+  r.local_rank = start->local_rank;
+  r.host = start->host;
+  r.host_facts = start->host_facts;
   r.pid = number_or<long>(j, "pid", 0);
   if (const auto e = j.find("exit_code"); e != j.end() && e->is_number_integer()) r.exit_code = e->get<int>();
   r.signal = number_or<int>(j, "signal", 0);
@@ -35,16 +60,6 @@ std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
   r.system_seconds = number_or<double>(j, "system_seconds", 0);
   r.wall_seconds = number_or<double>(j, "wall_seconds", 0);
   r.tmp_leftover_files = number_or<long>(j, "tmp_leftover_files", 0);
-  if (const auto h = j.find("host_info"); h != j.end() && h->is_object()) {
-    HostFacts facts;
-    facts.cpus = number_or<long>(*h, "cpus", 0);
-    facts.mem_total_bytes = number_or<std::uint64_t>(*h, "mem_total_bytes", 0);
-    for (auto [key, into] : {std::pair{"cpu_model", &facts.cpu_model}, std::pair{"kernel", &facts.kernel},
-                             std::pair{"boot_id", &facts.boot_id}}) {
-      if (const auto v = h->find(key); v != h->end() && v->is_string()) *into = v->get<std::string>().substr(0, 256);
-    }
-    r.host_facts = facts;
-  }
   if (const auto l = j.find("host_load"); l != j.end() && l->is_object()) {
     HostLoad load;
     load.busy_cpu_seconds = number_or<double>(*l, "busy_cpu_seconds", 0);
@@ -57,6 +72,15 @@ std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
   }
   if (!r.exit_code && r.signal == 0) return std::nullopt;
   return r;
+}
+
+// Where a rank without an end report had started, when its start record says so.
+std::optional<RankStart> read_start(const std::filesystem::path& dir, int rank) {
+  const UntrustedFile file = read_untrusted_file(dir / fmt::format("rank-{}.start.json", rank), kMaxRankReportBytes);
+  if (!file.text) return std::nullopt;
+  std::string problem;
+  const auto doc = parse_bounded_json(*file.text, problem, 4);
+  return doc ? parse_start(*doc, rank) : std::nullopt;
 }
 
 }  // namespace
@@ -83,6 +107,9 @@ RankReports read_rank_reports(const std::filesystem::path& trial_dir, int world_
                                            path.filename().string(), problem.empty() ? "" : ": " + problem));
         out.missing.push_back(rank);
       }
+    }
+    if (!out.missing.empty() && out.missing.back() == rank) {
+      if (auto start = read_start(dir, rank)) out.unreported.push_back(std::move(*start));
     }
     if (rank != 0) {
       std::error_code ec;

@@ -1,7 +1,8 @@
 #pragma once
 // What each rank of a multi-rank trial said of its own end: perfzero-rank writes
-// <trial>/ranks/rank-N.json when its rank ends (harness/launcher/rank_main.c). Read back here, with
-// the same care as any file a child controls (runner/untrusted_file.hpp).
+// <trial>/ranks/rank-N.json when its rank ends, and rank-N.start.json (where it runs) before the
+// method starts (harness/launcher/rank_main.c). Read back here, with the same care as any file a
+// child controls (runner/untrusted_file.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -46,9 +47,19 @@ struct RankEnd {
   std::optional<HostLoad> host_load;
 };
 
+// Where a rank that wrote no end report had started: killed before it could write one (SIGKILL once
+// a time-out's grace ran out), or its host was lost.
+struct RankStart {
+  int rank = 0;
+  int local_rank = -1;
+  std::string host;
+  std::optional<HostFacts> host_facts;
+};
+
 struct RankReports {
   std::vector<RankEnd> ranks;         // by rank
   std::vector<int> missing;           // ranks of the world that wrote no report: never started, or lost
+  std::vector<RankStart> unreported;  // those of `missing` that had started, by rank
   std::vector<int> refused_results;   // ranks other than 0 that wrote a result file: not read
   std::vector<std::string> problems;  // reports that could not be read, and why
 };

@@ -144,6 +144,16 @@ nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& lau
     if (host->facts == nullptr && r.host_facts) host->facts = &*r.host_facts;
     if (host->load == nullptr && r.host_load) host->load = &*r.host_load;
   }
+  // Ranks killed before they could report still name their host, from their start record.
+  nlohmann::json missing_hosts = nlohmann::json::array();
+  for (const auto& s : e.ranks.unreported) {
+    missing_hosts.push_back({{"rank", s.rank}, {"host", s.host}});
+    auto host = std::find_if(views.begin(), views.end(), [&](const HostView& h) { return h.name == s.host; });
+    if (host == views.end()) host = views.insert(views.end(), HostView{s.host, {}, nullptr, nullptr});
+    host->ranks.push_back(s.rank);
+    std::sort(host->ranks.begin(), host->ranks.end());
+    if (host->facts == nullptr && s.host_facts) host->facts = &*s.host_facts;
+  }
   for (const auto& view : views) hosts.push_back(host_json(view, views, e.ranks.ranks, a_host_was_busy));
   return {{"engine", config::launch_engine_name(launch.engine)},
           {"nodes", launch.nodes},
@@ -152,6 +162,7 @@ nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& lau
           {"ranks", std::move(ranks)},
           {"hosts", std::move(hosts)},
           {"missing", e.ranks.missing},
+          {"missing_hosts", std::move(missing_hosts)},
           {"refused_results", e.ranks.refused_results},
           {"problems", e.ranks.problems}};
 }
