@@ -10,6 +10,9 @@
 #   scripts/slurm-test-cluster.sh status  sinfo's view, and each host's process count
 #   scripts/slurm-test-cluster.sh pids HOST   every process in that host's namespace, one pid a line
 #   scripts/slurm-test-cluster.sh exec HOST CMD...  runs CMD on that host (its namespaces)
+#   scripts/slurm-test-cluster.sh rsh HOST WORDS...  runs WORDS as one shell line on that host, as ssh
+#                                  does: Open MPI's remote shell for mpirun across these hosts without
+#                                  Slurm (--mca plm_rsh_agent "scripts/slurm-test-cluster.sh rsh")
 #   scripts/slurm-test-cluster.sh lose HOST   kills every process of that host, as a power loss would
 #   scripts/slurm-test-cluster.sh cut HOST    takes its link down (a partition); `mend HOST` brings it up
 #   scripts/slurm-test-cluster.sh restart HOST   starts its slurmd again and waits for it to be idle
@@ -228,6 +231,11 @@ case "${1:-}" in
     i="$(node_index "${2:?exec HOST CMD...}")"
     shift 2
     on_node "$i" "$@"
+    ;;
+  rsh)
+    i="$(node_index "${2:?rsh HOST WORDS...}")"
+    shift 2
+    on_node "$i" /bin/sh -c "$*"
     ;;
   lose)
     kill_node "$(node_index "${2:?lose HOST}")"
