@@ -36,6 +36,31 @@ TEST(HostLoad, ANeighbourUsingACoreIsFlaggedTheTrialItselfIsNot) {
   EXPECT_NEAR(steal.steal_percent, 30.0, 1e-9);
 }
 
+TEST(HostLoad, RanksOutsideTheTreeOnThisMachineAreTheMethodsOwnNotANeighbours) {
+  // Slurm's ranks on this machine used 0.9 s of the 0.95 s the verdict took for a neighbour's.
+  SamplerOutput out;
+  out.summary = {{"judged", true},          {"judged_by", "host load"}, {"window_seconds", 1.0}, {"logical_cpus", 2},
+                 {"other_busy_cpus", 0.95}, {"threshold_cpus", 0.25},   {"busy", true}};
+  out.flags = {"host_busy"};
+  SamplerOutput partly = out;
+  count_as_own(out, 0.9, 100);
+  EXPECT_FALSE(out.summary["busy"].get<bool>());
+  EXPECT_NEAR(out.summary["other_busy_cpus"].get<double>(), 0.05, 1e-9);
+  EXPECT_EQ(out.summary["outside_tree_cpu_seconds"], 0.9);
+  EXPECT_TRUE(out.flags.empty());
+  // A neighbour beside the ranks stays one.
+  count_as_own(partly, 0.3, 100);
+  EXPECT_TRUE(partly.summary["busy"].get<bool>());
+  EXPECT_EQ(partly.flags, std::vector<std::string>{"host_busy"});
+  // A short trial's verdict (another window, or the run queue) is not taken apart.
+  SamplerOutput short_trial;
+  short_trial.summary = {{"judged_by", "run queue"}, {"window_seconds", 0.1}, {"other_busy_cpus", 1.0}, {"busy", true}};
+  short_trial.flags = {"host_busy"};
+  count_as_own(short_trial, 0.1, 100);
+  EXPECT_TRUE(short_trial.summary["busy"].get<bool>());
+  EXPECT_EQ(short_trial.flags.size(), 1U);
+}
+
 TEST(HostLoad, ShortTrialsAreNotJudgedAndLargeMachinesHaveAHigherThreshold) {
   const CpuTimes before{0, 0, 0};
   const CpuTimes after{10, 0, 20};

@@ -1,14 +1,43 @@
 #include "runner/execute_trial.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
+#include "common/files.hpp"
+#include "monitor/proc_reader.hpp"
 #include "redact/redact.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/rank_reports.hpp"
 #include "runner/result_source.hpp"
 #include "runner/trial_result.hpp"
+#include "samplers/host_load_sampler.hpp"
 
 namespace perfzero::runner {
+
+namespace {
+
+// Ranks an engine's daemon started on this very machine (slurmstepd here, or on hosts that are
+// namespaces or containers of it: the same boot id) ran outside the launcher's tree, so this
+// machine's load verdict took their CPU for a neighbour's: it is the method's own.
+void count_ranks_on_this_machine(TrialExecution& e) {
+  if (!e.ranks_outside_tree) return;
+  const auto boot_id = files::read_line("/proc/sys/kernel/random/boot_id");
+  char hostname[256] = "";
+  ::gethostname(hostname, sizeof hostname - 1);
+  double cpu_seconds = 0;
+  for (const auto& r : e.ranks.ranks) {
+    const bool by_boot_id = boot_id && !boot_id->empty() && r.host_facts && !r.host_facts->boot_id.empty();
+    if (by_boot_id ? r.host_facts->boot_id == *boot_id : r.host == hostname) {
+      cpu_seconds += r.user_seconds + r.system_seconds;
+    }
+  }
+  for (auto& [name, output] : e.samplers) {
+    if (name == "host_load") samplers::count_as_own(output, cpu_seconds, monitor::clock_ticks_per_second());
+  }
+}
+
+}  // namespace
 
 ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
   ExecutedTrial out;
@@ -27,6 +56,7 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
     // A multi-rank method's ranks each reported their end into the trial directory (perfzero-rank).
     if (record.execution.world_size > 0) {
       record.execution.ranks = read_rank_reports(job.dir, record.execution.world_size);
+      count_ranks_on_this_machine(record.execution);
     }
     record.result = read_trial_result(*job.planned, job.dir, record.execution);
     record.classification = classify(record.execution, record.result);

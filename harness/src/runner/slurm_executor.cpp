@@ -297,6 +297,7 @@ TrialExecution SlurmExecutor::run(const TrialRequest& request) {
 
   TrialExecution execution = local_.run(wrapped);
   execution.engine = std::string(name());
+  execution.ranks_outside_tree = true;  // slurmstepd started them, on every host
   execution.world_size = request.launch.world_size();
   execution.engine_verdict = read_srun_verdict(log_tail(request.log_path));
   // srun saw the step to its end only when it exited by itself; otherwise its tasks may still run.

@@ -59,6 +59,9 @@ struct TrialExecution {
   // its end. world_size 0: a local method.
   int world_size = 0;
   std::string engine;  // what started them: "mpirun" or "slurm"
+  // The engine's daemons, not the launcher's tree, started the ranks (slurm): the CPU of those on
+  // this machine is missing from the tree's and is counted as the method's afterwards.
+  bool ranks_outside_tree = false;
   RankReports ranks;
   std::optional<EngineVerdict> engine_verdict;
   std::string engine_note;  // what the engine could not clean up (a step Slurm still lists), for the detail

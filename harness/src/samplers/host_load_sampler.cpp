@@ -63,6 +63,24 @@ HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, d
   return v;
 }
 
+void count_as_own(SamplerOutput& host_load, double cpu_seconds, double ticks_per_second) {
+  auto& s = host_load.summary;
+  if (cpu_seconds <= 0 || !s.is_object() || s.value("judged_by", std::string()) != "host load") return;
+  const double window = s.value("window_seconds", 0.0);
+  const int logical_cpus = std::max(1, s.value("logical_cpus", 1));
+  if (window <= 0) return;
+  // The same rule as judge_host_load, with the ranks' CPU taken out of the others' share.
+  const double others_seconds = std::max(0.0, s.value("other_busy_cpus", 0.0) * window - cpu_seconds);
+  const double uncertainty_seconds = 2.0 * std::sqrt(static_cast<double>(logical_cpus)) / ticks_per_second;
+  const bool busy = std::max(0.0, others_seconds - uncertainty_seconds) / window > s.value("threshold_cpus", 0.25);
+  s["other_busy_cpus"] = others_seconds / window;
+  s["outside_tree_cpu_seconds"] = cpu_seconds;
+  s["busy"] = busy;
+  auto& flags = host_load.flags;
+  flags.erase(std::remove(flags.begin(), flags.end(), "host_busy"), flags.end());
+  if (busy) flags.emplace_back("host_busy");
+}
+
 void judge_short_trial(HostLoadVerdict& v, const std::optional<HostLoadVerdict>& recent,
                        std::optional<double> run_queue_seconds, double wall_seconds) {
   v.run_queue_seconds = run_queue_seconds;

@@ -51,6 +51,13 @@ void judge_short_trial(HostLoadVerdict& v, const std::optional<HostLoadVerdict>&
                        std::optional<double> run_queue_seconds, double wall_seconds);
 inline constexpr double kRunQueueShare = 0.10;
 
+// Processes of the trial that ran on this machine outside its tree used `cpu_seconds`: ranks that an
+// engine's daemon started (Slurm's slurmstepd) on the host perfzero runs on, or on hosts that are
+// namespaces or containers of this machine. They are the method's own, not a neighbour's: a verdict
+// judged on the trial's own window ("host load") is judged again without them, and its host_busy
+// flag follows. Short trials' verdicts (judged on a wider window or the run queue) are left as they are.
+void count_as_own(SamplerOutput& host_load, double cpu_seconds, double ticks_per_second);
+
 class HostLoadSampler : public Sampler {
  public:
   explicit HostLoadSampler(std::string proc_stat_path = "/proc/stat", LoadTimeline* timeline = nullptr);
