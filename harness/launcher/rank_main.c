@@ -18,7 +18,8 @@
  *  - the host it ran on: its facts (CPUs, model, memory, kernel, boot id) and, from the first rank on
  *    each host (local rank 0), the host's CPU load while the rank ran: a thread reads /proc/stat
  *    every PERFZERO_HOST_SAMPLE_MS (default 100, 0: only at the start and the end), so a host that
- *    was busy with something else is seen on every host, not only where perfzero runs.
+ *    was busy with something else is seen on every host, not only where perfzero runs; the same rank
+ *    watches the host's GPUs through nvidia-smi (rank_gpus.h);
  * It then ends as the method did (the same exit code, or the same signal), so the engine sees the
  * rank's own end.
  *
@@ -42,6 +43,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "rank_gpus.h"
 
 static volatile sig_atomic_t g_child = 0;
 
@@ -178,7 +181,7 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void write_host(FILE* f, const struct host_load* load, double wall) {
+static void write_host(FILE* f, const struct host_load* load, double wall, struct rank_gpus* gpus) {
   char model[256], kernel[128] = "", boot_id[64], mem[64];
   read_line("/proc/cpuinfo", "model name", model, sizeof model);
   read_line("/proc/sys/kernel/random/boot_id", NULL, boot_id, sizeof boot_id);
@@ -202,6 +205,7 @@ static void write_host(FILE* f, const struct host_load* load, double wall) {
             (double)(load->last.busy - load->start.busy) / hz, load->busy_max, load->samples, load->interval_ms, wall,
             seconds_of(self.ru_utime) + seconds_of(self.ru_stime));
   }
+  if (gpus != NULL) rank_gpus_write_json(f, gpus);
 }
 
 /* Records are written to a temporary name, then renamed: the harness never reads half a record.
@@ -236,19 +240,19 @@ static void write_start(const char* ranks_dir, long rank, long world, long local
   FILE* f = begin_record(ranks_dir, rank, ".start", path, tmp);
   if (f == NULL) return;
   write_identity(f, rank, world, local, host, getpid());
-  write_host(f, NULL, 0);
+  write_host(f, NULL, 0, NULL);
   fprintf(f, "\"started\":true}\n");
   end_record(f, rank, path, tmp);
 }
 
 static void write_report(const char* ranks_dir, long rank, long world, long local, const char* host, pid_t pid,
                          int status, const struct rusage* usage, double wall, int exec_errno,
-                         const struct host_load* load) {
+                         const struct host_load* load, struct rank_gpus* gpus) {
   char path[PATH_MAX], tmp[PATH_MAX];
   FILE* f = begin_record(ranks_dir, rank, "", path, tmp);
   if (f == NULL) return;
   write_identity(f, rank, world, local, host, pid);
-  write_host(f, load, wall);
+  write_host(f, load, wall, gpus);
   if (exec_errno != 0) {
     fprintf(f, "\"exit_code\":127,\"signal\":null,\"error\":\"could not start the command: %s\",",
             strerror(exec_errno));
@@ -351,6 +355,9 @@ int main(int argc, char** argv) {
     load.last = load.start;
     if (load.ok && load.interval_ms > 0) sampling = pthread_create(&sampler, NULL, sample_host, &load) == 0;
   }
+  static struct rank_gpus gpus;
+  const int watching_gpus = local <= 0 && load.interval_ms > 0;
+  if (watching_gpus) rank_gpus_start(&gpus, load.interval_ms);
   const double started = now_seconds();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -397,6 +404,7 @@ int main(int argc, char** argv) {
     pthread_mutex_unlock(&load.lock);
     pthread_join(sampler, NULL);
   }
+  if (watching_gpus) rank_gpus_stop(&gpus); /* before the reaping below, which waits for every child */
   if (load.ok) {
     struct cpu_ticks end;
     if (read_cpu_ticks(&end)) load.last = end;
@@ -412,7 +420,8 @@ int main(int argc, char** argv) {
     }
   }
   if (have_tmp) nftw(tmpdir, count_and_remove, 16, FTW_DEPTH | FTW_PHYS);
-  write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno, local <= 0 ? &load : NULL);
+  write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno, local <= 0 ? &load : NULL,
+               watching_gpus ? &gpus : NULL);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     signal(sig, SIG_DFL);

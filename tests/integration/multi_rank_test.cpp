@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "../unit/scoped_env.hpp"
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -103,6 +104,51 @@ TEST_F(MultiRank, ABuiltInMethodWritesOneResultFromRankZero) {
   EXPECT_EQ(rep["perfzero_cpp"]["outcome"], "succeeded");
   EXPECT_EQ(rep["perfzero_cpp"]["ranks"]["world_size"], 2);
   EXPECT_EQ(rep["perfzero_cpp"]["ranks"]["refused_results"], nlohmann::json::array());
+}
+
+// Each host's GPUs, watched by its first rank's agent through nvidia-smi: a fake one here
+// (tests/fakes/bin/nvidia-smi, two GPUs), since no GPU can exist on this machine.
+TEST_F(MultiRank, EachHostsGpusAreWatchedByItsFirstRanksAgent) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+methods:
+  - name: wait
+    output: none
+    command: [/bin/sleep, "1"]
+    launch: {engine: mpirun, tasks_per_node: 2}
+)yaml");
+  const std::string path = (kSourceDir / "tests" / "fakes" / "bin").string() + ":" + std::getenv("PATH");
+  {
+    ScopedEnv env{{"PATH", path}, {"PERFZERO_HOST_SAMPLE_MS", "100"}};
+    const auto out = dir.path() / "run";
+    const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+    ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+    const auto hosts = report(out, "wait")["perfzero_cpp"]["hosts"];
+    ASSERT_EQ(hosts.size(), 1U);
+    const auto& gpus = hosts[0]["gpus"];
+    ASSERT_EQ(gpus.size(), 2U) << hosts.dump() << " (one agent watches a host, not each of its two ranks)";
+    EXPECT_EQ(gpus[0]["name"], "Fake GPU A100");
+    EXPECT_GE(gpus[0]["samples"].get<int>(), 5) << "about 10 samples a second for 1 s";
+    EXPECT_EQ(gpus[0]["util_max_percent"], 100.0) << "25 % a sample up to 100";
+    EXPECT_GT(gpus[0]["util_mean_percent"].get<double>(), 25.0);
+    EXPECT_LT(gpus[0]["util_mean_percent"].get<double>(), 100.0);
+    EXPECT_GE(gpus[0]["memory_used_max_bytes"].get<double>(), 1040.0 * 1048576);
+    EXPECT_EQ(gpus[0]["memory_total_bytes"], 40960.0 * 1048576);
+    EXPECT_EQ(gpus[0]["power_mean_watts"], 250.5);
+    EXPECT_TRUE(gpus[1]["power_mean_watts"].is_null()) << "[N/A] is no figure";
+    EXPECT_EQ(processes_with("--loop-ms="), 0) << "nvidia-smi ends with the rank";
+  }
+  {
+    // A host where nvidia-smi fails (no driver) reports no GPUs, and the method runs as usual.
+    ScopedEnv env{{"PATH", path}, {"FAKE_NVIDIA_SMI_FAIL", "1"}};
+    const auto out = dir.path() / "run2";
+    const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+    ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+    const auto rep = report(out, "wait");
+    EXPECT_FALSE(rep["perfzero_cpp"]["hosts"][0].contains("gpus")) << rep["perfzero_cpp"]["hosts"].dump();
+    EXPECT_EQ(slurp(out / "wait" / "trial_1" / "perfzero.log").find("NVIDIA"), std::string::npos)
+        << "nvidia-smi's complaint stays out of the method's log";
+  }
 }
 
 TEST_F(MultiRank, AFailingRankIsNamedWithItsHostAndTheRunGoesOn) {

@@ -33,6 +33,28 @@ std::optional<HostFacts> host_facts_of(const nlohmann::json& j) {
   return facts;
 }
 
+// Bounded as the agent writes it: at most 16 GPUs.
+std::vector<HostGpu> host_gpus_of(const nlohmann::json& j) {
+  std::vector<HostGpu> gpus;
+  const auto list = j.find("host_gpus");
+  if (list == j.end() || !list->is_array()) return gpus;
+  for (const auto& g : *list) {
+    if (!g.is_object() || gpus.size() >= 16) continue;
+    HostGpu gpu;
+    gpu.index = number_or<int>(g, "index", 0);
+    if (const auto n = g.find("name"); n != g.end() && n->is_string()) gpu.name = n->get<std::string>().substr(0, 96);
+    gpu.samples = number_or<long>(g, "samples", 0);
+    gpu.util_max_percent = number_or<double>(g, "util_max_percent", 0);
+    gpu.util_mean_percent = number_or<double>(g, "util_mean_percent", 0);
+    gpu.memory_used_max_bytes = number_or<double>(g, "memory_used_max_bytes", 0);
+    gpu.memory_total_bytes = number_or<double>(g, "memory_total_bytes", 0);
+    if (const auto p = g.find("power_mean_watts"); p != g.end() && p->is_number())
+      gpu.power_mean_watts = p->get<double>();
+    gpus.push_back(std::move(gpu));
+  }
+  return gpus;
+}
+
 std::optional<RankStart> parse_start(const nlohmann::json& j, int rank) {
   if (!j.is_object() || number_or<int>(j, "rank", -1) != rank) return std::nullopt;
   RankStart s;
@@ -70,6 +92,7 @@ std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
     load.agent_cpu_seconds = number_or<double>(*l, "agent_cpu_seconds", 0);
     r.host_load = load;
   }
+  r.host_gpus = host_gpus_of(j);
   if (!r.exit_code && r.signal == 0) return std::nullopt;
   return r;
 }

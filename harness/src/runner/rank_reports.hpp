@@ -30,6 +30,18 @@ struct HostLoad {
   double agent_cpu_seconds = 0;  // what the agent itself used, its sampling thread included
 };
 
+// One GPU of the host while the rank ran, from the agent of the host's first rank (nvidia-smi).
+struct HostGpu {
+  int index = 0;
+  std::string name;
+  long samples = 0;
+  double util_max_percent = 0;
+  double util_mean_percent = 0;
+  double memory_used_max_bytes = 0;
+  double memory_total_bytes = 0;
+  std::optional<double> power_mean_watts;  // absent where the GPU does not report power
+};
+
 struct RankEnd {
   int rank = 0;
   int local_rank = -1;
@@ -45,6 +57,7 @@ struct RankEnd {
   long tmp_leftover_files = 0;  // what it left in its node-local TMPDIR, removed after it
   std::optional<HostFacts> host_facts;
   std::optional<HostLoad> host_load;
+  std::vector<HostGpu> host_gpus;
 };
 
 // Where a rank that wrote no end report had started: killed before it could write one (SIGKILL once

@@ -74,7 +74,23 @@ struct HostView {
   std::vector<int> ranks;
   const HostFacts* facts = nullptr;
   const HostLoad* load = nullptr;
+  const std::vector<HostGpu>* gpus = nullptr;
 };
+
+nlohmann::json gpus_json(const std::vector<HostGpu>& gpus) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& g : gpus) {
+    out.push_back({{"index", g.index},
+                   {"name", g.name},
+                   {"samples", g.samples},
+                   {"util_max_percent", g.util_max_percent},
+                   {"util_mean_percent", g.util_mean_percent},
+                   {"memory_used_max_bytes", g.memory_used_max_bytes},
+                   {"memory_total_bytes", g.memory_total_bytes},
+                   {"power_mean_watts", g.power_mean_watts ? nlohmann::json(*g.power_mean_watts) : nlohmann::json()}});
+  }
+  return out;
+}
 
 nlohmann::json host_json(const HostView& h, const std::vector<HostView>& all, const std::vector<RankEnd>& ranks,
                          bool& busy) {
@@ -93,6 +109,7 @@ nlohmann::json host_json(const HostView& h, const std::vector<HostView>& all, co
     }
     if (!same_machine.empty()) out["same_machine_as"] = same_machine;
   }
+  if (h.gpus != nullptr) out["gpus"] = gpus_json(*h.gpus);
   if (h.load != nullptr && h.facts != nullptr) {
     double own = 0;
     for (const auto& r : ranks) {
@@ -139,17 +156,18 @@ nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& lau
                      {"wall_seconds", r.wall_seconds},
                      {"tmp_leftover_files", r.tmp_leftover_files}});
     auto host = std::find_if(views.begin(), views.end(), [&](const HostView& h) { return h.name == r.host; });
-    if (host == views.end()) host = views.insert(views.end(), HostView{r.host, {}, nullptr, nullptr});
+    if (host == views.end()) host = views.insert(views.end(), HostView{r.host, {}, nullptr, nullptr, nullptr});
     host->ranks.push_back(r.rank);
     if (host->facts == nullptr && r.host_facts) host->facts = &*r.host_facts;
     if (host->load == nullptr && r.host_load) host->load = &*r.host_load;
+    if (host->gpus == nullptr && !r.host_gpus.empty()) host->gpus = &r.host_gpus;
   }
   // Ranks killed before they could report still name their host, from their start record.
   nlohmann::json missing_hosts = nlohmann::json::array();
   for (const auto& s : e.ranks.unreported) {
     missing_hosts.push_back({{"rank", s.rank}, {"host", s.host}});
     auto host = std::find_if(views.begin(), views.end(), [&](const HostView& h) { return h.name == s.host; });
-    if (host == views.end()) host = views.insert(views.end(), HostView{s.host, {}, nullptr, nullptr});
+    if (host == views.end()) host = views.insert(views.end(), HostView{s.host, {}, nullptr, nullptr, nullptr});
     host->ranks.push_back(s.rank);
     std::sort(host->ranks.begin(), host->ranks.end());
     if (host->facts == nullptr && s.host_facts) host->facts = &*s.host_facts;
