@@ -14,7 +14,8 @@
  *  - where the rank runs, in <trial>/ranks/rank-N.start.json before the method starts (its host and
  *    the host's facts), so a rank killed before it could report is still named with its host;
  *  - how the rank ended, measured as perfzero-launch measures a local method (wait4: exit status,
- *    peak RSS, CPU time), written to <trial>/ranks/rank-N.json for the harness to read;
+ *    peak RSS, CPU time), and its process tree sampled while it ran (rank_tree.h: the tree's summed
+ *    peak RSS, processes, threads), written to <trial>/ranks/rank-N.json for the harness to read;
  *  - the host it ran on: its facts (CPUs, model, memory, kernel, boot id) and, from the first rank on
  *    each host (local rank 0), the host's CPU load while the rank ran: a thread reads /proc/stat
  *    every PERFZERO_HOST_SAMPLE_MS (default 100, 0: only at the start and the end), so a host that
@@ -45,6 +46,7 @@
 #include <unistd.h>
 
 #include "rank_gpus.h"
+#include "rank_tree.h"
 
 static volatile sig_atomic_t g_child = 0;
 
@@ -109,17 +111,20 @@ static int read_cpu_ticks(struct cpu_ticks* out) {
   return 1;
 }
 
-/* The host's load while the rank runs, sampled by a thread of its own so that the rank's end is
- * seen at once by the main thread's wait4. */
+/* What the rank's agent watches while the rank runs, by a thread of its own so that the rank's end
+ * is seen at once by the main thread's wait4: its process tree (every rank), and the host's load
+ * (the host's first rank). */
 struct host_load {
   pthread_mutex_t lock;
   pthread_cond_t wake;
   int stop;
   long interval_ms;
+  int watch_host; /* this rank watches the host's load */
   struct cpu_ticks start, last;
   long samples;
   double busy_max; /* the busiest interval, as a fraction of all CPUs */
   int ok;
+  struct rank_tree tree;
 };
 
 static void* sample_host(void* arg) {
@@ -135,6 +140,8 @@ static void* sample_host(void* arg) {
     until.tv_sec += load->interval_ms / 1000 + until.tv_nsec / 1000000000L;
     until.tv_nsec %= 1000000000L;
     if (pthread_cond_timedwait(&load->wake, &load->lock, &until) == 0 && load->stop) break;
+    rank_tree_sample(&load->tree);
+    if (!load->watch_host || !load->ok) continue;
     struct cpu_ticks now;
     if (!read_cpu_ticks(&now)) continue;
     if (now.total > load->last.total) {
@@ -247,7 +254,7 @@ static void write_start(const char* ranks_dir, long rank, long world, long local
 
 static void write_report(const char* ranks_dir, long rank, long world, long local, const char* host, pid_t pid,
                          int status, const struct rusage* usage, double wall, int exec_errno,
-                         const struct host_load* load, struct rank_gpus* gpus) {
+                         const struct host_load* load, struct rank_gpus* gpus, const struct rank_tree* tree) {
   char path[PATH_MAX], tmp[PATH_MAX];
   FILE* f = begin_record(ranks_dir, rank, "", path, tmp);
   if (f == NULL) return;
@@ -260,6 +267,10 @@ static void write_report(const char* ranks_dir, long rank, long world, long loca
     fprintf(f, "\"exit_code\":null,\"signal\":%d,", WTERMSIG(status));
   } else {
     fprintf(f, "\"exit_code\":%d,\"signal\":null,", WEXITSTATUS(status));
+  }
+  if (tree->samples > 0) {
+    fprintf(f, "\"tree_max_rss_bytes\":%llu,\"tree_max_processes\":%ld,\"tree_max_threads\":%ld,\"tree_samples\":%ld,",
+            tree->max_rss_bytes, tree->max_processes, tree->max_threads, tree->samples);
   }
   fprintf(f,
           "\"max_rss_bytes\":%lld,\"user_seconds\":%.6f,\"system_seconds\":%.6f,\"wall_seconds\":%.6f,"
@@ -337,26 +348,25 @@ int main(int argc, char** argv) {
    * outlives it on a host that perfzero-launch does not watch. */
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   const pid_t agent = getpid();
-  /* One rank per host watches the host: the first (local rank 0), or every rank when the engine
-   * does not say which is first. */
-  static struct host_load load = {
-      PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 100, {0, 0}, {0, 0}, 0, 0.0, 0};
-  pthread_t sampler;
-  int sampling = 0;
-  if (local <= 0) {
-    const long interval = first_number((const char* const[]){"PERFZERO_HOST_SAMPLE_MS", NULL});
-    if (interval >= 0) load.interval_ms = interval > 60000 ? 60000 : interval;
-    pthread_condattr_t monotonic;
-    pthread_condattr_init(&monotonic);
-    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
-    pthread_cond_init(&load.wake, &monotonic);
-    pthread_condattr_destroy(&monotonic);
+  /* Every rank's agent samples its tree; one per host watches the host: the first (local rank 0),
+   * or every rank when the engine does not say which is first. */
+  static struct host_load load = {.lock = PTHREAD_MUTEX_INITIALIZER, .interval_ms = 100};
+  load.watch_host = local <= 0;
+  const long interval = first_number((const char* const[]){"PERFZERO_HOST_SAMPLE_MS", NULL});
+  if (interval >= 0) load.interval_ms = interval > 60000 ? 60000 : interval;
+  pthread_condattr_t monotonic;
+  pthread_condattr_init(&monotonic);
+  pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+  pthread_cond_init(&load.wake, &monotonic);
+  pthread_condattr_destroy(&monotonic);
+  if (load.watch_host) {
     load.ok = read_cpu_ticks(&load.start);
     load.last = load.start;
-    if (load.ok && load.interval_ms > 0) sampling = pthread_create(&sampler, NULL, sample_host, &load) == 0;
   }
+  pthread_t sampler;
+  const int sampling = load.interval_ms > 0 && pthread_create(&sampler, NULL, sample_host, &load) == 0;
   static struct rank_gpus gpus;
-  const int watching_gpus = local <= 0 && load.interval_ms > 0;
+  const int watching_gpus = load.watch_host && load.interval_ms > 0;
   if (watching_gpus) rank_gpus_start(&gpus, load.interval_ms);
   const double started = now_seconds();
   const pid_t pid = fork();
@@ -385,6 +395,9 @@ int main(int argc, char** argv) {
   /* Both sides set the group (the usual idiom), so a signal forwarded right after the fork finds it. */
   setpgid(pid, pid);
   g_child = pid;
+  pthread_mutex_lock(&load.lock);
+  load.tree.root = pid;
+  pthread_mutex_unlock(&load.lock);
   close(pipefd[1]);
   int exec_errno = 0;
   if (read(pipefd[0], &exec_errno, sizeof exec_errno) != (ssize_t)sizeof exec_errno) exec_errno = 0;
@@ -421,7 +434,7 @@ int main(int argc, char** argv) {
   }
   if (have_tmp) nftw(tmpdir, count_and_remove, 16, FTW_DEPTH | FTW_PHYS);
   write_report(ranks_dir, rank, world, local, host, pid, status, &usage, wall, exec_errno, local <= 0 ? &load : NULL,
-               watching_gpus ? &gpus : NULL);
+               watching_gpus ? &gpus : NULL, &load.tree);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     signal(sig, SIG_DFL);

@@ -151,6 +151,33 @@ methods:
   }
 }
 
+// Each rank's whole tree, sampled by its agent while it runs: two processes of 60 MiB each are a
+// 120 MiB rank, which no single process's peak (wait4) shows; process_info is the largest rank's.
+TEST_F(MultiRank, EachRanksTreeIsSampledAndProcessInfoIsTheLargestRanks) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+methods:
+  - name: two
+    output: none
+    command: [/bin/sh, -c, 'for i in 1 2; do /usr/bin/python3 -c "import time; x = bytearray(60 << 20); x[::4096] = bytes(len(x[::4096])); time.sleep(1.5)" & done; wait']
+    launch: {engine: mpirun, tasks_per_node: 2}
+)yaml");
+  ScopedEnv env{{"PERFZERO_HOST_SAMPLE_MS", "100"}};
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto rep = report(out, "two");
+  std::uint64_t largest = 0;
+  for (const auto& r : rep["perfzero_cpp"]["ranks"]["ranks"]) {
+    ASSERT_TRUE(r.contains("max_rss_tree")) << r.dump();
+    EXPECT_GT(r["max_rss_tree"].get<std::uint64_t>(), std::uint64_t{120} << 20) << r.dump();
+    EXPECT_LT(r["max_rss"].get<std::uint64_t>(), std::uint64_t{100} << 20) << "one process's peak: " << r.dump();
+    EXPECT_GE(r["max_processes"].get<int>(), 3) << "the shell and its two children";
+    largest = std::max({largest, r["max_rss_tree"].get<std::uint64_t>(), r["max_rss"].get<std::uint64_t>()});
+  }
+  EXPECT_EQ(rep["process_info"]["max_rss"].get<std::uint64_t>(), largest) << rep["process_info"].dump();
+}
+
 TEST_F(MultiRank, AFailingRankIsNamedWithItsHostAndTheRunGoesOn) {
   TempDir dir;
   const auto suite = dir.write("s.yaml", R"yaml(

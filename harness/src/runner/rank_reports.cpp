@@ -82,6 +82,11 @@ std::optional<RankEnd> parse_report(const nlohmann::json& j, int rank) {
   r.system_seconds = number_or<double>(j, "system_seconds", 0);
   r.wall_seconds = number_or<double>(j, "wall_seconds", 0);
   r.tmp_leftover_files = number_or<long>(j, "tmp_leftover_files", 0);
+  if (number_or<long>(j, "tree_samples", 0) > 0) {
+    r.tree_max_rss_bytes = number_or<std::uint64_t>(j, "tree_max_rss_bytes", 0);
+    r.tree_max_processes = number_or<long>(j, "tree_max_processes", 0);
+    r.tree_max_threads = number_or<long>(j, "tree_max_threads", 0);
+  }
   if (const auto l = j.find("host_load"); l != j.end() && l->is_object()) {
     HostLoad load;
     load.busy_cpu_seconds = number_or<double>(*l, "busy_cpu_seconds", 0);

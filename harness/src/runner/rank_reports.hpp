@@ -55,6 +55,10 @@ struct RankEnd {
   double system_seconds = 0;
   double wall_seconds = 0;
   long tmp_leftover_files = 0;  // what it left in its node-local TMPDIR, removed after it
+  // Its process tree sampled while it ran (absent when it ended before the first sample).
+  std::optional<std::uint64_t> tree_max_rss_bytes;  // the largest sum over the tree
+  long tree_max_processes = 0;
+  long tree_max_threads = 0;
   std::optional<HostFacts> host_facts;
   std::optional<HostLoad> host_load;
   std::vector<HostGpu> host_gpus;

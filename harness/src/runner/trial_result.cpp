@@ -11,7 +11,30 @@ namespace perfzero::runner {
 
 using nlohmann::json;
 
+namespace {
+
+// A rank's own peak: its tree's sampled sum, or its largest process's (wait4), whichever is larger.
+std::uint64_t rank_peak(const RankEnd& r) { return std::max(r.tree_max_rss_bytes.value_or(0), r.max_rss_bytes); }
+
+// The busiest rank's CPU over its life, as a percentage of one CPU.
+double ranks_max_cpu_percent(const TrialExecution& e) {
+  double most = 0;
+  for (const auto& r : e.ranks.ranks) {
+    if (r.wall_seconds > 0) most = std::max(most, 100.0 * (r.user_seconds + r.system_seconds) / r.wall_seconds);
+  }
+  return most;
+}
+
+}  // namespace
+
 std::uint64_t reported_max_rss(const TrialExecution& e) {
+  // A multi-rank method's process_info keeps PerfZero's meaning: the method's peak, the largest
+  // rank's; the launcher's tree here holds srun (or mpirun and only this host's ranks).
+  if (e.world_size > 0 && !e.ranks.ranks.empty()) {
+    std::uint64_t peak = 0;
+    for (const auto& r : e.ranks.ranks) peak = std::max(peak, rank_peak(r));
+    return peak;
+  }
   std::uint64_t peak = std::max(e.tree.max_rss_tree, e.tree.max_hwm_process);
   if (e.kernel) peak = std::max(peak, e.kernel->max_rss_bytes);
   return peak;
@@ -155,6 +178,11 @@ nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& lau
                      {"system_seconds", r.system_seconds},
                      {"wall_seconds", r.wall_seconds},
                      {"tmp_leftover_files", r.tmp_leftover_files}});
+    if (r.tree_max_rss_bytes) {
+      ranks.back()["max_rss_tree"] = *r.tree_max_rss_bytes;
+      ranks.back()["max_processes"] = r.tree_max_processes;
+      ranks.back()["max_threads"] = r.tree_max_threads;
+    }
     auto host = std::find_if(views.begin(), views.end(), [&](const HostView& h) { return h.name == r.host; });
     if (host == views.end()) host = views.insert(views.end(), HostView{r.host, {}, nullptr, nullptr, nullptr});
     host->ranks.push_back(r.rank);
@@ -201,7 +229,8 @@ results::Trial make_trial(const TrialRecord& record) {
   if (const auto* child = std::get_if<ChildResult>(&record.result)) fill_from_child(*child, t);
   t.process.max_rss = reported_max_rss(e);
   t.process.max_vms = e.tree.max_vms_tree;
-  t.process.max_cpu_percent = e.tree.max_cpu_percent;
+  t.process.max_cpu_percent =
+      e.world_size > 0 && !e.ranks.ranks.empty() ? ranks_max_cpu_percent(e) : e.tree.max_cpu_percent;
   t.process.detail = process_detail(e, *record.planned);
   if (e.log_bytes_dropped > 0) t.flags.emplace_back("log_truncated");
   if (e.harness_stalled) t.flags.emplace_back("harness_stalled");
