@@ -1,7 +1,7 @@
 #pragma once
 // The CPU's FLOP peak, measured: an FMA-throughput kernel on every allowed thread for each
 // instruction set the CPU has (fp64, fp32, bf16 dot products), beside the vendor's theoretical
-// figure where the core is known. One measurement per run, cached in $PERFZERO_RUN_DIR/cpu_peak.json
+// figure where the core is known. One measurement per run, cached in $PERFZERO_RUN_DIR/run_facts/cpu_peak.json
 // (docs/system_info.md). A small library with no dependency on the harness or oneDNN.
 #include <filesystem>
 #include <optional>
@@ -56,7 +56,7 @@ struct CpuPeak {
 // `seconds` each per kernel; about 0.15 s per (ISA, type) with the defaults).
 CpuPeak measure_cpu_peak(int threads, double seconds = 0.04, int repeats = 4);
 
-// The run's peak: read from run_dir/cpu_peak.json when it holds a valid figure for `threads`,
+// The run's peak: read from run_dir/run_facts/cpu_peak.json when it holds a valid figure for `threads`,
 // otherwise measured and stored there (under an flock, replaced by an atomic rename). `origin` says
 // which happened. An empty run_dir measures in-process without storing.
 CpuPeak cached_cpu_peak(const std::filesystem::path& run_dir, int threads, std::string* origin = nullptr);

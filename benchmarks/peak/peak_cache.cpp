@@ -1,5 +1,6 @@
-// cpu_peak.json: the run's one measurement (docs/system_info.md), written under an flock and moved
-// into place by rename, so a trial never reads half a file and two trials never measure at once.
+// run_facts/cpu_peak.json: the run's one measurement, a run fact (docs/system_info.md), written under
+// an flock and moved into place by rename, so a trial never reads half a file and two trials never
+// measure at once.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@ namespace perfzero::peak {
 namespace {
 
 constexpr const char* kSchema = "perfzero.cpu_peak/1";
+// A run fact: the harness adds it to the run's system info as `cpu_peak` (harness/src/app/run_facts.hpp).
+constexpr const char* kFactsDir = "run_facts";
 constexpr const char* kFile = "cpu_peak.json";
 
 nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
@@ -65,7 +68,7 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
   std::filesystem::rename(tmp, path);
 }
 
-// Holds an exclusive flock on run_dir/cpu_peak.lock for its lifetime: the first trial measures while
+// Holds an exclusive flock on run_facts/cpu_peak.lock for its lifetime: the first trial measures while
 // the others wait, then they read its file.
 class RunLock {
  public:
@@ -141,8 +144,11 @@ CpuPeak cached_cpu_peak(const std::filesystem::path& run_dir, int threads, std::
     say("measured in this process (no PERFZERO_RUN_DIR)");
     return measure_cpu_peak(threads);
   }
-  const auto path = run_dir / kFile;
-  const RunLock lock(run_dir);
+  const auto facts = run_dir / kFactsDir;
+  std::error_code made;
+  std::filesystem::create_directories(facts, made);  // the first method to record a fact makes it
+  const auto path = facts / kFile;
+  const RunLock lock(facts);
   std::string why = "measured, stored in " + path.string();
   if (std::filesystem::exists(path)) {
     const auto cached = from_json(read_file(path));

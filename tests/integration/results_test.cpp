@@ -117,11 +117,37 @@ methods:
   const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto run = dir.path() / "run";
-  ASSERT_TRUE(std::filesystem::exists(run / "cpu_peak.json")) << "the matmul measured the peak once for the run";
+  ASSERT_TRUE(std::filesystem::exists(run / "run_facts" / "cpu_peak.json"))
+      << "the matmul measured the peak once for the run";
   const auto manifest = read_json(run / "run.json");
   EXPECT_GT(manifest["run"]["system"]["cpu_peak"]["threads"].get<int>(), 0) << manifest["run"]["system"].dump();
   const auto later = read_json(run / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
   EXPECT_TRUE(later["perfzero_cpp"]["system"].contains("cpu_peak"));
+}
+
+// Any method can leave a once-per-run fact about the machine; the next trials' reports and run.json
+// carry it, and one that would replace what perfzero itself recorded is left out, with a word.
+TEST(Reports, ARunFactAnyMethodLeavesJoinsTheSystemInfoButNeverReplacesIt) {
+  TempDir dir;
+  const auto suite = dir.write("facts.yaml", R"(
+methods:
+  - name: records
+    output: none
+    command: [/bin/sh, -c, 'mkdir -p "$PERFZERO_RUN_DIR/run_facts" && cd "$PERFZERO_RUN_DIR/run_facts" &&
+              echo "{\"watts\": 350}" > site_power.json && echo "{\"x\": 1}" > cpu_vendor.json']
+  - sanity.Sanity.benchmark_noop
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto manifest = read_json(dir.path() / "run" / "run.json");
+  EXPECT_EQ(manifest["run"]["system"]["site_power"]["watts"], 350) << manifest["run"]["system"].dump();
+  EXPECT_FALSE(manifest["run"]["system"]["cpu_vendor"].is_object()) << "perfzero's own cpu_vendor stays";
+  const auto later =
+      read_json(dir.path() / "run" / "sanity.Sanity.benchmark_noop" / "trial_1" / "perfzero_summary.json");
+  EXPECT_EQ(later["perfzero_cpp"]["system"]["site_power"]["watts"], 350);
+  EXPECT_NE((f.out + f.err).find("cpu_vendor.json left out: the system info already has 'cpu_vendor'"),
+            std::string::npos)
+      << f.out << f.err;
 }
 
 }  // namespace

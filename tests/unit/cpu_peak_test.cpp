@@ -123,7 +123,7 @@ TEST(CpuPeakCache, IsMeasuredOnceAndReadBack) {
   std::string origin;
   const CpuPeak first = cached_cpu_peak(dir.path(), allowed_threads(), &origin);
   EXPECT_EQ(origin.rfind("measured", 0), 0U) << origin;
-  const auto file = dir.path() / "cpu_peak.json";
+  const auto file = dir.path() / "run_facts" / "cpu_peak.json";
   ASSERT_TRUE(std::filesystem::exists(file));
   const std::string text = read(file);
 
@@ -137,7 +137,8 @@ TEST(CpuPeakCache, IsMeasuredOnceAndReadBack) {
 
 TEST(CpuPeakCache, ACorruptFileIsMeasuredAgainNotTrusted) {
   const perfzero::testing::TempDir dir;
-  const auto file = dir.path() / "cpu_peak.json";
+  const auto file = dir.path() / "run_facts" / "cpu_peak.json";
+  std::filesystem::create_directories(file.parent_path());
   for (const std::string& bad : {std::string("{\"schema\": \"perfzero.cpu_peak/1\", \"threads\": "),  // truncated
                                  std::string("{\"schema\": \"perfzero.cpu_peak/1\", \"threads\": 1, \"cores\": 1, "
                                              "\"clock_ghz\": 3, \"clock_source\": \"\", \"cpu_model\": \"\", "

@@ -157,24 +157,21 @@ void RunLoop::run_step(const Step& step, const Step* next) {
   if (next != nullptr && !stop_ && will_run(*next) && !plan_[next->case_index].auto_trials) {
     dir_ahead_.prepare(trial_dir(*next), files::kChildLogFile);
   }
-  pick_up_cpu_peak();
+  pick_up_run_facts();
   if (with_trial_reports_) executed->trial.report = reporters::trial_report_path(executed->trial);
   recorder_.trial_finished(step.case_index, std::move(executed->trial), executed->artifacts);
 }
 
-// A method that needs the CPU's FLOP peak measures it once per run into cpu_peak.json in the run
-// directory (docs/system_info.md); from then on it belongs to the run's system info.
-void RunLoop::pick_up_cpu_peak() {
-  if (have_cpu_peak_) return;
-  const auto path = std::filesystem::path(recorder_.run().info.output_dir) / "cpu_peak.json";
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return;
-  const auto text = files::read_text(path);
-  if (!text) return;
-  auto doc = nlohmann::json::parse(*text, nullptr, false);
-  if (!doc.is_object()) return;
-  recorder_.add_system_entry("cpu_peak", std::move(doc));
-  have_cpu_peak_ = true;
+// What a method measured once per run about the machine (the CPU's FLOP peak) belongs to the run's
+// system info from then on (app/run_facts.hpp).
+void RunLoop::pick_up_run_facts() {
+  std::set<std::string> taken;
+  for (const auto& [key, value] : recorder_.run().info.system.items()) taken.insert(key);
+  const std::size_t refused_before = run_facts_.refused().size();
+  for (auto& fact : run_facts_.pick_up(recorder_.run().info.output_dir, taken)) {
+    recorder_.add_system_entry(fact.name, std::move(fact.value));
+  }
+  for (std::size_t i = refused_before; i < run_facts_.refused().size(); ++i) note(run_facts_.refused()[i]);
 }
 
 std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, const Step& step,

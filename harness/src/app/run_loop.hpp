@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/child_command.hpp"
+#include "app/run_facts.hpp"
 #include "app/schedule.hpp"
 #include "app/trial_dir_ahead.hpp"
 #include "app/trial_tmpdirs.hpp"
@@ -50,7 +51,7 @@ class RunLoop {
   bool has_enough(const Step& step);
   const results::Trial* previous_trial(const std::string& case_name, int number) const;
   std::optional<runner::ExecutedTrial> execute(std::size_t case_index, const Step& step, const std::string& what);
-  void pick_up_cpu_peak();
+  void pick_up_run_facts();
 
   const cli::Options& options_;
   const std::vector<config::PlannedCase>& plan_;
@@ -63,7 +64,7 @@ class RunLoop {
   progress::Progress* progress_ = nullptr;
   std::string role_;  // "baseline " or "candidate " in `ab`: the start of every progress name
   std::optional<int> stop_;
-  bool have_cpu_peak_ = false;
+  RunFacts run_facts_;
   std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
   // One for the whole run, so its launcher and monitor thread are started once, not per trial.
   runner::LocalExecutor executor_;
