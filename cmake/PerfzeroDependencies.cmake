@@ -96,5 +96,14 @@ if(MPI_CXX_FOUND)
 endif()
 perfzero_optional_dependency(PERFZERO_WITH_MPI PERFZERO_FOUND_MPI
                              "perfzero-worker-mpi: needs an MPI library and headers (libopenmpi-dev)")
+# The storage worker keeps I/Os in flight with Linux native AIO (libaio-dev): io_uring is refused by
+# Docker's default seccomp profile, where the images must measure too.
+find_path(PERFZERO_LIBAIO_INCLUDE_DIR libaio.h)
+find_library(PERFZERO_LIBAIO_LIBRARY aio)
+if(PERFZERO_LIBAIO_INCLUDE_DIR AND PERFZERO_LIBAIO_LIBRARY)
+  set(PERFZERO_FOUND_STORAGE TRUE)
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_STORAGE PERFZERO_FOUND_STORAGE
+                             "perfzero-worker-storage: needs libaio (libaio-dev)")
 message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA}; "
-               "opencl ${PERFZERO_WITH_OPENCL}; mpi ${PERFZERO_WITH_MPI}")
+               "opencl ${PERFZERO_WITH_OPENCL}; mpi ${PERFZERO_WITH_MPI}; storage ${PERFZERO_WITH_STORAGE}")

@@ -29,6 +29,8 @@ packages=(
   openmpi-bin libopenmpi-dev                    # launch: mpirun (multi-rank methods); the mpi family's worker
   python3-mpi4py python3-distributed            # the mpi4py allreduce and Dask distributed speed cube peers (benchmarks/baselines)
   slurm-wlm munge iproute2                      # launch: slurm; the test cluster (scripts/slurm-test-cluster.sh)
+  libaio-dev                                    # the storage family's worker (direct I/O kept in flight)
+  fio iperf3                                    # the storage and network peers, and their output read as method kinds
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs
   patchelf                                      # scripts/gpu-bundle.sh: the bundled binaries find their libraries
