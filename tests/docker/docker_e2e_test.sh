@@ -69,6 +69,25 @@ if [ -f "$report" ]; then
   check "it ran on PoCL" test "$(field "d['benchmark_result']['extras']['platform']")" = "Portable Computing Language"
 fi
 
+# The storage family in the image: libaio, which Docker's default seccomp profile allows (it refuses
+# io_uring), with direct I/O on the mounted results directory, the trial's own.
+cat > "$work/storage.yaml" <<'SUITE'
+methods:
+  - method: storage.Disk.benchmark_random_read
+    params: {file_size: 8388608, runtime: 0.5, ramp_time: 0.1, min_free_percent: 1, min_free_bytes: 0}
+SUITE
+docker run --rm --user "$uid:$uid" -v "$work/results:/results" -v "$work/storage.yaml:/storage.yaml:ro" "$image" \
+  --config /storage.yaml --output_dir=/results/storage > "$work/storage.log" 2>&1
+rc=$?
+cat "$work/storage.log"
+check "a storage method exits 0" test "$rc" -eq 0
+report="$(find "$work/results/storage" -name perfzero_summary.json | head -1)"
+check "the storage report is written" test -n "$report"
+if [ -n "$report" ]; then
+  check "the storage method succeeded" test "$(field "d['perfzero_cpp']['outcome']")" = succeeded
+  check "with direct I/O" test "$(field "d['benchmark_result']['extras']['direct_io']")" = True
+fi
+
 # As the image's own user (no --user): the default results directory is /results.
 docker run --rm "$image" --list > "$work/list.log" 2>&1
 check "--list works" grep -q "speedcube.SpeedCube.benchmark_fused" "$work/list.log"
