@@ -66,7 +66,7 @@ class AioContext {
 
 }  // namespace
 
-IoResult run_io(int fd, const IoPattern& p, LatencyHistogram& latency) {
+IoResult run_io(int fd, const IoPattern& p, bench::LatencyHistogram& latency) {
   IoResult result;
   latency.clear();
   if (p.block_size == 0 || p.file_size < p.block_size || p.queue_depth < 1) {

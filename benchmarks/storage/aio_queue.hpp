@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "storage/latency_histogram.hpp"
+#include "common/latency_histogram.hpp"
 
 namespace perfzero::storage {
 
@@ -29,6 +29,6 @@ struct IoResult {
 };
 
 // `latency` holds the measured window's completions afterwards.
-IoResult run_io(int fd, const IoPattern& pattern, LatencyHistogram& latency);
+IoResult run_io(int fd, const IoPattern& pattern, bench::LatencyHistogram& latency);
 
 }  // namespace perfzero::storage

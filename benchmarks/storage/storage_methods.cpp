@@ -68,7 +68,7 @@ void disk_method(Context& ctx, const Kind& kind) {
   pattern.runtime_seconds = runtime;
   pattern.ramp_seconds = ramp;
   pattern.seed = static_cast<std::uint64_t>(ctx.int_param("seed"));
-  LatencyHistogram latency;
+  bench::LatencyHistogram latency;
   const IoResult r = run_io(file.fd(), pattern, latency);
   if (!r.error.empty()) return ctx.fail(r.error);
   if (r.ios == 0 || !(r.seconds > 0)) return ctx.fail("no I/O completed in the measured window");

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -176,6 +177,54 @@ methods:
     largest = std::max({largest, r["max_rss_tree"].get<std::uint64_t>(), r["max_rss"].get<std::uint64_t>()});
   }
   EXPECT_EQ(rep["process_info"]["max_rss"].get<std::uint64_t>(), largest) << rep["process_info"].dump();
+}
+
+// The network family between two ranks (here two ranks of this host, over loopback): rank 1 serves,
+// rank 0 measures, both directions and round trips; on one rank it says what it needs.
+TEST_F(MultiRank, TheNetworkFamilyMeasuresBetweenRankZeroAndRankOne) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", R"yaml(
+methods:
+  - method: network.Tcp.benchmark_throughput
+    params: {runtime: 0.5, direction: [upload, download], streams: [1, 3]}
+  - method: network.Tcp.benchmark_latency
+    params: {runtime: 0.5, message_bytes: 64}
+defaults:
+  launch: {engine: mpirun, tasks_per_node: 2}
+)yaml");
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto run = read_json(out / "run.json");
+  ASSERT_EQ(run["plan"].size(), 5U);
+  for (const auto& c : run["plan"]) {
+    const auto rep = report(out, c["dir"].get<std::string>());
+    ASSERT_EQ(rep["perfzero_cpp"]["outcome"], "succeeded")
+        << c["name"] << ": " << rep["perfzero_cpp"]["outcome_detail"];
+    std::map<std::string, double> m;
+    for (const auto& metric : rep["benchmark_result"]["metrics"]) m[metric["name"]] = metric["value"];
+    if (c["method"] == "network.Tcp.benchmark_throughput") {
+      EXPECT_GT(m["throughput"], 0.01) << c["name"];
+      EXPECT_EQ(rep["perfzero_cpp"]["metric_units"]["throughput"], "Gbit/s");
+      EXPECT_EQ(rep["perfzero_cpp"]["metric_directions"]["throughput"], "higher");
+      EXPECT_EQ(rep["benchmark_result"]["extras"]["streams"], c["params"]["streams"]);
+    } else {
+      EXPECT_GT(m["latency_p50_us"], 0);
+      EXPECT_LE(m["latency_p50_us"], m["latency_p99_us"]);
+      EXPECT_LE(m["latency_p99_us"], m["latency_p99_9_us"]);
+      EXPECT_GT(m["transactions_per_second"], 10);
+      EXPECT_EQ(rep["perfzero_cpp"]["metric_directions"]["latency_p99_us"], "lower");
+    }
+  }
+  EXPECT_EQ(processes_with("network.Tcp."), 0) << "rank 1's server ended with the trial";
+  // Alone, it cannot measure between hosts and says what it needs.
+  const auto alone = dir.path() / "alone";
+  const auto g =
+      run_perfzero({"--benchmark_methods=network.Tcp.benchmark_latency", "--output_dir=" + alone.string()}, dir.path());
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  const auto rep = report(alone, "network.Tcp.benchmark_latency");
+  EXPECT_EQ(rep["perfzero_cpp"]["outcome"], "skipped");
+  EXPECT_NE(rep["perfzero_cpp"]["outcome_detail"].get<std::string>().find("needs two ranks"), std::string::npos);
 }
 
 TEST_F(MultiRank, AFailingRankIsNamedWithItsHostAndTheRunGoesOn) {

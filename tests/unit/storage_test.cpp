@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "storage/latency_histogram.hpp"
+#include "common/latency_histogram.hpp"
 #include "storage/test_file.hpp"
 #include "temp_dir.hpp"
 
@@ -15,7 +15,7 @@ namespace {
 using perfzero::testing::TempDir;
 
 TEST(LatencyHistogram, PercentilesAreExactToABucket) {
-  LatencyHistogram h;
+  bench::LatencyHistogram h;
   EXPECT_EQ(h.percentile_ns(0.5), 0.0);
   for (std::uint64_t us = 1; us <= 1000; ++us) h.add(us * 1000);  // 1 us .. 1 ms, one each
   EXPECT_EQ(h.count(), 1000U);
