@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <string_view>
 
-#include "runner/child_result.hpp"
+#include "child_results/child_result.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto parsed = perfzero::runner::parse_child_result(
+  const auto parsed = perfzero::child_results::parse_child_result(
       std::string_view(reinterpret_cast<const char*>(data), size));  // NOLINT(*-reinterpret-cast)
   // Dumping is what the reporters do with extras: it must stay bounded too.
-  if (const auto* result = std::get_if<perfzero::runner::ChildResult>(&parsed)) (void)result->extras.dump(1);
+  if (const auto* result = std::get_if<perfzero::child_results::ChildResult>(&parsed)) (void)result->extras.dump(1);
   return 0;
 }

@@ -1,13 +1,13 @@
-#include "runner/bounded_json.hpp"
+#include "child_results/bounded_json.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "runner/child_result.hpp"
-#include "runner/non_finite_json.hpp"
+#include "child_results/child_result.hpp"
+#include "child_results/non_finite_json.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 namespace {
 
 std::string nested(int levels) {
@@ -56,4 +56,4 @@ TEST(NonFiniteJson, QuotesBareTokensOnlyOutsideStrings) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

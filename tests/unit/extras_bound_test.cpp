@@ -1,9 +1,9 @@
-// What reports keep of a result's extras (runner/extras_bound.hpp).
-#include "runner/extras_bound.hpp"
+// What reports keep of a result's extras (child_results/extras_bound.hpp).
+#include "child_results/extras_bound.hpp"
 
 #include <gtest/gtest.h>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 namespace {
 
 TEST(ExtrasBound, WhatFitsIsKeptAsItIs) {
@@ -31,4 +31,4 @@ TEST(ExtrasBound, AnEntryTooLargeOrTooDeepIsReplacedByWhatItWasAndTheRestKept) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

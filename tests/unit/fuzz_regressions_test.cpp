@@ -9,14 +9,14 @@
 #include <fstream>
 #include <string>
 
+#include "child_results/child_result.hpp"
+#include "child_results/google_benchmark_result.hpp"
 #include "common/errors.hpp"
 #include "config/suite.hpp"
 #include "pricing/price_catalog.hpp"
 #include "results/journal.hpp"
-#include "runner/child_result.hpp"
-#include "runner/google_benchmark_result.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 namespace {
 
 const std::filesystem::path kRegressions = std::filesystem::path(PERFZERO_FIXTURES_DIR) / "fuzz_regressions";
@@ -110,4 +110,4 @@ TEST(FuzzRegressionsDeathTest, JournalReaderSurvivesEveryKeptInput) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -1,10 +1,10 @@
-#include "runner/google_benchmark_result.hpp"
+#include "child_results/google_benchmark_result.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 namespace {
 
 const std::filesystem::path kFixtures = PERFZERO_FIXTURES_DIR;
@@ -113,4 +113,4 @@ TEST(GoogleBenchmarkResult, BadInput) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

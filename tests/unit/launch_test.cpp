@@ -1,17 +1,17 @@
 // launch: (config/launch.hpp), the mpirun and Slurm executors' command lines, what srun's own lines
-// say (runner/slurm_executor.hpp), the ranks' reports (runner/rank_reports.hpp), and how a multi-rank
+// say (runner/slurm_executor.hpp), the ranks' reports (child_results/rank_reports.hpp), and how a multi-rank
 // trial's outcome names its rank or the engine's verdict (runner/outcome_classifier.hpp).
 #include <signal.h>
 
 #include <gtest/gtest.h>
 
+#include "child_results/rank_reports.hpp"
 #include "common/errors.hpp"
 #include "config/launch.hpp"
 #include "config/plan_builder.hpp"
 #include "config/suite.hpp"
 #include "runner/mpirun_executor.hpp"
 #include "runner/outcome_classifier.hpp"
-#include "runner/rank_reports.hpp"
 #include "runner/slurm_executor.hpp"
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
@@ -262,7 +262,7 @@ TEST(EngineVerdict, ItDecidesAFailedTrialAndLeadsItsDetailButNeverASucceededOne)
   EXPECT_FALSE(c.has_exception);
   // The method writes to the same log: a "refusal" after a rank reported is not believed.
   runner::TrialExecution ran = refused;
-  ran.ranks.ranks.push_back(runner::RankEnd{});
+  ran.ranks.ranks.push_back(child_results::RankEnd{});
   c = runner::classify(ran, std::string("no result"));
   runner::apply_engine_verdict(c, ran);
   EXPECT_EQ(c.outcome, Outcome::failed);
@@ -306,7 +306,7 @@ TEST(RankReports, EachRankIsReadMissingOnesAndRefusedResultsAreListed) {
       R"("max_rss_bytes":2048,"user_seconds":0.5,"system_seconds":0.1,"wall_seconds":1.0,"tmp_leftover_files":2})");
   dir.write("ranks/rank-1.json", R"({"rank":1,"host":"h1","exit_code":null,"signal":11})");
   dir.write("ranks/rank-1.result.json", "{}");
-  const auto reports = runner::read_rank_reports(dir.path(), 3);
+  const auto reports = child_results::read_rank_reports(dir.path(), 3);
   ASSERT_EQ(reports.ranks.size(), 2U);
   EXPECT_EQ(reports.ranks[0].host, "h0");
   EXPECT_EQ(reports.ranks[0].max_rss_bytes, 2048U);
@@ -325,7 +325,7 @@ TEST(RankReports, ARankKilledBeforeItReportedIsNamedWithItsHostFromItsStartRecor
   dir.write("ranks/rank-1.start.json",
             R"({"rank":1,"local_rank":0,"host":"h1","host_info":{"cpus":8,"boot_id":"b1"},"started":true})");
   dir.write("ranks/rank-2.start.json", R"({"rank":7,"host":"elsewhere"})");  // not rank 2's own
-  const auto reports = runner::read_rank_reports(dir.path(), 3);
+  const auto reports = child_results::read_rank_reports(dir.path(), 3);
   ASSERT_EQ(reports.ranks.size(), 1U);
   EXPECT_EQ(reports.missing, (std::vector<int>{1, 2}));
   ASSERT_EQ(reports.unreported.size(), 1U) << "rank 2's start record is another rank's";
@@ -342,13 +342,13 @@ TEST(RankReports, AReportThatIsNotOneIsAProblemNotARank) {
   dir.write("ranks/rank-0.json", R"({"rank":5,"exit_code":0})");  // another rank's number
   dir.write("ranks/rank-1.json", "not json");
   std::filesystem::create_directories(dir.path() / "ranks" / "rank-2.json");  // a directory
-  const auto reports = runner::read_rank_reports(dir.path(), 3);
+  const auto reports = child_results::read_rank_reports(dir.path(), 3);
   EXPECT_TRUE(reports.ranks.empty());
   EXPECT_EQ(reports.missing, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(reports.problems.size(), 3U);
 }
 
-runner::TrialExecution world_of(std::vector<runner::RankEnd> ranks, int world) {
+runner::TrialExecution world_of(std::vector<child_results::RankEnd> ranks, int world) {
   runner::TrialExecution e;
   e.end = runner::ProcessEnd::exited;
   e.exit_code = 1;
@@ -359,11 +359,11 @@ runner::TrialExecution world_of(std::vector<runner::RankEnd> ranks, int world) {
 }
 
 TEST(NameTheRank, TheRankThatFailedByItselfIsNamedNotThoseTheEngineEnded) {
-  runner::RankEnd ended;
+  child_results::RankEnd ended;
   ended.rank = 0;
   ended.host = "a";
   ended.signal = SIGTERM;
-  runner::RankEnd crashed;
+  child_results::RankEnd crashed;
   crashed.rank = 1;
   crashed.host = "b";
   crashed.signal = SIGSEGV;
@@ -375,7 +375,7 @@ TEST(NameTheRank, TheRankThatFailedByItselfIsNamedNotThoseTheEngineEnded) {
             0U)
       << c.detail;
 
-  runner::RankEnd failed;
+  child_results::RankEnd failed;
   failed.rank = 2;
   failed.host = "c";
   failed.exit_code = 3;
@@ -389,7 +389,7 @@ TEST(NameTheRank, TheRankThatFailedByItselfIsNamedNotThoseTheEngineEnded) {
       << c.detail;
 
   // A rank's start record names its host even when it never reported.
-  runner::RankStart started;
+  child_results::RankStart started;
   started.rank = 3;
   started.host = "d";
   e.ranks.unreported = {started};
@@ -409,7 +409,7 @@ TEST(NameTheRank, ASucceededOrLocalTrialIsLeftAlone) {
   EXPECT_EQ(c.detail, before);
   auto e = world_of({}, 2);
   e.exit_code = 0;
-  runner::ChildResult ok;
+  child_results::ChildResult ok;
   c = runner::classify(e, ok);
   runner::name_the_rank(c, e);
   EXPECT_EQ(c.outcome, Outcome::succeeded);

@@ -4,10 +4,10 @@
 #include <string>
 #include <variant>
 
-#include "runner/child_result.hpp"
-#include "runner/repetitions.hpp"
+#include "child_results/child_result.hpp"
+#include "child_results/repetitions.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 namespace {
 
 std::string error_of(const std::string& list) {
@@ -79,4 +79,4 @@ TEST(Repetitions, TheChildResultCarriesThemOrSaysWhatIsWrong) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

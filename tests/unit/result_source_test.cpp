@@ -29,7 +29,7 @@ TrialExecution measured_execution(int exit_code) {
   return e;
 }
 
-const Metric* find(const ChildResult& r, const std::string& name) {
+const Metric* find(const child_results::ChildResult& r, const std::string& name) {
   for (const auto& m : r.metrics) {
     if (m.name == name) return &m;
   }
@@ -39,7 +39,7 @@ const Metric* find(const ChildResult& r, const std::string& name) {
 TEST(ResultSource, NoOutputMakesTheMeasurementsTheMetrics) {
   testing::TempDir dir;
   const auto result = read_trial_result(command_case(config::OutputFormat::none), dir.path(), measured_execution(0));
-  const auto* child = std::get_if<ChildResult>(&result);
+  const auto* child = std::get_if<child_results::ChildResult>(&result);
   ASSERT_NE(child, nullptr) << std::get<std::string>(result);
   // The wall time is the trial's own (every output shows it once as wall_time), not a metric too.
   ASSERT_EQ(child->metrics.size(), 3U);
@@ -57,7 +57,7 @@ TEST(ResultSource, TheSuitesDirectionsOverrideWhatTheCommandSaid) {
   planned.command.metric_directions = {{kMaxRssMetric, Direction::higher_is_better}};
   testing::TempDir dir;
   const auto result = read_trial_result(planned, dir.path(), measured_execution(0));
-  const auto& child = std::get<ChildResult>(result);
+  const auto& child = std::get<child_results::ChildResult>(result);
   EXPECT_EQ(find(child, kMaxRssMetric)->direction, Direction::higher_is_better);
   EXPECT_EQ(find(child, kUserCpuMetric)->direction, Direction::lower_is_better);
 }
@@ -100,12 +100,12 @@ TEST(ResultSource, OtherFormatsReadTheirFiles) {
       read_trial_result(command_case(config::OutputFormat::google_benchmark), dir.path(), e)));
   dir.write("result.json", R"({"metrics": [{"name": "x", "value": 7}]})");
   const auto result = read_trial_result(command_case(config::OutputFormat::perfzero), dir.path(), e);
-  ASSERT_TRUE(std::holds_alternative<ChildResult>(result)) << std::get<std::string>(result);
-  EXPECT_EQ(std::get<ChildResult>(result).metrics.at(0).name, "x");
+  ASSERT_TRUE(std::holds_alternative<child_results::ChildResult>(result)) << std::get<std::string>(result);
+  EXPECT_EQ(std::get<child_results::ChildResult>(result).metrics.at(0).name, "x");
   // A built-in method always uses the protocol, whatever its (unused) command says.
   auto builtin = command_case(config::OutputFormat::none);
   builtin.external = false;
-  EXPECT_EQ(std::get<ChildResult>(read_trial_result(builtin, dir.path(), e)).metrics.at(0).name, "x");
+  EXPECT_EQ(std::get<child_results::ChildResult>(read_trial_result(builtin, dir.path(), e)).metrics.at(0).name, "x");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "runner/untrusted_file.hpp"
+#include "child_results/untrusted_file.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 using perfzero::testing::TempDir;
 namespace {
 
@@ -36,4 +36,4 @@ TEST(UntrustedFile, RefusesFifosSymlinksDirectoriesAndLargeFiles) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -8,10 +8,10 @@
 
 #include "api/param_json.hpp"
 #include "api/result_protocol.hpp"
+#include "child_results/google_benchmark_result.hpp"
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
-#include "runner/google_benchmark_result.hpp"
 
 extern char** environ;
 
@@ -64,7 +64,7 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
   if (planned.external) {
     command.argv = planned.command.argv;
     if (planned.command.output == config::OutputFormat::google_benchmark) {
-      command.argv.push_back("--benchmark_out=" + (trial_dir / runner::kGoogleBenchmarkFile).string());
+      command.argv.push_back("--benchmark_out=" + (trial_dir / child_results::kGoogleBenchmarkFile).string());
       command.argv.push_back("--benchmark_out_format=json");
     }
     command.working_dir = planned.command.working_dir;

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "runner/untrusted_file.hpp"
+#include "child_results/untrusted_file.hpp"
 
 namespace perfzero::app {
 
@@ -45,7 +45,7 @@ std::vector<RunFact> RunFacts::pick_up(const std::filesystem::path& run_dir, con
       refuse(fmt::format("the system info already has '{}'", name));
       continue;
     }
-    const auto file = runner::read_untrusted_file(path, kMaxFactBytes);
+    const auto file = child_results::read_untrusted_file(path, kMaxFactBytes);
     // Written by rename, so a file is whole when it is there; one not yet readable is tried again later.
     if (file.missing) continue;
     if (!file.text) {

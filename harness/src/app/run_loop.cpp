@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "api/param_json.hpp"
+#include "child_results/google_benchmark_result.hpp"
+#include "child_results/rank_reports.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/text.hpp"
@@ -15,8 +17,6 @@
 #include "reporters/trial_report.hpp"
 #include "results/auto_trials.hpp"
 #include "results/run_manifest.hpp"
-#include "runner/google_benchmark_result.hpp"
-#include "runner/rank_reports.hpp"
 #include "runner/signals.hpp"
 
 namespace perfzero::app {
@@ -41,10 +41,10 @@ std::string debug_line(const config::PlannedCase& planned, const runner::ChildCo
 void remove_earlier_attempt(const std::filesystem::path& dir) {
   std::error_code ignored;
   std::filesystem::remove(dir / files::kResultFile, ignored);
-  std::filesystem::remove(dir / runner::kGoogleBenchmarkFile, ignored);
+  std::filesystem::remove(dir / child_results::kGoogleBenchmarkFile, ignored);
   std::filesystem::remove(dir / files::kChildLogFile, ignored);
   std::filesystem::remove_all(dir / "tmp", ignored);
-  std::filesystem::remove_all(dir / runner::kRanksDir, ignored);  // a multi-rank attempt's reports
+  std::filesystem::remove_all(dir / child_results::kRanksDir, ignored);  // a multi-rank attempt's reports
   // Its Slurm step was cancelled when this run started (app/run_session.cpp), or is gone.
   std::filesystem::remove(dir / runner::kSlurmStepFile, ignored);
   // What cannot be removed (a read-only directory inside, as Go's module cache makes) is moved

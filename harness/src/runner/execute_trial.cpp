@@ -6,9 +6,9 @@
 
 #include "common/files.hpp"
 #include "monitor/proc_reader.hpp"
+#include "child_results/rank_reports.hpp"
 #include "redact/redact.hpp"
 #include "runner/outcome_classifier.hpp"
-#include "runner/rank_reports.hpp"
 #include "runner/result_source.hpp"
 #include "runner/trial_result.hpp"
 #include "samplers/host_load_sampler.hpp"
@@ -55,7 +55,7 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
   if (damage.empty()) {
     // A multi-rank method's ranks each reported their end into the trial directory (perfzero-rank).
     if (record.execution.world_size > 0) {
-      record.execution.ranks = read_rank_reports(job.dir, record.execution.world_size);
+      record.execution.ranks = child_results::read_rank_reports(job.dir, record.execution.world_size);
       count_ranks_on_this_machine(record.execution);
     }
     record.result = read_trial_result(*job.planned, job.dir, record.execution);

@@ -21,8 +21,9 @@ std::string seconds_text(double s) { return fmt::format("{:.3f} s", s); }
 // method did not run to a normal end (launch failure, timeout, crash, non-zero exit, error, no valid
 // result). A metric outside its bounds ran normally and is only not succeeded; skipped is neither
 // (docs/reports.md, "Outcomes").
-Classification classify(const TrialExecution& execution, const std::variant<ChildResult, std::string>& result) {
-  const auto* child = std::get_if<ChildResult>(&result);
+Classification classify(const TrialExecution& execution,
+                        const std::variant<child_results::ChildResult, std::string>& result) {
+  const auto* child = std::get_if<child_results::ChildResult>(&result);
   switch (execution.end) {
     case ProcessEnd::launch_failed:
       return {Outcome::failed, "could not start: " + execution.launch_error, true};
@@ -69,16 +70,18 @@ Classification classify(const TrialExecution& execution, const std::variant<Chil
 
 namespace {
 
-std::string where(const RankEnd& r) { return fmt::format("rank {} on {}", r.rank, r.host.empty() ? "?" : r.host); }
+std::string where(const child_results::RankEnd& r) {
+  return fmt::format("rank {} on {}", r.rank, r.host.empty() ? "?" : r.host);
+}
 
 // The ranks that wrote no report, each with its host where its start record names one.
-std::string rank_list(const RankReports& reports) {
+std::string rank_list(const child_results::RankReports& reports) {
   const auto& ranks = reports.missing;
   std::string out;
   for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) {
     out += (i == 0 ? "" : ", ") + std::to_string(ranks[i]);
     const auto start = std::find_if(reports.unreported.begin(), reports.unreported.end(),
-                                    [&](const RankStart& s) { return s.rank == ranks[i]; });
+                                    [&](const child_results::RankStart& s) { return s.rank == ranks[i]; });
     if (start != reports.unreported.end() && !start->host.empty()) out += " on " + start->host;
   }
   if (ranks.size() > 8) out += fmt::format(" and {} more", ranks.size() - 8);
@@ -92,8 +95,8 @@ void name_the_rank(Classification& c, const TrialExecution& execution) {
   const auto& ranks = execution.ranks.ranks;
   // The engine ends the other ranks (SIGTERM, then SIGKILL) once one fails: the first cause is a rank
   // that ended by another signal, or failed by itself, before any that was ended for it.
-  auto ended_by_engine = [](const RankEnd& r) { return r.signal == SIGTERM || r.signal == SIGKILL; };
-  const RankEnd* cause = nullptr;
+  auto ended_by_engine = [](const child_results::RankEnd& r) { return r.signal == SIGTERM || r.signal == SIGKILL; };
+  const child_results::RankEnd* cause = nullptr;
   for (const auto& r : ranks) {
     if (r.signal != 0 && !ended_by_engine(r)) {
       cause = &r;

@@ -3,8 +3,8 @@
 #include <string>
 #include <variant>
 
+#include "child_results/child_result.hpp"
 #include "common/outcome.hpp"
-#include "runner/child_result.hpp"
 #include "runner/trial_execution.hpp"
 
 namespace perfzero::runner {
@@ -15,7 +15,8 @@ struct Classification {
   bool has_exception = false;
 };
 
-Classification classify(const TrialExecution& execution, const std::variant<ChildResult, std::string>& result);
+Classification classify(const TrialExecution& execution,
+                        const std::variant<child_results::ChildResult, std::string>& result);
 
 // A multi-rank trial that did not succeed names the rank and host that ended it: the engine's own
 // end (mpirun's exit code, or the signal it passed on) says only that some rank failed.

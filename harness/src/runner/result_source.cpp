@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "child_results/google_benchmark_result.hpp"
 #include "common/trial_files.hpp"
-#include "runner/google_benchmark_result.hpp"
 
 namespace perfzero::runner {
 
-ChildResult measured_result(const TrialExecution& execution) {
-  ChildResult result;
+child_results::ChildResult measured_result(const TrialExecution& execution) {
+  child_results::ChildResult result;
   // Less CPU and memory for the same command is better. The wall time is the trial's own (not a
   // metric too, which every output would then show twice).
   // perfzero-launch writes the kernel's accounting after it reaped the tree. Without it (the launcher
@@ -33,30 +33,30 @@ ChildResult measured_result(const TrialExecution& execution) {
 
 namespace {
 
-std::variant<ChildResult, std::string> read_by_format(const config::PlannedCase& planned,
-                                                      const std::filesystem::path& trial_dir,
-                                                      const TrialExecution& execution) {
+std::variant<child_results::ChildResult, std::string> read_by_format(const config::PlannedCase& planned,
+                                                                     const std::filesystem::path& trial_dir,
+                                                                     const TrialExecution& execution) {
   const auto max_bytes = static_cast<std::uint64_t>(planned.max_result_bytes);
   if (planned.external) {
     switch (planned.command.output) {
       case config::OutputFormat::none:
         return measured_result(execution);
       case config::OutputFormat::google_benchmark:
-        return read_google_benchmark(trial_dir / kGoogleBenchmarkFile, max_bytes);
+        return child_results::read_google_benchmark(trial_dir / child_results::kGoogleBenchmarkFile, max_bytes);
       case config::OutputFormat::perfzero:
         break;
     }
   }
-  return read_child_result(trial_dir / files::kResultFile, max_bytes);
+  return child_results::read_child_result(trial_dir / files::kResultFile, max_bytes);
 }
 
 }  // namespace
 
-std::variant<ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
-                                                         const std::filesystem::path& trial_dir,
-                                                         const TrialExecution& execution) {
+std::variant<child_results::ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
+                                                                        const std::filesystem::path& trial_dir,
+                                                                        const TrialExecution& execution) {
   auto result = read_by_format(planned, trial_dir, execution);
-  if (auto* child = std::get_if<ChildResult>(&result)) {
+  if (auto* child = std::get_if<child_results::ChildResult>(&result)) {
     for (Metric& m : child->metrics) {
       if (const auto it = planned.command.metric_directions.find(m.name);
           it != planned.command.metric_directions.end()) {

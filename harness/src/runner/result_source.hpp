@@ -6,8 +6,8 @@
 #include <string>
 #include <variant>
 
+#include "child_results/child_result.hpp"
 #include "config/run_plan.hpp"
-#include "runner/child_result.hpp"
 #include "runner/trial_execution.hpp"
 
 namespace perfzero::runner {
@@ -19,11 +19,11 @@ inline constexpr const char* kSystemCpuMetric = "system_cpu_seconds";  // s, sum
 inline constexpr const char* kMaxRssMetric = "max_rss";                // bytes, largest of any one process
 
 // The trial's result, or a message saying why there is none (for the classifier to call invalid).
-std::variant<ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
-                                                         const std::filesystem::path& trial_dir,
-                                                         const TrialExecution& execution);
+std::variant<child_results::ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
+                                                                        const std::filesystem::path& trial_dir,
+                                                                        const TrialExecution& execution);
 
 // The metrics of a command that reports nothing itself.
-ChildResult measured_result(const TrialExecution& execution);
+child_results::ChildResult measured_result(const TrialExecution& execution);
 
 }  // namespace perfzero::runner

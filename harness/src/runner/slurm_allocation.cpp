@@ -8,11 +8,11 @@
 
 #include <fmt/format.h>
 
+#include "child_results/untrusted_file.hpp"
 #include "common/errors.hpp"
 #include "common/program_output.hpp"
 #include "common/text.hpp"
 #include "runner/slurm_job_id.hpp"
-#include "runner/untrusted_file.hpp"
 
 namespace perfzero::runner {
 
@@ -85,7 +85,7 @@ void SlurmAllocation::record_in(const std::filesystem::path& run_dir) {
 
 std::string release_leftover_allocation(const std::filesystem::path& run_dir, const std::filesystem::path& scancel) {
   const auto path = run_dir / kSlurmAllocationFile;
-  const auto file = read_untrusted_file(path, 64);
+  const auto file = child_results::read_untrusted_file(path, 64);
   if (!file.text) return "";
   std::string job = text::trim(*file.text);
   // Only what the harness wrote is acted on: a job id, nothing else.

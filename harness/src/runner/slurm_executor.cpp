@@ -12,13 +12,13 @@
 
 #include <fmt/format.h>
 
+#include "child_results/untrusted_file.hpp"
 #include "common/fd_guard.hpp"
 #include "common/program_output.hpp"
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "runner/mpirun_executor.hpp"  // kRankStopGrace
 #include "runner/slurm_job_id.hpp"
-#include "runner/untrusted_file.hpp"
 
 namespace perfzero::runner {
 
@@ -130,7 +130,7 @@ void write_step_file(const std::filesystem::path& trial_dir, const SlurmStep& st
 }
 
 std::optional<SlurmStep> read_step_file(const std::filesystem::path& path) {
-  const auto file = read_untrusted_file(path, 4096);
+  const auto file = child_results::read_untrusted_file(path, 4096);
   if (!file.text) return std::nullopt;
   SlurmStep step;
   for (const auto& line : text::split(*file.text, '\n')) {

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "child_results/rank_reports.hpp"
 #include "common/outcome.hpp"
-#include "runner/rank_reports.hpp"
 #include "samplers/process_tree_sampler.hpp"
 #include "samplers/sampler.hpp"
 
@@ -62,7 +62,7 @@ struct TrialExecution {
   // The engine's daemons, not the launcher's tree, started the ranks (slurm): the CPU of those on
   // this machine is missing from the tree's and is counted as the method's afterwards.
   bool ranks_outside_tree = false;
-  RankReports ranks;
+  child_results::RankReports ranks;
   std::optional<EngineVerdict> engine_verdict;
   std::string engine_note;  // what the engine could not clean up (a step Slurm still lists), for the detail
 };

@@ -5,8 +5,8 @@
 #include <string>
 #include <variant>
 
+#include "child_results/child_result.hpp"
 #include "config/run_plan.hpp"
-#include "runner/child_result.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/trial_execution.hpp"
 
@@ -21,7 +21,7 @@ struct TrialRecord {
   std::filesystem::path dir;
   std::filesystem::path run_dir;
   TrialExecution execution;
-  std::variant<ChildResult, std::string> result;
+  std::variant<child_results::ChildResult, std::string> result;
   Classification classification;
 };
 

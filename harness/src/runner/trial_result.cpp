@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "runner/extras_bound.hpp"
+#include "child_results/extras_bound.hpp"
 #include "samplers/host_load_sampler.hpp"
 
 namespace perfzero::runner {
@@ -14,7 +14,7 @@ using nlohmann::json;
 namespace {
 
 // A rank's own peak: its tree's sampled sum, or its largest process's (wait4), whichever is larger.
-std::uint64_t rank_peak(const RankEnd& r) { return std::max(r.tree_max_rss_bytes.value_or(0), r.max_rss_bytes); }
+std::uint64_t rank_peak(const child_results::RankEnd& r) { return std::max(r.tree_max_rss_bytes.value_or(0), r.max_rss_bytes); }
 
 // The busiest rank's CPU over its life, as a percentage of one CPU.
 double ranks_max_cpu_percent(const TrialExecution& e) {
@@ -74,14 +74,14 @@ json process_detail(const TrialExecution& e, const config::PlannedCase& planned)
   };
 }
 
-void fill_from_child(const ChildResult& child, results::Trial& t) {
+void fill_from_child(const child_results::ChildResult& child, results::Trial& t) {
   for (const auto& m : child.metrics)
     t.metrics.push_back({m.name, m.value, m.unit, m.min_value, m.max_value, m.direction});
   t.extras = child.extras;
-  if (!bound_extras(t.extras).empty()) t.flags.emplace_back("extras_cut");
+  if (!child_results::bound_extras(t.extras).empty()) t.flags.emplace_back("extras_cut");
   t.ml_framework_info = child.ml_framework_info;
   t.self_wall_time = child.self_wall_time;
-  t.repetitions = repetitions_json(child.repetitions);
+  t.repetitions = child_results::repetitions_json(child.repetitions);
   t.flags.insert(t.flags.end(), child.flags.begin(), child.flags.end());
 }
 
@@ -95,12 +95,12 @@ namespace {
 struct HostView {
   std::string name;
   std::vector<int> ranks;
-  const HostFacts* facts = nullptr;
-  const HostLoad* load = nullptr;
-  const std::vector<HostGpu>* gpus = nullptr;
+  const child_results::HostFacts* facts = nullptr;
+  const child_results::HostLoad* load = nullptr;
+  const std::vector<child_results::HostGpu>* gpus = nullptr;
 };
 
-nlohmann::json gpus_json(const std::vector<HostGpu>& gpus) {
+nlohmann::json gpus_json(const std::vector<child_results::HostGpu>& gpus) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& g : gpus) {
     out.push_back({{"index", g.index},
@@ -115,8 +115,8 @@ nlohmann::json gpus_json(const std::vector<HostGpu>& gpus) {
   return out;
 }
 
-nlohmann::json host_json(const HostView& h, const std::vector<HostView>& all, const std::vector<RankEnd>& ranks,
-                         bool& busy) {
+nlohmann::json host_json(const HostView& h, const std::vector<HostView>& all,
+                         const std::vector<child_results::RankEnd>& ranks, bool& busy) {
   nlohmann::json out{{"hostname", h.name}, {"ranks", h.ranks}};
   if (h.facts != nullptr) {
     out["system_info"] = {{"cpus", h.facts->cpus},
@@ -226,7 +226,7 @@ results::Trial make_trial(const TrialRecord& record) {
   t.wall_time = e.wall_seconds;
   t.harness_seconds = record.harness_seconds;
   t.started_offset = record.started_offset;
-  if (const auto* child = std::get_if<ChildResult>(&record.result)) fill_from_child(*child, t);
+  if (const auto* child = std::get_if<child_results::ChildResult>(&record.result)) fill_from_child(*child, t);
   t.process.max_rss = reported_max_rss(e);
   t.process.max_vms = e.tree.max_vms_tree;
   t.process.max_cpu_percent =

@@ -1,13 +1,13 @@
-#include "runner/rank_reports.hpp"
+#include "child_results/rank_reports.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "runner/bounded_json.hpp"
-#include "runner/untrusted_file.hpp"
+#include "child_results/bounded_json.hpp"
+#include "child_results/untrusted_file.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
@@ -150,4 +150,4 @@ RankReports read_rank_reports(const std::filesystem::path& trial_dir, int world_
   return out;
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

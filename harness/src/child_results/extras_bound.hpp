@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 inline constexpr std::size_t kMaxReportedExtrasBytes = 1U << 20;  // 1 MiB
 inline constexpr int kMaxReportedExtrasDepth = 8;
@@ -21,4 +21,4 @@ inline constexpr int kMaxReportedExtrasDepth = 8;
 std::vector<std::string> bound_extras(nlohmann::json& extras, std::size_t max_bytes = kMaxReportedExtrasBytes,
                                       int max_depth = kMaxReportedExtrasDepth);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 inline constexpr std::uint64_t kDefaultMaxResultBytes = 64ULL << 20;  // 64 MiB
 
@@ -20,4 +20,4 @@ struct UntrustedFile {
 
 UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64_t max_bytes);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

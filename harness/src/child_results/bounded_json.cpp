@@ -1,10 +1,10 @@
-#include "runner/bounded_json.hpp"
+#include "child_results/bounded_json.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::optional<nlohmann::json> parse_bounded_json(std::string_view text, std::str
   return std::nullopt;
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

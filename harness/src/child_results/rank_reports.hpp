@@ -2,14 +2,14 @@
 // What each rank of a multi-rank trial said of its own end: perfzero-rank writes
 // <trial>/ranks/rank-N.json when its rank ends, and rank-N.start.json (where it runs) before the
 // method starts (harness/launcher/rank_main.c). Read back here, with the same care as any file a
-// child controls (runner/untrusted_file.hpp).
+// child controls (child_results/untrusted_file.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 // The host a rank ran on, as its agent saw it (every rank).
 struct HostFacts {
@@ -85,4 +85,4 @@ inline constexpr const char* kRanksDir = "ranks";
 
 RankReports read_rank_reports(const std::filesystem::path& trial_dir, int world_size);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -1,4 +1,4 @@
-#include "runner/untrusted_file.hpp"
+#include "child_results/untrusted_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 
 #include "common/fd_guard.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
@@ -70,4 +70,4 @@ UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64
   return out;
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -1,4 +1,4 @@
-#include "runner/google_benchmark_result.hpp"
+#include "child_results/google_benchmark_result.hpp"
 
 #include <array>
 #include <cmath>
@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "child_results/bounded_json.hpp"
+#include "child_results/non_finite_json.hpp"
 #include "common/text.hpp"
-#include "runner/bounded_json.hpp"
-#include "runner/non_finite_json.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
@@ -169,4 +169,4 @@ std::variant<ChildResult, std::string> read_google_benchmark(const std::filesyst
   return parse_google_benchmark(*file.text);
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

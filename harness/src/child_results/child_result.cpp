@@ -1,14 +1,14 @@
-#include "runner/child_result.hpp"
+#include "child_results/child_result.hpp"
 
 #include <cmath>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
-#include "runner/bounded_json.hpp"
-#include "runner/untrusted_file.hpp"
+#include "child_results/bounded_json.hpp"
+#include "child_results/untrusted_file.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path, std::uint64_t max_bytes) {
   const UntrustedFile file = read_untrusted_file(path, max_bytes);
@@ -121,4 +121,4 @@ std::variant<ChildResult, std::string> parse_child_result(std::string_view text)
   return result;
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

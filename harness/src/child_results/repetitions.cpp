@@ -1,4 +1,4 @@
-#include "runner/repetitions.hpp"
+#include "child_results/repetitions.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
@@ -104,4 +104,4 @@ nlohmann::json repetitions_json(const std::vector<RepetitionRecord>& records) {
   return out;
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 inline constexpr int kMaxJsonDepth = 64;
 
@@ -17,4 +17,4 @@ inline constexpr int kMaxJsonDepth = 64;
 std::optional<nlohmann::json> parse_bounded_json(std::string_view text, std::string& problem,
                                                  int max_depth = kMaxJsonDepth);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -1,9 +1,9 @@
-#include "runner/non_finite_json.hpp"
+#include "child_results/non_finite_json.hpp"
 
 #include <array>
 #include <cctype>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::optional<std::string> non_finite_token(const nlohmann::json& value) {
   return s.substr(kMark.size());
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

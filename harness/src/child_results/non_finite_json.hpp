@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 // `text` with every bare non-finite token outside a string replaced by a marked JSON string.
 std::string quote_non_finite(std::string_view text);
@@ -15,4 +15,4 @@ std::string quote_non_finite(std::string_view text);
 // The token ("NaN", "Infinity", "-Infinity", "-NaN") when `value` is such a marked string.
 std::optional<std::string> non_finite_token(const nlohmann::json& value);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "child_results/repetitions.hpp"
+#include "child_results/untrusted_file.hpp"
 #include "perfzero/metric.hpp"
-#include "runner/repetitions.hpp"
-#include "runner/untrusted_file.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 struct ChildResult {
   std::vector<Metric> metrics;
@@ -33,4 +33,4 @@ std::variant<ChildResult, std::string> read_child_result(const std::filesystem::
                                                          std::uint64_t max_bytes = kDefaultMaxResultBytes);
 std::variant<ChildResult, std::string> parse_child_result(std::string_view text);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 // A result file may hold at most this many values over all its series: a runaway loop must not make
 // the report unreadable.
@@ -29,4 +29,4 @@ struct RepetitionRecord {
 std::variant<std::vector<RepetitionRecord>, std::string> parse_repetitions(const nlohmann::json& list);
 nlohmann::json repetitions_json(const std::vector<RepetitionRecord>& records);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

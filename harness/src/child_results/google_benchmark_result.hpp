@@ -7,9 +7,9 @@
 #include <string_view>
 #include <variant>
 
-#include "runner/child_result.hpp"
+#include "child_results/child_result.hpp"
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 inline constexpr const char* kGoogleBenchmarkFile = "google_benchmark.json";
 
@@ -22,4 +22,4 @@ std::variant<ChildResult, std::string> parse_google_benchmark(std::string_view t
 std::variant<ChildResult, std::string> read_google_benchmark(const std::filesystem::path& path,
                                                              std::uint64_t max_bytes = kDefaultMaxResultBytes);
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results

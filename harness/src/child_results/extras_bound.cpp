@@ -1,15 +1,15 @@
-#include "runner/extras_bound.hpp"
+#include "child_results/extras_bound.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-namespace perfzero::runner {
+namespace perfzero::child_results {
 
 namespace {
 
 // Levels of objects and lists, the value itself included (a number is 0). Results are parsed with a
-// nesting limit (runner/bounded_json.hpp), so the recursion is bounded.
+// nesting limit (child_results/bounded_json.hpp), so the recursion is bounded.
 int depth_of(const nlohmann::json& v) {
   if (!v.is_structured()) return 0;
   int deepest = 0;
@@ -53,4 +53,4 @@ std::vector<std::string> bound_extras(nlohmann::json& extras, std::size_t max_by
   return cut;
 }
 
-}  // namespace perfzero::runner
+}  // namespace perfzero::child_results
