@@ -1,17 +1,17 @@
 // perfzero report's figures, checked against hand computations on small runs built in memory.
-#include "report/report_builder.hpp"
+#include "fleet_report/report_builder.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "report/html_text.hpp"
-#include "report/report_figures.hpp"
-#include "report/report_writers.hpp"
+#include "fleet_report/html_text.hpp"
+#include "fleet_report/report_figures.hpp"
+#include "fleet_report/report_writers.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::report {
+namespace perfzero::fleet_report {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -51,14 +51,14 @@ shapes:
 )"));
 }
 
-Report build(const pricing::Catalog& catalog, const std::vector<results::Run>& runs, const std::string& baseline = "",
-             RankSettings ranking = {}) {
+FleetReport build(const pricing::Catalog& catalog, const std::vector<results::Run>& runs,
+                  const std::string& baseline = "", RankSettings ranking = {}) {
   ReportBuilder builder({&catalog, baseline, "2026-11-22", 365, ranking});
   for (std::size_t i = 0; i < runs.size(); ++i) builder.add_run("run" + std::to_string(i), runs[i]);
   return builder.finish({});
 }
 
-const Cell& cell_of(const Report& r, const std::string& method, const std::string& config) {
+const Cell& cell_of(const FleetReport& r, const std::string& method, const std::string& config) {
   for (const auto& m : r.methods) {
     if (m.name != method) continue;
     for (std::size_t i = 0; i < r.configurations.size(); ++i) {
@@ -71,10 +71,11 @@ const Cell& cell_of(const Report& r, const std::string& method, const std::strin
 TEST(ReportBuilder, CostsAndRatesMatchAHandComputation) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r = build(catalog,
-                         {run_on("small", {method("cube", {trial(10, 1e9), trial(12, 0.8e9), trial(11, 0.9e9)})}),
-                          run_on("big", {method("cube", {trial(3, 4e9), trial(3.2, 3.6e9), trial(2.8, 4.4e9)})}, 8)},
-                         "small");
+  const FleetReport r =
+      build(catalog,
+            {run_on("small", {method("cube", {trial(10, 1e9), trial(12, 0.8e9), trial(11, 0.9e9)})}),
+             run_on("big", {method("cube", {trial(3, 4e9), trial(3.2, 3.6e9), trial(2.8, 4.4e9)})}, 8)},
+            "small");
   ASSERT_EQ(r.configurations.size(), 2U);
   const Cell& small = cell_of(r, "cube", "small");
   const Cell& big = cell_of(r, "cube", "big");
@@ -106,7 +107,7 @@ TEST(ReportBuilder, CostsAndRatesMatchAHandComputation) {
 TEST(ReportBuilder, FlexibleShapesArePricedFromOcpusAndMemory) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r = build(catalog, {run_on("flex", {method("noop", {trial(0.5, std::nullopt)})}, 8)});
+  const FleetReport r = build(catalog, {run_on("flex", {method("noop", {trial(0.5, std::nullopt)})}, 8)});
   const auto& c = r.configurations.front();
   EXPECT_EQ(c.ocpus, 4);
   EXPECT_NEAR(*c.pricing.usd_per_hour, 4 * 0.03 + 16 * 0.002, 1e-12);
@@ -118,7 +119,7 @@ TEST(ReportBuilder, FlexibleShapesArePricedFromOcpusAndMemory) {
 TEST(ReportBuilder, UnpricedFailedAndMissingAreShownNotDropped) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r =
+  const FleetReport r =
       build(catalog, {run_on("small", {method("a", {trial(1, 5.0), trial(1, std::nullopt, Outcome::crashed)}),
                                        method("b", {trial(2, 1.0)})}),
                       run_on("laptop", {method("a", {trial(1, 6.0)})})});
@@ -147,7 +148,7 @@ TEST(ReportBuilder, UnpricedFailedAndMissingAreShownNotDropped) {
 TEST(ReportBuilder, OldPricesAreWarnedAbout) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r = build(catalog, {run_on("big", {method("a", {trial(1, 5.0)})}, 8)});
+  const FleetReport r = build(catalog, {run_on("big", {method("a", {trial(1, 5.0)})}, 8)});
   ASSERT_EQ(r.warnings.size(), 1U);
   EXPECT_EQ(r.warnings.front().rfind("big: the price used is 1056 days old (2024-01-01", 0), 0U) << r.warnings.front();
 }
@@ -159,7 +160,7 @@ TEST(ReportBuilder, OneShapeUnderSeveralLabelsIsSeveralConfigurations) {
   auto b = run_on("small", {method("m", {trial(2, 1.0)})});
   a.info.execution_label = "gcc";
   b.info.execution_label = "clang";
-  const Report r = build(catalog, {a, b}, "small [gcc]");
+  const FleetReport r = build(catalog, {a, b}, "small [gcc]");
   ASSERT_EQ(r.configurations.size(), 2U);
   EXPECT_EQ(r.configurations[0].key, "small [clang]");
   EXPECT_EQ(r.baseline, "small [gcc]");
@@ -172,7 +173,7 @@ results::Run measured_run(const std::string& shape, double vcpus, double memory_
   return run;
 }
 
-bool has_warning(const Report& r, const std::string& text) {
+bool has_warning(const FleetReport& r, const std::string& text) {
   return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const std::string& w) { return w == text; });
 }
 
@@ -181,8 +182,8 @@ TEST(ReportBuilder, RunsThatAreNotTheirLabelledShapeAreWarnedAboutOneLineEach) {
   const auto catalog = test_catalog(dir);
   // The same 2-CPU machine labelled as an 8-vCPU shape, as a GPU shape (its memory within what a
   // kernel keeps for itself in one run, half of it in the other) and as a 15-OCPU OCI shape.
-  const Report r = build(catalog, {measured_run("big", 2, 15.6, std::nullopt), measured_run("gpu", 4, 15.3, 0),
-                                   measured_run("gpu", 4, 8, 0), measured_run("fixed.oci", 2, 240, std::nullopt)});
+  const FleetReport r = build(catalog, {measured_run("big", 2, 15.6, std::nullopt), measured_run("gpu", 4, 15.3, 0),
+                                        measured_run("gpu", 4, 8, 0), measured_run("fixed.oci", 2, 240, std::nullopt)});
   EXPECT_TRUE(has_warning(r,
                           "big: catalog says 8 vCPUs, the run had 2; per-vCPU and per-OCPU figures divide by the "
                           "catalog's, the price is the catalog's"))
@@ -205,14 +206,14 @@ TEST(ReportBuilder, RunsThatAreNotTheirLabelledShapeAreWarnedAboutOneLineEach) {
 TEST(ReportBuilder, AShapeThatMatchesItsRunIsNotWarnedAbout) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r = build(catalog, {measured_run("gpu", 4, 15.4, 1), measured_run("small", 2, 3.7, std::nullopt)});
+  const FleetReport r = build(catalog, {measured_run("gpu", 4, 15.4, 1), measured_run("small", 2, 3.7, std::nullopt)});
   for (const auto& w : r.warnings) EXPECT_EQ(w.find("catalog says"), std::string::npos) << w;
 }
 
 TEST(ReportBuilder, AnUnknownShapeNamesTheNearestCatalogShape) {
   TempDir dir;
   const auto catalog = test_catalog(dir);
-  const Report r = build(catalog, {run_on("small-2", {method("m", {trial(1, 1.0)})})});
+  const FleetReport r = build(catalog, {run_on("small-2", {method("m", {trial(1, 1.0)})})});
   const auto& reason = r.configurations.front().pricing.unpriced_reason;
   EXPECT_EQ(reason, "'small-2' is not in the catalog; did you mean small?");
 }
@@ -232,7 +233,7 @@ TEST(ReportWriters, HostileNamesStayValidInEveryFormat) {
   const auto catalog = test_catalog(dir);
   const std::string hostile = "m|\"<script>\xff,\n";
   auto run = run_on(hostile, {method(hostile, {trial(1, 1.0)})});
-  const Report r = build(catalog, {run});
+  const FleetReport r = build(catalog, {run});
   std::ostringstream html;
   write_html(r, html);
   // One script, the page's own sorter; the name's "<script>" is text.
@@ -266,8 +267,9 @@ TEST(ReportWriters, EveryMarkdownRowHasItsHeadersColumns) {
   const auto catalog = test_catalog(dir);
   auto labelled = run_on("small", {method("m|x", {trial(1, 1.0)})});
   labelled.info.execution_label = "gcc";
-  const Report r = build(catalog, {labelled, run_on("flex", {method("m|x", {trial(2, 1.0)})}),
-                                   run_on("unknown", {method("m|x", {trial(3, std::nullopt, Outcome::crashed)})})});
+  const FleetReport r =
+      build(catalog, {labelled, run_on("flex", {method("m|x", {trial(2, 1.0)})}),
+                      run_on("unknown", {method("m|x", {trial(3, std::nullopt, Outcome::crashed)})})});
   std::ostringstream md;
   write_markdown(r, md);
   std::istringstream lines(md.str());
@@ -297,4 +299,4 @@ TEST(HtmlText, InvalidUtf8IsReplacedAndValidTextKept) {
 }
 
 }  // namespace
-}  // namespace perfzero::report
+}  // namespace perfzero::fleet_report

@@ -1,10 +1,10 @@
 // How the report's figures read: SI prefixes, costs per a power of 1000 runs, ratios with their
 // intervals (issue 19, item 7: "4.44e+08" and "$4.85e-06" are not for people).
-#include "report/figure_text.hpp"
+#include "fleet_report/figure_text.hpp"
 
 #include <gtest/gtest.h>
 
-namespace perfzero::report {
+namespace perfzero::fleet_report {
 namespace {
 
 results::Stats stats(double median, double min, double max) {
@@ -65,4 +65,4 @@ TEST(FigureText, RatiosShowTheirIntervalAndTies) {
 }
 
 }  // namespace
-}  // namespace perfzero::report
+}  // namespace perfzero::fleet_report

@@ -1,16 +1,16 @@
 // Fastest, cheapest and speedups are named only when the trials tell them apart (issue 19, item 5):
 // five runs of one machine labelled as five shapes must read as a tie, and disturbed trials stay
 // out of every figure unless asked for.
-#include "report/rankings.hpp"
+#include "fleet_report/rankings.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "report/figure_text.hpp"
-#include "report/report_builder.hpp"
+#include "fleet_report/figure_text.hpp"
+#include "fleet_report/report_builder.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::report {
+namespace perfzero::fleet_report {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -54,7 +54,7 @@ pricing::Catalog catalog(const TempDir& dir) {
   return pricing::load_catalog(dir.write("prices.yaml", yaml));
 }
 
-Report build(const std::vector<results::Run>& runs, const std::string& baseline = "", RankSettings ranking = {}) {
+FleetReport build(const std::vector<results::Run>& runs, const std::string& baseline = "", RankSettings ranking = {}) {
   static TempDir dir;
   static const pricing::Catalog prices = catalog(dir);
   ReportBuilder builder({&prices, baseline, "2026-11-22", 365, ranking});
@@ -62,7 +62,7 @@ Report build(const std::vector<results::Run>& runs, const std::string& baseline 
   return builder.finish({});
 }
 
-std::size_t index_of(const Report& r, const std::string& key) {
+std::size_t index_of(const FleetReport& r, const std::string& key) {
   for (std::size_t i = 0; i < r.configurations.size(); ++i) {
     if (r.configurations[i].key == key) return i;
   }
@@ -71,8 +71,8 @@ std::size_t index_of(const Report& r, const std::string& key) {
 
 TEST(ReportRankings, FiveRunsOfOneMachineUnderFiveLabelsAreATieNotAWinner) {
   // The issue's report: one machine, five labels, ranges that overlap; it named one "fastest".
-  const Report r = build({run_on("a", noisy(100, 0.2)), run_on("b", noisy(103, 0.2)), run_on("c", noisy(97, 0.2)),
-                          run_on("d", noisy(101, 0.2)), run_on("e", noisy(99, 0.2))});
+  const FleetReport r = build({run_on("a", noisy(100, 0.2)), run_on("b", noisy(103, 0.2)), run_on("c", noisy(97, 0.2)),
+                               run_on("d", noisy(101, 0.2)), run_on("e", noisy(99, 0.2))});
   const MethodRow& row = r.methods.front();
   EXPECT_FALSE(row.fastest);
   EXPECT_FALSE(row.speed.decided);
@@ -88,7 +88,8 @@ TEST(ReportRankings, FiveRunsOfOneMachineUnderFiveLabelsAreATieNotAWinner) {
 }
 
 TEST(ReportRankings, AClearWinnerIsNamedWithItsInterval) {
-  const Report r = build({run_on("a", noisy(100, 0.1)), run_on("c", noisy(140, 0.1)), run_on("d", noisy(60, 0.1))});
+  const FleetReport r =
+      build({run_on("a", noisy(100, 0.1)), run_on("c", noisy(140, 0.1)), run_on("d", noisy(60, 0.1))});
   const MethodRow& row = r.methods.front();
   ASSERT_TRUE(row.fastest);
   EXPECT_EQ(r.configurations[*row.fastest].key, "c");
@@ -113,19 +114,19 @@ TEST(ReportRankings, AClearWinnerIsNamedWithItsInterval) {
 TEST(ReportRankings, AChangeUnderMinChangeIsATieEvenWhenEveryTrialIsApart) {
   // Constant trials 3% apart: the interval is exactly [1.03, 1.03], which excludes 1.
   const auto constant = [](double rate) { return std::vector<results::Trial>(5, trial(rate)); };
-  const Report five = build({run_on("a", constant(100)), run_on("c", constant(103))});
+  const FleetReport five = build({run_on("a", constant(100)), run_on("c", constant(103))});
   EXPECT_FALSE(five.methods.front().fastest);
   EXPECT_TRUE(five.methods.front().speed.ratio->tie);
   EXPECT_EQ(ratio_text(*five.methods.front().speed.ratio, 3), "tie: 1.03x [1.03x, 1.03x]");
   RankSettings two_percent;
   two_percent.min_change = 0.02;
-  const Report two = build({run_on("a", constant(100)), run_on("c", constant(103))}, "", two_percent);
+  const FleetReport two = build({run_on("a", constant(100)), run_on("c", constant(103))}, "", two_percent);
   ASSERT_TRUE(two.methods.front().fastest);
   EXPECT_EQ(two.configurations[*two.methods.front().fastest].key, "c");
 }
 
 TEST(ReportRankings, TooFewTrialsGiveNoIntervalAndNoWinner) {
-  const Report r = build({run_on("a", {trial(100), trial(100)}), run_on("c", {trial(150), trial(150)})});
+  const FleetReport r = build({run_on("a", {trial(100), trial(100)}), run_on("c", {trial(150), trial(150)})});
   const MethodRow& row = r.methods.front();
   EXPECT_FALSE(row.fastest);
   EXPECT_FALSE(row.speed.ratio->low);
@@ -133,7 +134,7 @@ TEST(ReportRankings, TooFewTrialsGiveNoIntervalAndNoWinner) {
 }
 
 TEST(ReportRankings, SpeedupsCarryIntervalsAndTies) {
-  const Report r =
+  const FleetReport r =
       build({run_on("a", noisy(100, 0.1)), run_on("b", noisy(102, 0.1)), run_on("c", noisy(150, 0.1))}, "a");
   const MethodRow& row = r.methods.front();
   const Cell& a = row.cells[index_of(r, "a")];
@@ -154,7 +155,7 @@ TEST(ReportRankings, DisturbedTrialsAreLeftOutUnlessKept) {
   std::vector<results::Trial> trials = noisy(100, 0.02, 7);
   for (int i = 0; i < 3; ++i) trials.push_back(trial(10, {"host_busy"}));
   trials.back().flags.emplace_back("left_files");  // describes the trial, not its timing
-  const Report quiet = build({run_on("a", trials)});
+  const FleetReport quiet = build({run_on("a", trials)});
   const Cell& cell = quiet.methods.front().cells.front();
   EXPECT_EQ(cell.trials, 10);
   EXPECT_EQ(cell.left_out, 3);
@@ -164,7 +165,7 @@ TEST(ReportRankings, DisturbedTrialsAreLeftOutUnlessKept) {
 
   RankSettings keep;
   keep.use_flagged = true;
-  const Report kept = build({run_on("a", trials)}, "", keep);
+  const FleetReport kept = build({run_on("a", trials)}, "", keep);
   const Cell& all = kept.methods.front().cells.front();
   EXPECT_EQ(all.metric_values.size(), 10U);
   EXPECT_EQ(all.flagged_kept, 3);
@@ -176,10 +177,10 @@ TEST(ReportRankings, SeveralDisturbancesAreCountedByKind) {
   std::vector<results::Trial> trials = noisy(100, 0.02, 5);
   trials.push_back(trial(10, {"host_busy"}));
   trials.push_back(trial(10, {"gpu_throttled", "host_busy"}));
-  const Report r = build({run_on("a", trials)});
+  const FleetReport r = build({run_on("a", trials)});
   EXPECT_EQ(disturbance_note(r.methods.front().cells.front(), false),
             "2 of 7 trials disturbed (host busy 2, gpu throttled 1), left out");
 }
 
 }  // namespace
-}  // namespace perfzero::report
+}  // namespace perfzero::fleet_report

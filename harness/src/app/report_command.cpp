@@ -12,11 +12,11 @@
 #include "app/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "fleet_report/fleet_exports.hpp"
+#include "fleet_report/report_builder.hpp"
+#include "fleet_report/report_writers.hpp"
+#include "fleet_report/run_discovery.hpp"
 #include "pricing/price_catalog.hpp"
-#include "report/report_builder.hpp"
-#include "report/report_exports.hpp"
-#include "report/report_writers.hpp"
-#include "report/run_discovery.hpp"
 
 namespace perfzero::app {
 
@@ -62,10 +62,10 @@ void make_out_dir(const cli::ReportOptions& options) {
   if (ec) throw OutputError(fmt::format("report: cannot create {}: {}", options.out, ec.message()));
 }
 
-void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
+void write_outputs(const fleet_report::FleetReport& r, const cli::ReportOptions& options) {
   if (options.out.empty()) {
     std::ostringstream md;
-    report::write_markdown(r, md);
+    fleet_report::write_markdown(r, md);
     const std::string text = md.str();
     // A closed stdout or a full pipe must not look like a report that was delivered.
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
@@ -75,13 +75,13 @@ void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
   }
   const std::vector<std::string> all{"md", "csv", "json", "html"};
   for (const auto& format : options.formats.empty() ? all : options.formats) {
-    if (report::is_export_format(format)) continue;  // written as the runs were read
+    if (fleet_report::is_export_format(format)) continue;  // written as the runs were read
     std::ostringstream text;
-    if (format == "md") report::write_markdown(r, text);
-    if (format == "csv") report::write_csv(r, text);
+    if (format == "md") fleet_report::write_markdown(r, text);
+    if (format == "csv") fleet_report::write_csv(r, text);
     if (format == "json")
-      text << report::to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (format == "html") report::write_html(r, text);
+      text << fleet_report::to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (format == "html") fleet_report::write_html(r, text);
     write_output(fs::path(options.out) / ("report." + format), text.str());
   }
   fmt::print(stderr, "perfzero report: wrote {} ({})\n", options.out,
@@ -91,7 +91,7 @@ void write_outputs(const report::Report& r, const cli::ReportOptions& options) {
 }  // namespace
 
 int report_command(const cli::ReportOptions& options) {
-  report::BuildOptions build;
+  fleet_report::BuildOptions build;
   build.today = options.today.empty() ? today_utc() : options.today;
   if (!options.today.empty() && !pricing::days_between(options.today, options.today)) {
     throw UsageError(fmt::format("report: --today {}: expected a date as YYYY-MM-DD", options.today));
@@ -110,9 +110,9 @@ int report_command(const cli::ReportOptions& options) {
   // (docs/performance.md). Without fast bins the frees coalesce as they happen.
   ::mallopt(M_MXFAST, 0);
   make_out_dir(options);
-  report::ExportFiles exports(options.out, options.formats);
-  report::ReportBuilder builder(build);
-  auto found = report::for_each_run(options.inputs, [&](const std::string& path, results::Run&& run) {
+  fleet_report::ExportFiles exports(options.out, options.formats);
+  fleet_report::ReportBuilder builder(build);
+  auto found = fleet_report::for_each_run(options.inputs, [&](const std::string& path, results::Run&& run) {
     builder.add_run(path, run);
     if (!exports.empty()) exports.add(std::move(run));
   });
@@ -125,7 +125,7 @@ int report_command(const cli::ReportOptions& options) {
   if (!options.no_catalog && catalog_file.empty()) {
     found.problems.push_back("no price catalog found (--catalog FILE or $PERFZERO_CATALOG): every shape is unpriced");
   }
-  report::Report r = builder.finish(std::move(found.problems));
+  fleet_report::FleetReport r = builder.finish(std::move(found.problems));
   r.inputs = options.inputs;
   write_outputs(r, options);
   exports.finish();

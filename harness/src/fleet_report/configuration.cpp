@@ -1,0 +1,103 @@
+#include "fleet_report/configuration.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "fleet_report/shape_check.hpp"
+
+namespace perfzero::fleet_report {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+double number_at(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// The CPUs the benchmark could use: a container's quota (a smaller shape's stand-in) before the
+// machine's count.
+double vcpus_of_system(const nlohmann::json& system) {
+  const auto& sys = system.value("system", nlohmann::json::object());
+  if (const double effective = number_at(sys, "effective_vcpus"); effective > 0) return effective;
+  return number_at(system.value("system_info", nlohmann::json::object()), "logical_cpu_count");
+}
+
+// Memory as provisioned: the kernel sees a little less than the shape's GiB, so round up.
+double memory_gib_of_system(const nlohmann::json& system) {
+  const double gib = memory_gib_of(system.value("system", nlohmann::json::object()));
+  return gib > 0 ? std::ceil(gib - 0.05) : 0.0;
+}
+
+void price_flexible(Configuration& c, const pricing::Shape& shape) {
+  const double memory = memory_gib_of_system(c.system);
+  if (c.vcpus <= 0) {
+    c.pricing.unpriced_reason = "a flexible shape is priced from its OCPUs, and the run recorded no CPU count";
+    return;
+  }
+  c.ocpus = pricing::ocpus_of(c.vcpus, shape.arch);
+  c.cpu_source = "the run's system info (flexible shape)";
+  const auto& f = *shape.flexible;
+  c.pricing.usd_per_hour = c.ocpus * f.usd_per_ocpu_hour + memory * f.usd_per_gib_hour;
+  c.pricing.how = fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour", c.ocpus, f.usd_per_ocpu_hour, memory,
+                              f.usd_per_gib_hour);
+}
+
+}  // namespace
+
+Configuration identify(const results::RunInfo& info) {
+  Configuration c;
+  const auto& cloud = info.system.value("cloud", nlohmann::json::object());
+  const std::string platform = lower(info.platform_name);
+  const std::string vendor = cloud.value("vendor", "");
+  for (const char* known : {"oci", "aws", "gcp", "azure"}) {
+    if (platform == known || (platform.empty() && vendor == known)) c.provider = known;
+  }
+  c.shape = !info.instance_type.empty() ? info.instance_type : info.system_name;
+  if (c.shape.empty()) {
+    c.shape = fmt::format("unlabelled ({})", info.system_info.value("hostname", "unknown host"));
+  }
+  c.label = info.execution_label;
+  c.arch = info.system.value("architecture", "");
+  return c;
+}
+
+nlohmann::json machine_of(const results::RunInfo& info) {
+  return {{"system_info", info.system_info}, {"system", info.system}, {"setup_info", info.setup_info}};
+}
+
+void price(Configuration& c, const pricing::Catalog* catalog, const std::string& today) {
+  c.vcpus = vcpus_of_system(c.system);
+  c.ocpus = c.vcpus > 0 ? pricing::ocpus_of(c.vcpus, c.arch) : 0;
+  c.cpu_source = "the run's system info";
+  const pricing::Shape* shape = catalog != nullptr ? catalog->find(c.provider, c.shape) : nullptr;
+  if (shape == nullptr) {
+    c.pricing.unpriced_reason = catalog == nullptr ? "no price catalog" : not_in_catalog(c.shape, *catalog);
+    return;
+  }
+  if (c.provider.empty()) c.provider = shape->provider;
+  c.arch = shape->arch;
+  c.pricing.source = shape->source;
+  c.pricing.date = shape->date;
+  c.pricing.age_days = pricing::days_between(shape->date, today);
+  c.pricing.catalog_entry = shape->where;
+  check_shape(c, *shape);
+  if (shape->flexible) {
+    price_flexible(c, *shape);
+    return;
+  }
+  c.vcpus = *shape->vcpus;
+  c.ocpus = shape->ocpus.value_or(pricing::ocpus_of(c.vcpus, shape->arch));
+  c.cpu_source = "the price catalog";
+  c.pricing.usd_per_hour = *shape->usd_per_hour;
+  c.pricing.how = "list price";
+}
+
+}  // namespace perfzero::fleet_report

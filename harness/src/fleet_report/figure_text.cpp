@@ -1,0 +1,260 @@
+#include "fleet_report/figure_text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+
+namespace perfzero::fleet_report {
+
+namespace {
+
+constexpr std::array<std::string_view, 13> kPrefixes = {"a", "f", "p", "n", "µ", "m", "",
+                                                        "k", "M", "G", "T", "P", "E"};  // 10^-18 .. 10^18
+constexpr int kUnitsAt = 6;                                                             // the empty prefix
+
+std::string times(double x) {
+  if (x >= 0.1 && x < 100) {
+    // An interval's end just past 1 must not read as 1.00x: that is what decides a tie.
+    if (const std::string two = fmt::format("{:.2f}", x); two != "1.00" || x == 1) return two + "x";
+    return fmt::format("{:.3f}x", x);
+  }
+  return fmt::format("{:.3g}x", x);
+}
+
+std::string percent(double fraction) { return fmt::format("{:g}%", fraction * 100); }
+
+const char* plural(std::size_t n) { return n == 1 ? "" : "s"; }
+
+}  // namespace
+
+std::string number(const std::optional<double>& value) {
+  if (!value || !std::isfinite(*value)) return "";
+  const double a = std::fabs(*value);
+  if (a != 0 && (a < 1e-3 || a >= 1e7)) return fmt::format("{:.3g}", *value);
+  return fmt::format("{:.4g}", *value);
+}
+
+std::string money(const std::optional<double>& usd) {
+  if (!usd || !std::isfinite(*usd)) return "";
+  if (*usd >= 100) return fmt::format("${:.0f}", *usd);
+  if (*usd >= 0.01) return fmt::format("${:.4g}", *usd);
+  return fmt::format("${:.3g}", *usd);
+}
+
+std::string money_per(const std::optional<double>& usd, std::string_view one, std::string_view many) {
+  if (!usd || !std::isfinite(*usd)) return "";
+  static constexpr std::array<const char*, 5> kWords = {"", "thousand", "million", "billion", "trillion"};
+  std::size_t k = 0;
+  double scaled = *usd;
+  while (scaled > 0 && scaled < 0.1 && k + 1 < kWords.size()) {
+    scaled *= 1000;
+    ++k;
+  }
+  if (k == 0) return fmt::format("{} per {}", money(scaled), one);
+  return fmt::format("{} per {} {}", money(scaled), kWords[k], many);
+}
+
+namespace {
+
+struct SiUnit {
+  std::string_view unit;
+  int power = 0;          // the unit's own prefix: 3 for GB/s
+  std::string_view base;  // the unit without it: B/s
+  bool glued = false;     // a prefix joins it ("ms", "TB/s") rather than standing apart ("M points/s")
+};
+
+SiUnit parse_unit(std::string_view unit) {
+  SiUnit u{unit, 0, unit, false};
+  // A unit with an SI prefix and an upper-case base (GB/s, GFLOP/s) takes the combined prefix.
+  if (unit.size() > 1 && std::isupper(static_cast<unsigned char>(unit[1])) != 0) {
+    for (std::size_t at = kUnitsAt + 1; at < kPrefixes.size(); ++at) {
+      if (unit.substr(0, 1) == kPrefixes[at]) {
+        u.power = static_cast<int>(at) - kUnitsAt;
+        u.base = unit.substr(1);
+      }
+    }
+  }
+  u.glued = u.base.empty() || u.base == "s" || std::isupper(static_cast<unsigned char>(u.base[0])) != 0;
+  return u;
+}
+
+// The power of 1000 a value reads best at: none from 1 (0.01 for a count, where "m" would be odd)
+// to 9999, else the one that leaves 1 to 999 after rounding to 3 digits.
+int natural_power(double value, const SiUnit& u) {
+  const double a = std::fabs(value);
+  const double plain_from = u.glued && !u.base.empty() ? 1.0 : 0.01;
+  if (a == 0 || (a >= plain_from && a < 1e4)) return 0;
+  int power = static_cast<int>(std::floor(std::log10(a) / 3));
+  if (fmt::format("{:.3g}", value / std::pow(1000.0, power)).find('e') != std::string::npos) ++power;
+  return power;
+}
+
+// The digits and the rest (" M points/s", " ms", " GB/s") of `value` written at `power`.
+std::pair<std::string, std::string> at_power(double value, const SiUnit& u, int power) {
+  const std::string space = u.unit.empty() ? "" : " ";
+  const int at = kUnitsAt + power + u.power;
+  if (power != 0 && (at < 0 || at >= static_cast<int>(kPrefixes.size()))) {  // past the prefixes: as it is
+    return {fmt::format("{:.3g}", value), space + std::string(u.unit)};
+  }
+  const double scaled = value / std::pow(1000.0, power);
+  std::string digits = fmt::format("{:.3g}", scaled);
+  if (digits.find('e') != std::string::npos) digits = fmt::format("{:.0f}", scaled);  // 1500, not 1.5e+03
+  if (power == 0) return {digits, space + std::string(u.unit)};
+  const std::string_view prefix = kPrefixes[static_cast<std::size_t>(at)];
+  if (u.glued) return {digits, fmt::format(" {}{}", prefix, u.base)};
+  return {digits, prefix.empty() ? space + std::string(u.base) : fmt::format(" {} {}", prefix, u.base)};
+}
+
+}  // namespace
+
+std::string si(const std::optional<double>& value, std::string_view unit) {
+  if (!value || !std::isfinite(*value)) return "";
+  const SiUnit u = parse_unit(unit);
+  const auto [digits, rest] = at_power(*value, u, natural_power(*value, u));
+  return digits + rest;
+}
+
+std::vector<std::string> si_ticks(const std::vector<double>& ticks, std::string_view unit) {
+  const SiUnit u = parse_unit(unit);
+  double largest = 0;
+  for (const double t : ticks) largest = std::max(largest, std::fabs(t));
+  const int power = natural_power(largest, u);
+  std::vector<std::string> out;
+  // Close ticks (102, 102.5, 103 ms) need more than 3 digits to read apart.
+  for (int digits = 3; digits <= 8; ++digits) {
+    out.clear();
+    for (const double t : ticks) {
+      auto [text, rest] = at_power(t, u, power);
+      if (digits > 3) text = fmt::format("{:.{}g}", t / std::pow(1000.0, power == 0 ? 0 : power), digits);
+      out.push_back(t == 0 ? "0" : text + rest);
+    }
+    if (std::adjacent_find(out.begin(), out.end()) == out.end()) break;
+  }
+  return out;
+}
+
+std::string duration_text(double seconds) {
+  if (seconds < 120) return si(seconds, "s");
+  if (seconds < 7200) return fmt::format("{:.3g} min", seconds / 60);
+  return fmt::format("{:.3g} h", seconds / 3600);
+}
+
+std::string si_spread(const results::Stats& stats, std::string_view unit) {
+  if (!stats.median || !std::isfinite(*stats.median)) return "";
+  const SiUnit u = parse_unit(unit);
+  const int power = natural_power(*stats.median, u);  // the range is written at the median's prefix
+  const auto [median, rest] = at_power(*stats.median, u, power);
+  if (!stats.min || !stats.max || stats.count < 2) return median + rest;
+  const auto [low, low_rest] = at_power(*stats.min, u, power);
+  const auto [high, high_rest] = at_power(*stats.max, u, power);
+  // "(408–480 M)": a unit that stands apart from its prefix is the median's; a glued one is kept.
+  std::string range_rest = rest;
+  const std::string apart = fmt::format(" {}", u.base);
+  if (!u.glued && range_rest.ends_with(apart)) range_rest.resize(range_rest.size() - apart.size());
+  return fmt::format("{}{} ({}–{}{})", median, rest, low, high, range_rest);
+}
+
+std::string ratio_text(const Ratio& ratio, std::size_t min_trials) {
+  const std::string tie = ratio.tie ? "tie: " : "";
+  if (!ratio.low || !ratio.high) {
+    return fmt::format("{}{} (fewer than {} trials: no interval)", tie, times(ratio.value), min_trials);
+  }
+  return fmt::format("{}{} [{}, {}]", tie, times(ratio.value), times(*ratio.low), times(*ratio.high));
+}
+
+std::string speedup_text(const Cell& cell, const std::string& config_key, const FleetReport& report) {
+  if (!cell.speedup) return "";
+  if (config_key == report.baseline) return "baseline";
+  return ratio_text(*cell.speedup, report.settings.min_trials);
+}
+
+namespace {
+
+std::string why_tie(const FleetReport& report, const char* better) {
+  return fmt::format("no configuration is {} than every other by at least {} with {} confidence", better,
+                     percent(report.settings.min_change), percent(report.settings.confidence));
+}
+
+}  // namespace
+
+std::string fastest_summary(const MethodRow& row, const FleetReport& report) {
+  const Ranking& r = row.speed;
+  if (!r.leader) return "";
+  const auto& leader = report.configurations[*r.leader].key;
+  if (!r.against || !r.ratio) return fmt::format("{} (the only configuration with a speed)", leader);
+  const auto& other = report.configurations[*r.against].key;
+  const std::string ratio = ratio_text(*r.ratio, report.settings.min_trials);
+  if (r.decided) {
+    return fmt::format("{}: {} the speed of {}, the runner-up{}", leader, ratio, other,
+                       r.contenders > 2 ? ", and ahead of every other" : "");
+  }
+  return fmt::format("{} between {} and {}: {}", ratio, leader, other, why_tie(report, "faster"));
+}
+
+std::string cheapest_summary(const MethodRow& row, const FleetReport& report) {
+  const Ranking& r = row.cost;
+  if (!r.leader) return "";
+  const auto& leader = report.configurations[*r.leader].key;
+  if (!r.against || !r.ratio) return fmt::format("{} (the only priced configuration with a cost)", leader);
+  const auto& other = report.configurations[*r.against].key;
+  const std::string ratio = ratio_text(*r.ratio, report.settings.min_trials);
+  if (r.decided) return fmt::format("{}: {} costs {} as much", leader, other, ratio);
+  return fmt::format("{} ({}'s cost over {}'s): {}", ratio, other, leader, why_tie(report, "cheaper"));
+}
+
+std::string disturbance_note(const Cell& cell, bool use_flagged) {
+  if (cell.disturbances.empty()) return "";
+  const int disturbed = use_flagged ? cell.flagged_kept : cell.left_out;
+  std::string what;
+  if (cell.disturbances.size() == 1) {
+    what = results::flag_words(cell.disturbances.front().first);
+  } else {
+    std::vector<std::string> parts;
+    for (const auto& [flag, count] : cell.disturbances) {
+      parts.push_back(fmt::format("{} {}", results::flag_words(flag), count));
+    }
+    what = fmt::format("disturbed ({})", text::join(parts, ", "));
+  }
+  return fmt::format("{} of {} trial{} {}, {}", disturbed, cell.trials, plural(static_cast<std::size_t>(cell.trials)),
+                     what, use_flagged ? "kept (--use_flagged)" : "left out");
+}
+
+std::string measured_text(const Configuration& config) {
+  const auto values = [](const std::vector<double>& v) {
+    std::vector<std::string> parts;
+    parts.reserve(v.size());
+    for (const double x : v) parts.push_back(fmt::format("{:g}", x));
+    return text::join(parts, "/");
+  };
+  std::vector<std::string> parts;
+  if (!config.measured_vcpus.empty()) parts.push_back(values(config.measured_vcpus) + " vCPUs");
+  if (!config.measured_memory_gib.empty()) parts.push_back(values(config.measured_memory_gib) + " GiB");
+  if (!config.measured_gpus.empty()) parts.push_back(values(config.measured_gpus) + " GPUs");
+  return text::join(parts, ", ");
+}
+
+std::string cell_status(const Cell& cell) {
+  if (cell.trials == 0) return "not run";
+  if (cell.ok()) return "ok";
+  return fmt::format("{} {}/{}: {}", to_string(cell.outcome), cell.trials - cell.succeeded, cell.trials, cell.detail);
+}
+
+namespace {
+
+std::string mark(const Ranking& r, std::size_t config, const char* what) {
+  if (r.leader != config && r.against != config) return "";
+  if (r.decided) return r.leader == config ? what : "";
+  return fmt::format("tie for {}", what);
+}
+
+}  // namespace
+
+std::string speed_mark(const MethodRow& row, std::size_t config) { return mark(row.speed, config, "fastest"); }
+std::string cost_mark(const MethodRow& row, std::size_t config) { return mark(row.cost, config, "cheapest"); }
+
+}  // namespace perfzero::fleet_report

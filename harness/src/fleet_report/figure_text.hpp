@@ -1,0 +1,60 @@
+#pragma once
+// How the report's figures read, shared by the Markdown and the HTML page: numbers with SI
+// prefixes ("444 M points/s"), costs per a power of 1000 runs ("$4.85 per million runs"), ratios
+// with their intervals ("1.39x [1.30x, 1.48x]", "tie: 1.03x [0.97x, 1.10x]"), the summary of a
+// ranking, and which trials were left out. CSV and JSON keep every digit instead.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fleet_report/report_model.hpp"
+
+namespace perfzero::fleet_report {
+
+// A few significant digits, "" for none: vCPUs, seconds.
+std::string number(const std::optional<double>& value);
+// "$0.0123", "$123", "$1.18e-05" (prices per hour; per-run costs use money_per).
+std::string money(const std::optional<double>& usd);
+// "$0.012 per run", "$4.85 per million runs": scaled by a power of 1000 until at least $0.10.
+// `one` and `many`: the unit's singular and plural ("run", "runs").
+std::string money_per(const std::optional<double>& usd, std::string_view one, std::string_view many);
+// 3 significant digits with an SI prefix past 10,000 and under 0.01: "444 M points/s", "19.3 TB/s"
+// (a unit that has a prefix, GB/s, takes the combined one), "0.5 s", "593 M" without a unit.
+std::string si(const std::optional<double>& value, std::string_view unit = "");
+// An axis's tick labels, all at the prefix of the largest: "0", "2 ms", "4 ms", ... "10 ms".
+std::vector<std::string> si_ticks(const std::vector<double>& ticks, std::string_view unit);
+
+// "2.5 ms", "12.3 s", "37.5 min", "2.1 h".
+std::string duration_text(double seconds);
+
+// A median and its range at the median's prefix: "444 M points/s (408–480 M points/s)", "3.9 ms
+// (2.6–10.2 ms)"; "" without a median.
+std::string si_spread(const results::Stats& stats, std::string_view unit);
+
+// "1.39x [1.30x, 1.48x]"; a tie starts with "tie: "; no interval: "tie: 1.03x (fewer than 3 trials)".
+std::string ratio_text(const Ratio& ratio, std::size_t min_trials);
+// The speedup column: ratio_text, or "baseline" for the baseline itself, "" without one.
+std::string speedup_text(const Cell& cell, const std::string& config_key, const FleetReport& report);
+
+// One sentence on a method's fastest (or cheapest) configuration, e.g.
+// "c7i.2xlarge: 1.39x [1.30x, 1.48x] the speed of c7i.large, the runner-up" or
+// "tie: 1.03x [0.97x, 1.10x] between c7i.xlarge and c7i.large (under 5%, or not told apart ...)".
+// Empty when no configuration qualifies.
+std::string fastest_summary(const MethodRow& row, const FleetReport& report);
+std::string cheapest_summary(const MethodRow& row, const FleetReport& report);
+
+// "3 of 10 trials host busy, left out" (or "kept (--use_flagged)"); "" when none was disturbed.
+std::string disturbance_note(const Cell& cell, bool use_flagged);
+
+// What the runs of a configuration had: "2 vCPUs, 15.6 GiB, 0 GPUs" ("2/8 vCPUs" when runs differ).
+std::string measured_text(const Configuration& config);
+
+// "ok", "not run", or "failed 2/5: why".
+std::string cell_status(const Cell& cell);
+
+// Marks of a configuration in a method's ranking: "fastest", "tie for fastest", "" ...
+std::string speed_mark(const MethodRow& row, std::size_t config);
+std::string cost_mark(const MethodRow& row, std::size_t config);
+
+}  // namespace perfzero::fleet_report

@@ -1,0 +1,46 @@
+#pragma once
+// Joins runs with the price catalog into the FleetReport every output formats. Runs are added one at a
+// time and only their numbers are kept, so 100,000 result files fit in little memory.
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "fleet_report/report_model.hpp"
+#include "pricing/price_catalog.hpp"
+#include "results/model.hpp"
+
+namespace perfzero::fleet_report {
+
+struct BuildOptions {
+  const pricing::Catalog* catalog = nullptr;  // nullptr: every configuration unpriced
+  std::string baseline;                       // a configuration key or shape; empty: none
+  std::string today;                          // YYYY-MM-DD, for the age of prices
+  int max_price_age_days = 365;
+  RankSettings ranking;  // --min_change, --use_flagged
+};
+
+class ReportBuilder {
+ public:
+  explicit ReportBuilder(BuildOptions options) : options_(std::move(options)) {}
+
+  void add_run(const std::string& path, const results::Run& run);
+  // Computes every figure; call once, after the last run.
+  FleetReport finish(std::vector<std::string> problems);
+
+ private:
+  using ConfigId = std::tuple<std::string, std::string, std::string>;  // provider, shape, label
+
+  std::size_t config_index(const std::string& path, const results::Run& run);
+
+  BuildOptions options_;
+  std::vector<Configuration> configs_;
+  std::map<ConfigId, std::size_t> config_ids_;
+  std::vector<std::string> method_order_;
+  // method -> configuration -> its trials (outcome, wall time and metrics only)
+  std::map<std::string, std::map<std::size_t, results::Case>> trials_;
+  std::size_t runs_ = 0;
+  std::size_t trial_count_ = 0;
+};
+
+}  // namespace perfzero::fleet_report

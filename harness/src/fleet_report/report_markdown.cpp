@@ -1,0 +1,109 @@
+// Markdown: what a pull-request comment or a wiki page shows.
+#include <fmt/format.h>
+
+#include "common/table_cells.hpp"
+#include "fleet_report/report_writers.hpp"
+
+namespace perfzero::fleet_report {
+
+namespace {
+
+std::string md(const std::string& s) { return text::md_cell(s); }
+
+std::optional<double> scaled(const std::optional<double>& v, double scale) {
+  return v ? std::optional(*v * scale) : std::nullopt;
+}
+
+std::string marks(const MethodRow& row, std::size_t i) {
+  std::string m;
+  if (const auto fast = speed_mark(row, i); !fast.empty()) m += " ⚡" + fast;
+  if (const auto cheap = cost_mark(row, i); !cheap.empty()) m += " 💲" + cheap;
+  return m;
+}
+
+std::string status(const Cell& cell, bool use_flagged) {
+  std::string s = cell_status(cell);
+  if (const auto note = disturbance_note(cell, use_flagged); !note.empty()) s += "; " + note;
+  return s;
+}
+
+void write_method_table(const FleetReport& report, const MethodRow& row, std::ostream& out) {
+  out << fmt::format("\n### {}\n\n", md(row.name));
+  if (const auto fastest = fastest_summary(row, report); !fastest.empty()) {
+    out << "**Fastest**: " << md(fastest) << "  \n";
+  }
+  if (const auto cheapest = cheapest_summary(row, report); !cheapest.empty()) {
+    out << "**Cheapest**: " << md(cheapest) << "  \n";
+  }
+  const bool rate = row.metric.has_value();
+  out << "\n| configuration | status | wall time (min–max) | "
+      << (rate ? md(fmt::format("{} median (min–max)", row.metric->unit)) + " | " : "") << "$ per " << row.runs_per
+      << " | " << (rate ? "$ per " + md(row.metric->per) + " | per vCPU | per OCPU | " : "")
+      << (report.baseline.empty() ? "speedup" : "speedup vs " + md(report.baseline)) << " |\n|---|---|---|"
+      << (rate ? "---|" : "") << "---|" << (rate ? "---|---|---|" : "") << "---|\n";
+  for (std::size_t i = 0; i < report.configurations.size(); ++i) {
+    const Cell& cell = row.cells[i];
+    const auto& key = report.configurations[i].key;
+    out << "| " << md(key) << marks(row, i) << " | " << md(status(cell, report.settings.use_flagged)) << " | "
+        << si_spread(cell.wall, "s") << " | ";
+    if (rate) out << md(si_spread(cell.metric, row.metric->unit)) << " | ";
+    out << money(scaled(cell.cost_per_run, row.run_scale)) << " | ";
+    if (rate) {
+      out << money(cell.cost_per_unit) << " | " << md(si(cell.per_vcpu, row.metric->unit)) << " | "
+          << md(si(cell.per_ocpu, row.metric->unit)) << " | ";
+    }
+    out << md(speedup_text(cell, key, report)) << " |\n";
+  }
+}
+
+void write_rules(const FleetReport& report, std::ostream& out) {
+  const auto& s = report.settings;
+  out << fmt::format(
+      "Fastest, cheapest and speedups carry the {:g}% bootstrap interval of the ratio of medians ({} resamplings, "
+      "seed {}; at least {} trials each). A configuration is named only when its interval against every other "
+      "excludes 1 and the change is at least {:g}% (--min_change); otherwise the report says tie.\n",
+      s.confidence * 100, s.resamples, s.seed, s.min_trials, s.min_change * 100);
+  int disturbed = 0;
+  for (const auto& row : report.methods) {
+    for (const auto& cell : row.cells) disturbed += s.use_flagged ? cell.flagged_kept : cell.left_out;
+  }
+  if (s.use_flagged) {
+    out << fmt::format("Disturbed trials are kept in the figures (--use_flagged): {}.\n", disturbed);
+  } else if (disturbed > 0) {
+    out << fmt::format(
+        "{} disturbed trial(s) (host busy, GPU or CPU throttled, harness stalled) are left out of every figure "
+        "(--use_flagged keeps them).\n",
+        disturbed);
+  }
+}
+
+}  // namespace
+
+void write_markdown(const FleetReport& report, std::ostream& out) {
+  out << "# perfzero report\n\n";
+  out << fmt::format("{} run(s), {} trial(s), {} configuration(s), {} method(s); prices from {}; generated {}.\n",
+                     report.runs_read, report.trials_read, report.configurations.size(), report.methods.size(),
+                     report.catalog_file.empty() ? "no catalog" : md(report.catalog_file), report.generated_on);
+  if (!report.baseline.empty()) out << fmt::format("Speedups are against {}.\n", md(report.baseline));
+  write_rules(report, out);
+  out << "\n## Configurations\n\n| configuration | provider | label | vCPUs | OCPUs | the runs had | $ per hour | "
+         "price "
+         "| runs |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& c : report.configurations) {
+    const auto& p = c.pricing;
+    out << fmt::format(
+        "| {} | {} | {} | {} | {} | {}{} | {} | {} | {} |\n", md(c.key), md(c.provider), md(c.label), number(c.vcpus),
+        number(c.ocpus), c.shape_mismatches.empty() ? "" : "⚠ not the catalog's: ", md(measured_text(c)),
+        money(p.usd_per_hour),
+        p.usd_per_hour ? md(fmt::format("{}, {} ({})", p.how, p.date, p.source)) : md("unpriced: " + p.unpriced_reason),
+        c.runs.size());
+  }
+  out << "\n## Methods\n";
+  for (const auto& row : report.methods) write_method_table(report, row, out);
+  if (!report.warnings.empty()) {
+    out << "\n## Warnings\n\n";
+    for (const auto& w : report.warnings) out << "- " << md(w) << "\n";
+  }
+}
+
+}  // namespace perfzero::fleet_report

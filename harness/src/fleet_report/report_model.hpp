@@ -1,0 +1,134 @@
+#pragma once
+// What `perfzero report` shows: every method on every configuration (instance type, plus the run's
+// label when runs of one shape carry several), with its speed, spread and price. Computed once by
+// build_report(); every output (Markdown, CSV, JSON, HTML) only formats it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/outcome.hpp"
+#include "results/flags.hpp"
+#include "results/statistics.hpp"
+
+namespace perfzero::fleet_report {
+
+struct Pricing {
+  std::optional<double> usd_per_hour;  // nullopt: unpriced (`unpriced_reason` says why)
+  std::string unpriced_reason;
+  std::string how;  // "list price" or "4 OCPU x $0.025 + 64 GiB x $0.0015" for a flexible shape
+  std::string source;
+  std::string date;
+  std::optional<int> age_days;  // from `date` to the report's day
+  std::string catalog_entry;    // file:line:column of the catalog entry used
+};
+
+struct Configuration {
+  std::string key;  // the column's name: the shape, plus " [label]" when a shape has several labels
+  std::string provider;
+  std::string shape;
+  std::string label;
+  std::string arch;
+  double vcpus = 0;  // from the catalog for a fixed shape, else from the run's system info
+  double ocpus = 0;
+  std::string cpu_source;  // where vcpus/ocpus came from
+  Pricing pricing;
+  std::vector<std::string> runs;  // the run directories read into this configuration
+  nlohmann::json system;          // system_info and system of its first run
+  // What the runs measured (every distinct value, sorted), against the catalog's shape.
+  std::vector<double> measured_vcpus;
+  std::vector<double> measured_memory_gib;
+  std::vector<double> measured_gpus;
+  std::vector<std::string> shape_mismatches;  // "catalog says 8 vCPUs, the run had 2; ..."
+};
+
+// The figure a method is judged by: its first rate metric (unit "<work>/s"), else wall time.
+struct MainMetric {
+  std::string name;
+  std::string unit;       // e.g. points/s
+  std::string work_unit;  // e.g. points
+  double scale = 1;       // cost per unit of work is quoted per `scale` units
+  std::string per;        // how that is written, e.g. "1e9 points", "TFLOP"
+};
+
+// One configuration against another on a figure where more is better (a speed ratio, or the
+// other's cost over this one's): the ratio of the point estimates and its bootstrap interval.
+struct Ratio {
+  double value = 1;
+  std::optional<double> low;  // nullopt: too few trials for an interval
+  std::optional<double> high;
+  bool tie = true;  // the interval holds 1, the change is under --min_change, or there is no interval
+};
+
+// "fastest" or "cheapest": the best point estimate among the cells whose trials all succeeded, and
+// whether the trials tell it apart from every other such cell.
+struct Ranking {
+  std::optional<std::size_t> leader;   // the best point estimate
+  std::optional<std::size_t> against;  // shown against: the runner-up, or the first it ties with
+  std::optional<Ratio> ratio;          // the leader over `against`
+  bool decided = false;                // the leader beats every other contender: named
+  std::size_t contenders = 0;
+};
+
+struct Cell {
+  int trials = 0;  // 0: the method did not run on this configuration
+  int succeeded = 0;
+  int left_out = 0;                      // succeeded trials whose measurement was disturbed, not in any figure
+  int flagged_kept = 0;                  // disturbed trials kept in the figures (--use_flagged)
+  results::FlagCounts disturbances;      // of the succeeded trials: host_busy 3, ...
+  Outcome outcome = Outcome::succeeded;  // the worst outcome of its trials
+  std::string detail;                    // why the first trial that did not succeed ended so
+  std::vector<double> wall_times;        // succeeded trials, seconds
+  results::Stats wall;
+  std::vector<double> metric_values;  // the main metric, succeeded trials
+  results::Stats metric;
+  std::optional<double> cost_per_run;   // USD: price per hour x median wall time
+  std::optional<double> cost_per_unit;  // USD per MainMetric::per
+  std::optional<double> units_per_usd;  // performance per dollar: work units per USD
+  std::optional<double> per_vcpu;       // main metric per vCPU
+  std::optional<double> per_ocpu;
+  std::optional<Ratio> speedup;  // against --baseline (>1: faster than it)
+  bool ok() const { return trials > 0 && succeeded == trials; }
+};
+
+struct MethodRow {
+  std::string name;
+  std::optional<MainMetric> metric;
+  // Cost per run is quoted per `run_scale` runs so the cheapest reads at least $0.10: "billion runs".
+  double run_scale = 1;
+  std::string runs_per = "run";
+  std::vector<Cell> cells;  // one per configuration, in FleetReport::configurations order
+  Ranking speed;            // by the main metric's median (or 1 / median wall time)
+  Ranking cost;             // by cost per unit of work (or per run) among priced cells
+  // The configurations named: only when their ranking is decided.
+  std::optional<std::size_t> fastest;
+  std::optional<std::size_t> cheapest;
+};
+
+// How rankings and speedups are told from noise (docs/report.md, "Fastest, cheapest and ties").
+struct RankSettings {
+  double min_change = 0.05;  // --min_change / 100
+  double confidence = 0.95;
+  int resamples = 2000;
+  std::uint64_t seed = 1;
+  std::size_t min_trials = 3;  // per side, for an interval at all
+  bool use_flagged = false;    // --use_flagged: disturbed trials stay in the figures
+};
+
+struct FleetReport {
+  std::vector<Configuration> configurations;
+  std::vector<MethodRow> methods;
+  std::vector<std::string> warnings;  // unreadable inputs, old prices, unpriced shapes
+  std::vector<std::string> inputs;    // the paths given
+  std::string catalog_file;
+  std::string generated_on;  // YYYY-MM-DD
+  std::string baseline;      // configuration key, when --baseline matched one
+  RankSettings settings;
+  std::size_t runs_read = 0;
+  std::size_t trials_read = 0;
+};
+
+}  // namespace perfzero::fleet_report

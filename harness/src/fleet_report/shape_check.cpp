@@ -1,0 +1,110 @@
+#include "fleet_report/shape_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+
+namespace perfzero::fleet_report {
+
+namespace {
+
+std::optional<double> number_at(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+void add_distinct(std::vector<double>& values, double v) {
+  if (std::find(values.begin(), values.end(), v) == values.end()) {
+    values.insert(std::upper_bound(values.begin(), values.end(), v), v);
+  }
+}
+
+double rounded(double v, double step) { return std::round(v / step) * step; }
+
+// "the run had 2", "the runs had 2", "the runs had 2 and 4"
+std::string measured_words(const Configuration& c, const std::vector<double>& values, const char* unit) {
+  std::vector<std::string> parts;
+  parts.reserve(values.size());
+  for (const double v : values) parts.push_back(fmt::format("{:g}{}", v, unit));
+  std::string list = parts.back();
+  if (parts.size() > 1) {
+    parts.pop_back();
+    list = text::join(parts, ", ") + " and " + list;
+  }
+  return fmt::format("the {} had {}", c.runs.size() > 1 ? "runs" : "run", list);
+}
+
+// The kernel sees less memory than the shape was given (firmware, the kernel's own reservations,
+// a crash kernel): up to 15% and a quarter GiB less passes, a little more (rounding) too.
+bool memory_agrees(double catalog_gib, double measured_gib) {
+  return measured_gib >= catalog_gib * 0.85 - 0.25 && measured_gib <= catalog_gib * 1.02 + 0.25;
+}
+
+}  // namespace
+
+double memory_gib_of(const nlohmann::json& sys) {
+  const auto total = number_at(sys, "memory_total_bytes");
+  const auto cgroup = sys.is_object() ? sys.find("cgroup") : sys.end();
+  const auto limit = cgroup != sys.end() ? number_at(*cgroup, "memory_limit_bytes") : std::nullopt;
+  double bytes = total.value_or(0);
+  if (limit && *limit > 0 && (bytes <= 0 || *limit < bytes)) bytes = *limit;
+  return bytes > 0 ? bytes / 1073741824.0 : 0.0;
+}
+
+void note_measured(Configuration& config, const results::RunInfo& info) {
+  double vcpus = number_at(info.system, "effective_vcpus").value_or(0);
+  if (vcpus <= 0) vcpus = number_at(info.system_info, "logical_cpu_count").value_or(0);
+  if (vcpus > 0) add_distinct(config.measured_vcpus, rounded(vcpus, 0.01));
+  if (const double gib = memory_gib_of(info.system); gib > 0)
+    add_distinct(config.measured_memory_gib, rounded(gib, 0.1));
+  if (const auto gpus = number_at(info.system_info, "accelerator_count")) add_distinct(config.measured_gpus, *gpus);
+}
+
+void check_shape(Configuration& c, const pricing::Shape& shape) {
+  if (shape.flexible) return;  // priced from what the run had: nothing to disagree with
+  if (shape.vcpus && std::any_of(c.measured_vcpus.begin(), c.measured_vcpus.end(),
+                                 [&](double v) { return std::fabs(v - *shape.vcpus) > 0.01; })) {
+    std::string catalog = fmt::format("{:g} vCPUs", *shape.vcpus);
+    std::string run = measured_words(c, c.measured_vcpus, "");
+    if (shape.ocpus) {
+      catalog += fmt::format(" ({:g} OCPUs)", *shape.ocpus);
+      std::vector<std::string> ocpus;
+      for (const double v : c.measured_vcpus) ocpus.push_back(fmt::format("{:g}", pricing::ocpus_of(v, shape.arch)));
+      run += fmt::format(" ({} OCPU{})", text::join(ocpus, ", "), ocpus.size() == 1 && ocpus[0] == "1" ? "" : "s");
+    }
+    c.shape_mismatches.push_back(fmt::format(
+        "catalog says {}, {}; per-vCPU and per-OCPU figures divide by the catalog's, the price is the catalog's",
+        catalog, run));
+  }
+  if (shape.memory_gib && std::any_of(c.measured_memory_gib.begin(), c.measured_memory_gib.end(),
+                                      [&](double v) { return !memory_agrees(*shape.memory_gib, v); })) {
+    c.shape_mismatches.push_back(fmt::format("catalog says {:g} GiB of memory, {}; the price is the catalog's",
+                                             *shape.memory_gib, measured_words(c, c.measured_memory_gib, " GiB")));
+  }
+  const double gpus = shape.gpus ? shape.gpus->count : 0;
+  if (std::any_of(c.measured_gpus.begin(), c.measured_gpus.end(), [&](double v) { return v != gpus; })) {
+    c.shape_mismatches.push_back(fmt::format("catalog says {:g} GPU{}{}, {}; the price is the catalog's", gpus,
+                                             gpus == 1 ? "" : "s", shape.gpus ? " (" + shape.gpus->model + ")" : "",
+                                             measured_words(c, c.measured_gpus, "")));
+  }
+}
+
+std::string not_in_catalog(const std::string& shape, const pricing::Catalog& catalog) {
+  std::vector<std::string> names;
+  names.reserve(catalog.shapes.size());
+  for (const auto& s : catalog.shapes) names.push_back(s.name);
+  const auto near = text::nearest(shape, names);
+  std::string hint;
+  if (!near.empty()) {
+    std::vector<std::string> head(near.begin(), near.end() - 1);
+    hint = "; did you mean " + (head.empty() ? near.back() : text::join(head, ", ") + " or " + near.back()) + "?";
+  }
+  return fmt::format("'{}' is not in the catalog{}", shape, hint);
+}
+
+}  // namespace perfzero::fleet_report
