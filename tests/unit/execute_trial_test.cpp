@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "common/trial_files.hpp"
-#include "reporters/trial_report.hpp"
+#include "run_outputs/trial_report.hpp"
 #include "runner/local_executor.hpp"
 #include "temp_dir.hpp"
 
@@ -95,7 +95,7 @@ TEST(ExecuteTrial, ALocalCommandBecomesATrialWatchedByTheSamplersItWasGiven) {
   EXPECT_DOUBLE_EQ(done.trial.started_offset, 7.5);
   EXPECT_GE(done.trial.wall_time, 0.04);
   EXPECT_GE(done.trial.harness_seconds, 1.0 + done.trial.wall_time);
-  // Whether the run writes trial reports is the run loop's to say (reporters::trial_report_path).
+  // Whether the run writes trial reports is the run loop's to say (run_outputs::trial_report_path).
   EXPECT_TRUE(done.trial.report.empty());
   // Made before the launch, started on it, finished after the tree ended.
   EXPECT_EQ(*seen, (std::vector<std::string>{"made", "start", "finish"}));
@@ -239,7 +239,7 @@ TEST(ExecuteTrial, WhatAnExecutorObservedReachesTheTrialAndWhatAChildSaysIsRedac
   const auto interrupted = execute_trial(job_for(planned, dir), stopping);
   EXPECT_EQ(interrupted.trial.outcome, Outcome::interrupted);
   EXPECT_EQ(interrupted.record.execution.signal, SIGTERM) << "the run loop stops on it";
-  EXPECT_EQ(reporters::trial_report_path(interrupted.trial), "") << "run again by --resume: no report";
+  EXPECT_EQ(run_outputs::trial_report_path(interrupted.trial), "") << "run again by --resume: no report";
 }
 
 // The ranks of a multi-rank method report into the trial directory: read when it is intact, and
@@ -276,12 +276,12 @@ TEST(TrialReportPath, OnlyMeasuredTrialsThatEndedHaveOne) {
   results::Trial t;
   t.dir = "case/trial_2";
   t.outcome = Outcome::failed;
-  EXPECT_EQ(reporters::trial_report_path(t), "case/trial_2/perfzero_summary.json");
+  EXPECT_EQ(run_outputs::trial_report_path(t), "case/trial_2/perfzero_summary.json");
   t.warmup = true;
-  EXPECT_EQ(reporters::trial_report_path(t), "");
+  EXPECT_EQ(run_outputs::trial_report_path(t), "");
   t.warmup = false;
   t.outcome = Outcome::interrupted;
-  EXPECT_EQ(reporters::trial_report_path(t), "");
+  EXPECT_EQ(run_outputs::trial_report_path(t), "");
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-#include "reporters/summary_reporters.hpp"
+#include "run_outputs/summary_reporters.hpp"
 
 #include <gtest/gtest.h>
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 namespace {
 
 results::Trial trial(int n, Outcome outcome, double wall, double metric) {
@@ -75,4 +75,4 @@ TEST(SummaryMarkdown, ListsProblemsAndFlaggedTrials) {
 }
 
 }  // namespace
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -1,5 +1,5 @@
 // The per-trial report keeps PerfZero's keys exactly, whatever the results model holds.
-#include "reporters/trial_report.hpp"
+#include "run_outputs/trial_report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "common/files.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 namespace {
 
 std::set<std::string> keys(const nlohmann::json& object) {
@@ -126,4 +126,4 @@ TEST(ProcessLogReporter, WritesProcessInfoAlwaysAndOtherSeriesOnlyWithSamples) {
 }
 
 }  // namespace
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -14,9 +14,9 @@
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
 #include "redact/redact.hpp"
-#include "reporters/trial_report.hpp"
 #include "results/auto_trials.hpp"
 #include "results/run_manifest.hpp"
+#include "run_outputs/trial_report.hpp"
 #include "runner/signals.hpp"
 
 namespace perfzero::app {
@@ -158,7 +158,7 @@ void RunLoop::run_step(const Step& step, const Step* next) {
     dir_ahead_.prepare(trial_dir(*next), files::kChildLogFile);
   }
   pick_up_run_facts();
-  if (with_trial_reports_) executed->trial.report = reporters::trial_report_path(executed->trial);
+  if (with_trial_reports_) executed->trial.report = run_outputs::trial_report_path(executed->trial);
   recorder_.trial_finished(step.case_index, std::move(executed->trial), executed->artifacts);
 }
 

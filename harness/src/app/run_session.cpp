@@ -7,9 +7,9 @@
 #include "app/run_setup.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "reporters/reporter.hpp"
 #include "results/reader.hpp"
 #include "results/run_manifest.hpp"
+#include "run_outputs/reporter.hpp"
 #include "runner/leftovers.hpp"
 #include "runner/signals.hpp"
 #include "runner/slurm_allocation.hpp"
@@ -51,7 +51,7 @@ void check_resumed_plan(const cli::Options& options, results::Run& run, const re
 }
 
 std::vector<results::NamedObserver> observers_for(const std::vector<std::string>& names) {
-  auto made = reporters::make_reporters(names);
+  auto made = run_outputs::make_reporters(names);
   std::vector<results::NamedObserver> out;
   for (std::size_t i = 0; i < names.size(); ++i) out.push_back({names[i], std::move(made[i])});
   return out;
@@ -76,7 +76,7 @@ void end_leftovers_of_earlier_run(const ClaimedOutput& output, const HarnessPath
 RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
                        const std::vector<config::PlannedCase>& plan, const std::vector<config::Comparison>& comparisons,
                        std::FILE* progress_out) {
-  const std::vector<std::string> report_names = reporters::selected_reporter_names(options.reports);
+  const std::vector<std::string> report_names = run_outputs::selected_reporter_names(options.reports);
   auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
   output_ = claim_output_dir(options.output_dir, options.execution_id, options.resume);
   try {

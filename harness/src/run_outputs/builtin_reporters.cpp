@@ -5,11 +5,11 @@
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
-#include "reporters/export_reporters.hpp"
-#include "reporters/summary_reporters.hpp"
-#include "reporters/trial_report.hpp"
+#include "run_outputs/export_reporters.hpp"
+#include "run_outputs/summary_reporters.hpp"
+#include "run_outputs/trial_report.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 const std::vector<ReporterInfo>& builtin_reporters() {
   static const std::vector<ReporterInfo> all{
@@ -72,4 +72,4 @@ std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::str
   return out;
 }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

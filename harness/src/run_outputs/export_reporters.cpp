@@ -1,4 +1,4 @@
-#include "reporters/export_reporters.hpp"
+#include "run_outputs/export_reporters.hpp"
 
 #include <filesystem>
 
@@ -6,7 +6,7 @@
 #include "exporters/influx_line_protocol.hpp"
 #include "exporters/openmetrics_export.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 namespace {
 
@@ -32,4 +32,4 @@ std::unique_ptr<Reporter> make_openmetrics_reporter() {
   return std::make_unique<ExportReporter>(exporters::write_openmetrics);
 }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -4,11 +4,11 @@
 
 #include "common/files.hpp"
 #include "common/table_cells.hpp"
-#include "reporters/format.hpp"
-#include "reporters/summary_reporters.hpp"
 #include "results/statistics.hpp"
+#include "run_outputs/format.hpp"
+#include "run_outputs/summary_reporters.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 namespace {
 
@@ -50,4 +50,4 @@ std::string summary_csv(const results::Run& run) {
 
 std::unique_ptr<Reporter> make_summary_csv_reporter() { return std::make_unique<SummaryCsvReporter>(); }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -4,13 +4,13 @@
 
 #include "common/files.hpp"
 #include "common/table_cells.hpp"
-#include "reporters/format.hpp"
-#include "reporters/summary_reporters.hpp"
 #include "results/auto_trials.hpp"
 #include "results/comparisons.hpp"
 #include "results/statistics.hpp"
+#include "run_outputs/format.hpp"
+#include "run_outputs/summary_reporters.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 namespace {
 
@@ -111,4 +111,4 @@ std::string summary_markdown(const results::Run& run) {
 
 std::unique_ptr<Reporter> make_summary_markdown_reporter() { return std::make_unique<SummaryMarkdownReporter>(); }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

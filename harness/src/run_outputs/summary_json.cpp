@@ -1,17 +1,17 @@
 // summary.json: every case with its outcome, statistics and trials, the comparisons, the machine in
 // brief. Rewritten whole at checkpoints and at the end of the run (the journal holds the rest).
-#include "reporters/summary_reporters.hpp"
+#include "run_outputs/summary_reporters.hpp"
 
 #include <map>
 
 #include "common/files.hpp"
-#include "reporters/format.hpp"
 #include "results/auto_trials.hpp"
 #include "results/comparisons.hpp"
 #include "results/model_json.hpp"
 #include "results/statistics.hpp"
+#include "run_outputs/format.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 namespace {
 
@@ -167,4 +167,4 @@ nlohmann::json summary_json(const results::Run& run) {
 
 std::unique_ptr<Reporter> make_summary_json_reporter() { return std::make_unique<SummaryJsonReporter>(); }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

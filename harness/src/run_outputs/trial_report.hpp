@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/trial_files.hpp"
-#include "reporters/reporter.hpp"
 #include "results/model.hpp"
+#include "run_outputs/reporter.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 nlohmann::json build_trial_report(const results::RunInfo& run, const results::Case& c, const results::Trial& trial,
                                   const std::filesystem::path& trial_dir);
@@ -21,4 +21,4 @@ std::string trial_report_path(const results::Trial& trial);
 std::unique_ptr<Reporter> make_trial_report_reporter();
 std::unique_ptr<Reporter> make_process_log_reporter();
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -1,12 +1,12 @@
-#include "reporters/trial_report.hpp"
+#include "run_outputs/trial_report.hpp"
 
 #include <fmt/format.h>
 #include <boost/version.hpp>
 
 #include "common/files.hpp"
-#include "reporters/format.hpp"
+#include "run_outputs/format.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 namespace {
 
@@ -169,4 +169,4 @@ nlohmann::json build_trial_report(const results::RunInfo& run, const results::Ca
 
 std::unique_ptr<Reporter> make_trial_report_reporter() { return std::make_unique<TrialReportReporter>(); }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

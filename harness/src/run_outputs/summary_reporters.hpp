@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reporters/reporter.hpp"
 #include "results/model.hpp"
+#include "run_outputs/reporter.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 nlohmann::json summary_json(const results::Run& run);
 std::string summary_csv(const results::Run& run);
@@ -19,4 +19,4 @@ std::unique_ptr<Reporter> make_summary_json_reporter();
 std::unique_ptr<Reporter> make_summary_csv_reporter();
 std::unique_ptr<Reporter> make_summary_markdown_reporter();
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -3,10 +3,10 @@
 #include <cmath>
 
 #include "common/files.hpp"
-#include "reporters/format.hpp"
-#include "reporters/trial_report.hpp"
+#include "run_outputs/format.hpp"
+#include "run_outputs/trial_report.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 namespace {
 
@@ -47,4 +47,4 @@ class ProcessLogReporter : public Reporter {
 
 std::unique_ptr<Reporter> make_process_log_reporter() { return std::make_unique<ProcessLogReporter>(); }
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

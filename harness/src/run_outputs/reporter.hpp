@@ -8,7 +8,7 @@
 
 #include "results/events.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 using Reporter = results::RunObserver;
 
@@ -29,4 +29,4 @@ std::vector<std::string> selected_reporter_names(const std::vector<std::string>&
 // Throws UsageError naming the unknown one (with a suggestion) and listing the known ones.
 std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names);
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs

@@ -4,12 +4,12 @@
 // themselves are functions of a results::Run in exporters/, for commands that load runs back.
 #include <memory>
 
-#include "reporters/reporter.hpp"
+#include "run_outputs/reporter.hpp"
 
-namespace perfzero::reporters {
+namespace perfzero::run_outputs {
 
 std::unique_ptr<Reporter> make_elasticsearch_reporter();
 std::unique_ptr<Reporter> make_influx_reporter();
 std::unique_ptr<Reporter> make_openmetrics_reporter();
 
-}  // namespace perfzero::reporters
+}  // namespace perfzero::run_outputs
