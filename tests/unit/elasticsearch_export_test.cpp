@@ -1,6 +1,6 @@
 // The bulk file against the bulk API's rules and the generated mapping against every document;
 // no Elasticsearch or OpenSearch server is packaged in Debian to load them into (docs/exports.md).
-#include "exporters/elasticsearch_export.hpp"
+#include "export_formats/elasticsearch_export.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,11 +8,11 @@
 
 #include "common/files.hpp"
 #include "elasticsearch_bulk_checks.hpp"
+#include "export_formats/export_text.hpp"
 #include "export_test_runs.hpp"
-#include "exporters/export_text.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 namespace {
 
 using nlohmann::json;
@@ -147,4 +147,4 @@ TEST(ElasticsearchExport, WritesBothFilesIntoTheDirectory) {
 }
 
 }  // namespace
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

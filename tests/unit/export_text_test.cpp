@@ -1,4 +1,4 @@
-#include "exporters/export_text.hpp"
+#include "export_formats/export_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 namespace {
 
 const std::string kFffd = "\xEF\xBF\xBD";
@@ -63,4 +63,4 @@ TEST(Fnv1aHex, MatchesTheReferenceValues) {
 }
 
 }  // namespace
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -1,6 +1,6 @@
 // Every exported line against the line protocol's syntax, then the points written into a real
 // influxd (Debian's influxdb, 1.x) started by the test and read back over HTTP.
-#include "exporters/influx_line_protocol.hpp"
+#include "export_formats/influx_line_protocol.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,13 +8,13 @@
 #include <map>
 #include <set>
 
+#include "export_formats/export_text.hpp"
 #include "export_test_runs.hpp"
-#include "exporters/export_text.hpp"
 #include "influxd_server.hpp"
 #include "line_protocol_parser.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 namespace {
 
 std::vector<testing::LinePoint> parse_all(const std::string& text) {
@@ -151,4 +151,4 @@ TEST(InfluxLineProtocol, RoundTripsThroughARealInfluxd) {
 }
 
 }  // namespace
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -1,7 +1,7 @@
 // The exposition against the OpenMetrics specification (our own parser of it), Prometheus's own
 // checker (promtool check metrics, Debian's prometheus package) and the reference OpenMetrics
 // parser (Debian's python3-prometheus-client).
-#include "exporters/openmetrics_export.hpp"
+#include "export_formats/openmetrics_export.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <limits>
 
 #include "common/files.hpp"
+#include "export_formats/export_text.hpp"
 #include "export_test_runs.hpp"
-#include "exporters/export_text.hpp"
 #include "external_tool.hpp"
 #include "openmetrics_checks.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 namespace {
 
 testing::OpenMetricsCheck checked(const results::Run& run) {
@@ -122,4 +122,4 @@ TEST(OpenMetricsExport, WritesTheFileWholeAndLeavesNoTemporaryBehind) {
 }
 
 }  // namespace
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -13,7 +13,7 @@ namespace perfzero::config {
 
 namespace {
 
-// Files the run directory itself holds (the dashboard exports' names are exporters/'s); a case
+// Files the run directory itself holds (the dashboard exports' names are export_formats/'s); a case
 // directory must not take their names.
 const std::vector<std::string> kRunFiles{"run.json",
                                          "journal.ndjson",

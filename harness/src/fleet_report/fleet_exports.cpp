@@ -9,9 +9,9 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "exporters/elasticsearch_export.hpp"
-#include "exporters/influx_line_protocol.hpp"
-#include "exporters/openmetrics_export.hpp"
+#include "export_formats/elasticsearch_export.hpp"
+#include "export_formats/influx_line_protocol.hpp"
+#include "export_formats/openmetrics_export.hpp"
 
 namespace perfzero::fleet_report {
 
@@ -53,16 +53,16 @@ struct ExportFiles::Stream {
 };
 
 struct ExportFiles::Elasticsearch {
-  exporters::ElasticsearchBulkWriter writer;
+  export_formats::ElasticsearchBulkWriter writer;
 };
 
 ExportFiles::ExportFiles(fs::path dir, const std::vector<std::string>& formats) : dir_(std::move(dir)) {
   const auto wanted = [&](const char* f) { return std::find(formats.begin(), formats.end(), f) != formats.end(); };
   if (wanted("elasticsearch")) {
-    elasticsearch_ = std::make_unique<Stream>(dir_ / exporters::kElasticsearchBulkFile);
+    elasticsearch_ = std::make_unique<Stream>(dir_ / export_formats::kElasticsearchBulkFile);
     mapping_ = std::make_unique<Elasticsearch>();
   }
-  if (wanted("influx")) influx_ = std::make_unique<Stream>(dir_ / exporters::kInfluxFile);
+  if (wanted("influx")) influx_ = std::make_unique<Stream>(dir_ / export_formats::kInfluxFile);
   openmetrics_ = wanted("openmetrics");
 }
 
@@ -70,7 +70,7 @@ ExportFiles::~ExportFiles() = default;
 
 void ExportFiles::add(results::Run&& run) {
   if (elasticsearch_) elasticsearch_->write(mapping_->writer.add(run));
-  if (influx_) influx_->write(exporters::influx_line_protocol(run));
+  if (influx_) influx_->write(export_formats::influx_line_protocol(run));
   if (openmetrics_ && (!latest_ || run.info.execution_timestamp >= latest_->info.execution_timestamp)) {
     latest_ = std::move(run);
   }
@@ -80,10 +80,10 @@ void ExportFiles::finish() {
   try {
     if (elasticsearch_) {
       elasticsearch_->commit();
-      files::write_atomically(dir_ / exporters::kElasticsearchTemplateFile, mapping_->writer.index_template());
+      files::write_atomically(dir_ / export_formats::kElasticsearchTemplateFile, mapping_->writer.index_template());
     }
     if (influx_) influx_->commit();
-    if (openmetrics_ && latest_) exporters::write_openmetrics(*latest_, dir_);
+    if (openmetrics_ && latest_) export_formats::write_openmetrics(*latest_, dir_);
   } catch (const std::system_error& e) {
     throw OutputError(fmt::format("report: {}", e.what()));
   }

@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
-#include "exporters/elasticsearch_export.hpp"
-#include "exporters/influx_line_protocol.hpp"
-#include "exporters/openmetrics_export.hpp"
+#include "export_formats/elasticsearch_export.hpp"
+#include "export_formats/influx_line_protocol.hpp"
+#include "export_formats/openmetrics_export.hpp"
 
 namespace perfzero::run_outputs {
 
@@ -25,11 +25,13 @@ class ExportReporter : public Reporter {
 }  // namespace
 
 std::unique_ptr<Reporter> make_elasticsearch_reporter() {
-  return std::make_unique<ExportReporter>(exporters::write_elasticsearch);
+  return std::make_unique<ExportReporter>(export_formats::write_elasticsearch);
 }
-std::unique_ptr<Reporter> make_influx_reporter() { return std::make_unique<ExportReporter>(exporters::write_influx); }
+std::unique_ptr<Reporter> make_influx_reporter() {
+  return std::make_unique<ExportReporter>(export_formats::write_influx);
+}
 std::unique_ptr<Reporter> make_openmetrics_reporter() {
-  return std::make_unique<ExportReporter>(exporters::write_openmetrics);
+  return std::make_unique<ExportReporter>(export_formats::write_openmetrics);
 }
 
 }  // namespace perfzero::run_outputs

@@ -1,7 +1,7 @@
 #pragma once
 // The dashboard exports as reporters (--report=elasticsearch,influx,openmetrics): each writes its
 // files once, when the run ends (completed or interrupted), from the model alone. The exports
-// themselves are functions of a results::Run in exporters/, for commands that load runs back.
+// themselves are functions of a results::Run in export_formats/, for commands that load runs back.
 #include <memory>
 
 #include "run_outputs/reporter.hpp"

@@ -1,4 +1,4 @@
-#include "exporters/export_text.hpp"
+#include "export_formats/export_text.hpp"
 
 #include <cmath>
 #include <ctime>
@@ -7,7 +7,7 @@
 
 #include "common/utf8.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 namespace {
 
@@ -108,4 +108,4 @@ std::optional<std::int64_t> epoch_nanoseconds(double epoch_seconds) {
   return static_cast<std::int64_t>(whole) * 1'000'000'000LL + micros * 1000LL;
 }
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -8,7 +8,7 @@
 
 #include "results/model.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 inline constexpr const char* kOpenMetricsFile = "perfzero.prom";
 
@@ -24,4 +24,4 @@ std::string openmetrics_label_value(std::string_view text);
 // A sample value: shortest round-trip decimal, or NaN, +Inf, -Inf.
 std::string openmetrics_number(double value);
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 // Sees every document once (observe), then gives the mapping and makes each document agree with
 // it (conform). Two passes, so that a large run's documents need not all be held at once.
@@ -27,4 +27,4 @@ class MappingBuilder {
   std::map<std::string, Kind> kinds_;
 };
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 // `text` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
 std::string valid_utf8(std::string_view text);
@@ -23,4 +23,4 @@ bool is_iso8601_utc(std::string_view text);
 // Nanoseconds since the epoch; nullopt outside 1970..2262 (what a signed 64-bit count can hold).
 std::optional<std::int64_t> epoch_nanoseconds(double epoch_seconds);
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

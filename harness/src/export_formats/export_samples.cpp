@@ -1,9 +1,9 @@
-#include "exporters/export_samples.hpp"
+#include "export_formats/export_samples.hpp"
 
 #include <map>
 #include <set>
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 namespace {
 
@@ -77,4 +77,4 @@ std::vector<std::pair<std::string, nlohmann::json>> flat_params(const nlohmann::
   return out;
 }
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

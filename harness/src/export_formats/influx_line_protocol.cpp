@@ -1,4 +1,4 @@
-#include "exporters/influx_line_protocol.hpp"
+#include "export_formats/influx_line_protocol.hpp"
 
 #include <cmath>
 #include <map>
@@ -7,10 +7,10 @@
 
 #include "common/files.hpp"
 #include "common/outcome.hpp"
-#include "exporters/export_samples.hpp"
-#include "exporters/export_text.hpp"
+#include "export_formats/export_samples.hpp"
+#include "export_formats/export_text.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 namespace {
 
@@ -122,4 +122,4 @@ void write_influx(const results::Run& run, const std::filesystem::path& dir) {
   files::write_atomically(dir / kInfluxFile, influx_line_protocol(run));
 }
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -1,4 +1,4 @@
-#include "exporters/openmetrics_export.hpp"
+#include "export_formats/openmetrics_export.hpp"
 
 #include <cmath>
 #include <map>
@@ -11,11 +11,11 @@
 
 #include "common/files.hpp"
 #include "common/outcome.hpp"
-#include "exporters/export_samples.hpp"
-#include "exporters/export_text.hpp"
+#include "export_formats/export_samples.hpp"
+#include "export_formats/export_text.hpp"
 #include "results/statistics.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 namespace {
 
@@ -134,4 +134,4 @@ void write_openmetrics(const results::Run& run, const std::filesystem::path& dir
   files::write_atomically(dir / kOpenMetricsFile, openmetrics_text(run));
 }
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <string>
 
-#include "exporters/elasticsearch_mapping.hpp"
+#include "export_formats/elasticsearch_mapping.hpp"
 #include "results/model.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 inline constexpr const char* kElasticsearchIndex = "perfzero-results";
 inline constexpr const char* kElasticsearchBulkFile = "elasticsearch_bulk.ndjson";
@@ -40,4 +40,4 @@ ElasticsearchExport elasticsearch_export(const results::Run& run, const std::str
 // Writes both files into `dir` (each atomically); throws std::system_error naming the file.
 void write_elasticsearch(const results::Run& run, const std::filesystem::path& dir);
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

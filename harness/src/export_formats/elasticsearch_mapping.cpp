@@ -1,13 +1,13 @@
-#include "exporters/elasticsearch_mapping.hpp"
+#include "export_formats/elasticsearch_mapping.hpp"
 
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
 
-#include "exporters/export_text.hpp"
+#include "export_formats/export_text.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 namespace {
 
@@ -89,4 +89,4 @@ void MappingBuilder::conform(nlohmann::json& document) const {
   }
 }
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

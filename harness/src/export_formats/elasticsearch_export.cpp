@@ -1,6 +1,6 @@
 // One document per (trial, metric), flat (no nested objects), so that Kibana can aggregate on any
 // field as the brief's dashboard did: run labels, machine, method, parameters, trial, outcome.
-#include "exporters/elasticsearch_export.hpp"
+#include "export_formats/elasticsearch_export.hpp"
 
 #include <cmath>
 
@@ -8,11 +8,11 @@
 
 #include "common/files.hpp"
 #include "common/outcome.hpp"
-#include "exporters/elasticsearch_mapping.hpp"
-#include "exporters/export_samples.hpp"
-#include "exporters/export_text.hpp"
+#include "export_formats/elasticsearch_mapping.hpp"
+#include "export_formats/export_samples.hpp"
+#include "export_formats/export_text.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 namespace {
 
@@ -131,4 +131,4 @@ void write_elasticsearch(const results::Run& run, const std::filesystem::path& d
   files::write_atomically(dir / kElasticsearchTemplateFile, e.index_template);
 }
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

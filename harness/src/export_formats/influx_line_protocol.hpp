@@ -8,7 +8,7 @@
 
 #include "results/model.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 inline constexpr const char* kInfluxMeasurement = "perfzero";
 inline constexpr const char* kInfluxFile = "influx.lp";
@@ -26,4 +26,4 @@ std::string influx_tag(std::string_view text);
 // A string field value, quoted: '"' and '\' escaped, valid UTF-8, control characters as spaces.
 std::string influx_string_field(std::string_view text);
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats

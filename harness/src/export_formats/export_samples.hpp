@@ -10,7 +10,7 @@
 
 #include "results/model.hpp"
 
-namespace perfzero::exporters {
+namespace perfzero::export_formats {
 
 // The run and machine fields every sample carries, as strings (empty when unknown).
 struct RunFields {
@@ -47,4 +47,4 @@ std::vector<Sample> trial_samples(const results::Run& run);
 // unique with a suffix when two reduce alike); numbers stay numbers, everything else becomes text.
 std::vector<std::pair<std::string, nlohmann::json>> flat_params(const nlohmann::json& params);
 
-}  // namespace perfzero::exporters
+}  // namespace perfzero::export_formats
