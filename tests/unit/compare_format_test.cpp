@@ -9,8 +9,8 @@
 namespace perfzero::compare {
 namespace {
 
-Report sample() {
-  Report r;
+RunComparison sample() {
+  RunComparison r;
   r.baseline = {"runs/a", "exec-a", "main"};
   r.candidate = {"runs/b", "exec-b", "pr"};
   MetricComparison slow;

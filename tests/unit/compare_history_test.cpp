@@ -34,7 +34,7 @@ std::vector<results::Run> history(Direction direction = Direction::lower_is_bett
   return runs;
 }
 
-const MetricComparison& row(const Report& r, const std::string& metric) {
+const MetricComparison& row(const RunComparison& r, const std::string& metric) {
   for (const auto& m : r.rows) {
     if (m.metric == metric) return m;
   }
@@ -42,7 +42,7 @@ const MetricComparison& row(const Report& r, const std::string& metric) {
 }
 
 TEST(HistoryCompare, AStepChangeIsFlaggedByItsZScore) {
-  const Report r = compare_with_history(history(), run_with("c", {110, 110.2, 109.8}), {}, 5.0);
+  const RunComparison r = compare_with_history(history(), run_with("c", {110, 110.2, 109.8}), {}, 5.0);
   const auto& m = row(r, "time");
   EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
   EXPECT_GT(*m.z_score, 5.0);
@@ -53,20 +53,20 @@ TEST(HistoryCompare, AStepChangeIsFlaggedByItsZScore) {
 }
 
 TEST(HistoryCompare, WithinTheHistorysSpreadIsSame) {
-  const Report r = compare_with_history(history(), run_with("c", {100.5, 100.7, 100.3}), {}, 5.0);
+  const RunComparison r = compare_with_history(history(), run_with("c", {100.5, 100.7, 100.3}), {}, 5.0);
   EXPECT_EQ(row(r, "time").verdict, Verdict::same);
   EXPECT_LT(std::fabs(*row(r, "time").z_score), 5.0);
   EXPECT_FALSE(r.regression());
 }
 
 TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
-  const Report faster = compare_with_history(history(Direction::higher_is_better),
-                                             run_with("c", {110}, Direction::higher_is_better), {}, 5.0);
+  const RunComparison faster = compare_with_history(history(Direction::higher_is_better),
+                                                    run_with("c", {110}, Direction::higher_is_better), {}, 5.0);
   EXPECT_EQ(row(faster, "time").verdict, Verdict::faster);
   // Far outside a very quiet history, but only 2 %: below the minimum change that matters.
   std::vector<results::Run> quiet;
   for (int i = 0; i < 5; ++i) quiet.push_back(run_with("q" + std::to_string(i), {100.0 + i * 0.01}));
-  const Report small = compare_with_history(quiet, run_with("c", {102}), {}, 5.0);
+  const RunComparison small = compare_with_history(quiet, run_with("c", {102}), {}, 5.0);
   EXPECT_EQ(row(small, "time").verdict, Verdict::below_threshold);
   EXPECT_NE(row(small, "time").reason.find("smaller than 5.0%"), std::string::npos) << row(small, "time").reason;
   EXPECT_FALSE(small.regression());
@@ -75,7 +75,7 @@ TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
 TEST(HistoryCompare, TooShortAHistoryOrNoneAtAll) {
   const std::vector<results::Run> two{run_with("a", {100}), run_with("b", {101})};
   EXPECT_EQ(row(compare_with_history(two, run_with("c", {150}), {}, 5.0), "time").verdict, Verdict::too_noisy);
-  const Report none = compare_with_history({}, run_with("c", {150}), {}, 5.0);
+  const RunComparison none = compare_with_history({}, run_with("c", {150}), {}, 5.0);
   EXPECT_EQ(row(none, "time").verdict, Verdict::missing);
   EXPECT_EQ(row(none, "time").reason, "not in the history");
 }

@@ -28,15 +28,15 @@ std::vector<double> around(double centre, int n, double spread = 0.005) {
   return v;
 }
 
-const MetricComparison& row(const Report& r, const std::string& case_name, const std::string& metric) {
+const MetricComparison& row(const RunComparison& r, const std::string& case_name, const std::string& metric) {
   for (const auto& m : r.rows) {
     if (m.case_name == case_name && m.metric == metric) return m;
   }
   throw std::runtime_error("no row " + case_name + " " + metric);
 }
 
-Report compare_one(const std::vector<double>& base, const std::vector<double>& cand, Direction d,
-                   Settings settings = {}) {
+RunComparison compare_one(const std::vector<double>& base, const std::vector<double>& cand, Direction d,
+                          Settings settings = {}) {
   results::Run a;
   results::Run b;
   a.cases.push_back(make_case("m", base, d));
@@ -45,7 +45,7 @@ Report compare_one(const std::vector<double>& base, const std::vector<double>& c
 }
 
 TEST(Verdict, TenPercentSlowerWithTenTrialsIsSlowerAndFailsTheGate) {
-  const Report r = compare_one(around(100, 10), around(110, 10), Direction::lower_is_better);
+  const RunComparison r = compare_one(around(100, 10), around(110, 10), Direction::lower_is_better);
   const auto& m = row(r, "m", "time_ms");
   EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
   EXPECT_NEAR(*m.change, 0.10, 0.01);
@@ -64,14 +64,14 @@ TEST(Verdict, DirectionDecidesWhichWayIsWorse) {
   EXPECT_EQ(row(compare_one(around(100, 10), around(90, 10), Direction::lower_is_better), "m", "time_ms").verdict,
             Verdict::faster);
   // No direction declared: never guessed from the name ("time_ms"), so never slower.
-  const Report r = compare_one(around(100, 10), around(110, 10), Direction::unspecified);
+  const RunComparison r = compare_one(around(100, 10), around(110, 10), Direction::unspecified);
   EXPECT_EQ(row(r, "m", "time_ms").verdict, Verdict::changed);
   EXPECT_FALSE(r.regression());
 }
 
 TEST(Verdict, SmallSignificantChangesAreBelowThresholdNeverSameOrEquivalent) {
   // Clean data, 1 % apart: significant, but below the 5 % that matters; it does not fail the gate.
-  const Report report = compare_one(around(100, 10, 0.001), around(101, 10, 0.001), Direction::lower_is_better);
+  const RunComparison report = compare_one(around(100, 10, 0.001), around(101, 10, 0.001), Direction::lower_is_better);
   const auto& m = row(report, "m", "time_ms");
   EXPECT_LT(*m.p_value, 0.05);
   EXPECT_EQ(m.verdict, Verdict::below_threshold) << m.reason;
@@ -86,11 +86,12 @@ TEST(Verdict, SmallSignificantChangesAreBelowThresholdNeverSameOrEquivalent) {
 
 TEST(Verdict, TooFewTrialsOrTooMuchSpreadIsTooNoisy) {
   // (The reports are kept in variables: a row refers into its report.)
-  const Report few_report = compare_one({100, 100, 100}, {200, 200, 200}, Direction::lower_is_better);
+  const RunComparison few_report = compare_one({100, 100, 100}, {200, 200, 200}, Direction::lower_is_better);
   const auto& few = row(few_report, "m", "time_ms");
   EXPECT_EQ(few.verdict, Verdict::too_noisy);
   EXPECT_NE(few.reason.find("cannot reach"), std::string::npos) << few.reason;
-  const Report noisy_report = compare_one(around(100, 10, 0.5), around(130, 10, 0.5), Direction::lower_is_better);
+  const RunComparison noisy_report =
+      compare_one(around(100, 10, 0.5), around(130, 10, 0.5), Direction::lower_is_better);
   const auto& noisy = row(noisy_report, "m", "time_ms");
   EXPECT_EQ(noisy.verdict, Verdict::too_noisy);
   EXPECT_NE(noisy.reason.find("spread"), std::string::npos) << noisy.reason;
@@ -103,7 +104,7 @@ TEST(Verdict, CasesAndMetricsOnOneSideOnlyAreListedAsMissing) {
   a.cases.push_back(make_case("only_base", around(1, 5), Direction::lower_is_better));
   b.cases.push_back(make_case("both", around(1, 5), Direction::lower_is_better, "renamed"));
   b.cases.push_back(make_case("only_cand", around(1, 5), Direction::lower_is_better));
-  const Report r = compare_runs(a, b, {});
+  const RunComparison r = compare_runs(a, b, {});
   EXPECT_EQ(row(r, "only_base", "time_ms").verdict, Verdict::missing);
   EXPECT_EQ(row(r, "only_base", kWallTimeRow).verdict, Verdict::missing);
   EXPECT_EQ(row(r, "only_cand", "time_ms").verdict, Verdict::missing);
@@ -136,7 +137,7 @@ TEST(Verdict, NoEvidenceEitherWayIsSameNotEquivalent) {
   // 25 % spread, no shift: p is large, and the interval reaches past +-5 %: nothing is shown.
   Settings loose;
   loose.max_cv = 1.0;
-  const Report r = compare_one(around(100, 10, 0.5), around(100, 10, 0.5), Direction::lower_is_better, loose);
+  const RunComparison r = compare_one(around(100, 10, 0.5), around(100, 10, 0.5), Direction::lower_is_better, loose);
   EXPECT_EQ(row(r, "m", "time_ms").verdict, Verdict::same) << row(r, "m", "time_ms").reason;
 }
 
@@ -149,7 +150,7 @@ results::Run with_flags(const std::vector<double>& values, int disturbed, const 
 
 TEST(Verdict, DisturbedTrialsNeverDecide) {
   // Every trial of both runs ran on a busy host: the +10 % shows the host, not the change.
-  const Report r = compare_runs(with_flags(around(100, 20), 20), with_flags(around(110, 20), 20), {});
+  const RunComparison r = compare_runs(with_flags(around(100, 20), 20), with_flags(around(110, 20), 20), {});
   const auto& m = row(r, "m", "time_ms");
   EXPECT_EQ(m.verdict, Verdict::unreliable) << m.reason;
   EXPECT_NE(m.reason.find("host busy in 20/20 vs 20/20 trials"), std::string::npos) << m.reason;
@@ -158,27 +159,28 @@ TEST(Verdict, DisturbedTrialsNeverDecide) {
   // --use_flagged judges them anyway, and says so.
   Settings use;
   use.use_flagged = true;
-  const Report kept = compare_runs(with_flags(around(100, 20), 20), with_flags(around(110, 20), 20), use);
+  const RunComparison kept = compare_runs(with_flags(around(100, 20), 20), with_flags(around(110, 20), 20), use);
   EXPECT_EQ(row(kept, "m", "time_ms").verdict, Verdict::slower);
   EXPECT_NE(row(kept, "m", "time_ms").reason.find("--use_flagged"), std::string::npos);
 }
 
 TEST(Verdict, EnoughUndisturbedTrialsStillDecideAndTheLeftOutAreCounted) {
-  const Report r = compare_runs(with_flags(around(100, 20), 5), with_flags(around(110, 20), 3), {});
+  const RunComparison r = compare_runs(with_flags(around(100, 20), 5), with_flags(around(110, 20), 3), {});
   const auto& m = row(r, "m", "time_ms");
   EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
   EXPECT_EQ(m.baseline.values.size(), 15U);
   EXPECT_EQ(m.candidate.values.size(), 17U);
   EXPECT_NE(m.reason.find("5 + 3 disturbed trials left out"), std::string::npos) << m.reason;
   // A flag that says nothing about the timing (a truncated log) leaves the trial in.
-  const Report log = compare_runs(with_flags(around(100, 20), 20, "log_truncated"), with_flags(around(110, 20), 0), {});
+  const RunComparison log =
+      compare_runs(with_flags(around(100, 20), 20, "log_truncated"), with_flags(around(110, 20), 0), {});
   EXPECT_EQ(row(log, "m", "time_ms").baseline.values.size(), 20U);
 }
 
 TEST(Verdict, MetricsChoosesWhatGatesTheExitStatus) {
   Settings only_wall;
   only_wall.metrics = "^wall_time$";
-  const Report r = compare_one(around(100, 10), around(110, 10), Direction::lower_is_better, only_wall);
+  const RunComparison r = compare_one(around(100, 10), around(110, 10), Direction::lower_is_better, only_wall);
   EXPECT_EQ(row(r, "m", "time_ms").verdict, Verdict::slower);
   EXPECT_FALSE(row(r, "m", "time_ms").gated);
   EXPECT_FALSE(r.regression());

@@ -22,7 +22,7 @@ namespace perfzero::app {
 namespace {
 
 // The files the session writes beside both runs, and those the user asked for: a refusal is exit 4.
-bool write_outputs(const cli::AbOptions& options, const compare::Report& report) {
+bool write_outputs(const cli::AbOptions& options, const compare::RunComparison& report) {
   const std::filesystem::path dir = options.output_dir;
   bool ok = true;
   for (const auto& [path, text] :

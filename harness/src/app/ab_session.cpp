@@ -262,8 +262,8 @@ class Session {
     }
   }
 
-  compare::Report report(const std::string& ended) const {
-    compare::Report r;
+  compare::RunComparison report(const std::string& ended) const {
+    compare::RunComparison r;
     r.settings = settings_;
     r.baseline = {baseline_.what, a_->run().info.execution_id, a_->run().info.execution_label};
     r.candidate = {candidate_.what, b_->run().info.execution_id, b_->run().info.execution_label};

@@ -12,7 +12,7 @@
 namespace perfzero::app {
 
 struct AbOutcome {
-  compare::Report report;
+  compare::RunComparison report;
   std::optional<int> stop;               // the signal that stopped the session
   std::optional<std::string> unwritten;  // the first output a side could not write
 };

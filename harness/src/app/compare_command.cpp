@@ -56,7 +56,7 @@ void write_extra(const std::string& path, const std::string& text) {
 }
 
 // Prints the comparison as asked (and writes the extra files); exit 1 on a slowdown.
-int print_comparison(const compare::Report& report, const cli::CompareOptions& options) {
+int print_comparison(const compare::RunComparison& report, const cli::CompareOptions& options) {
   write_extra(options.markdown_file, compare::to_markdown(report));
   write_extra(options.json_file, compare::to_json_text(report));
   if (!print_report(report, options.format, options.colour)) return to_int(ExitCode::output_unwritable);
@@ -64,7 +64,7 @@ int print_comparison(const compare::Report& report, const cli::CompareOptions& o
 }
 
 // The candidate against the last --last runs of --label in the results history.
-compare::Report compare_with_history(const cli::CompareOptions& options, const results::Run& candidate) {
+compare::RunComparison compare_with_history(const cli::CompareOptions& options, const results::Run& candidate) {
   const bool url = options.history_db.find("://") != std::string::npos;
   if (!url && !std::filesystem::exists(options.history_db)) {
     throw UsageError(fmt::format("compare --history: no results database at {}", options.history_db));
@@ -72,7 +72,8 @@ compare::Report compare_with_history(const cli::CompareOptions& options, const r
   try {
     history::Store store(options.history_db);
     const auto runs = store.label_runs(options.label, options.last, candidate.info.execution_id);
-    compare::Report report = compare::compare_with_history(runs, candidate, settings_of(options), options.z_threshold);
+    compare::RunComparison report =
+        compare::compare_with_history(runs, candidate, settings_of(options), options.z_threshold);
     report.baseline = {
         fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label, options.last, runs.size()),
         "", options.label};
@@ -87,13 +88,13 @@ compare::Report compare_with_history(const cli::CompareOptions& options, const r
 int compare_command(const cli::CompareOptions& options) {
   if (!options.history_db.empty()) {
     const results::Run candidate = load(options.candidate);
-    compare::Report report = compare_with_history(options, candidate);
+    compare::RunComparison report = compare_with_history(options, candidate);
     report.candidate.source = options.candidate;
     return print_comparison(report, options);
   }
   const results::Run baseline = load(options.baseline);
   const results::Run candidate = load(options.candidate);
-  compare::Report report = compare::compare_runs(baseline, candidate, settings_of(options));
+  compare::RunComparison report = compare::compare_runs(baseline, candidate, settings_of(options));
   report.baseline.source = options.baseline;
   report.candidate.source = options.candidate;
   return print_comparison(report, options);

@@ -17,7 +17,7 @@ bool use_colour(const std::string& choice) {
   return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
 }
 
-bool print_report(const compare::Report& report, const std::string& format, const std::string& colour) {
+bool print_report(const compare::RunComparison& report, const std::string& format, const std::string& colour) {
   std::string text;
   if (format == "markdown") {
     text = compare::to_markdown(report);

@@ -12,6 +12,6 @@ bool use_colour(const std::string& choice);
 
 // Prints the report in `format` (text, markdown, json) on stdout. False, with one line on stderr,
 // when stdout refused it (closed by its reader, a full disk): the caller's exit is then 4.
-bool print_report(const compare::Report& report, const std::string& format, const std::string& colour);
+bool print_report(const compare::RunComparison& report, const std::string& format, const std::string& colour);
 
 }  // namespace perfzero::app

@@ -26,7 +26,7 @@ const CaseValues::Series* find_series(const CaseValues* c, const std::string& me
 }
 
 // One row per metric of `c`, and one per metric the other side has that `c` lacks.
-void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& settings, Report& out) {
+void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& settings, RunComparison& out) {
   std::vector<std::string> metrics;
   for (const auto* c : {base, cand}) {
     if (c == nullptr) continue;
@@ -54,11 +54,11 @@ void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& se
 
 }  // namespace
 
-int Report::count(Verdict v) const {
+int RunComparison::count(Verdict v) const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return r.verdict == v; }));
 }
 
-bool Report::regression() const {
+bool RunComparison::regression() const {
   return std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.gated && r.verdict == Verdict::slower; });
 }
 
@@ -105,8 +105,8 @@ Side side_of(const CaseValues& c, const CaseValues::Series& s, bool use_flagged)
   return side;
 }
 
-Report compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings) {
-  Report out;
+RunComparison compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings) {
+  RunComparison out;
   out.settings = settings;
   out.baseline = {"", baseline.info.execution_id, baseline.info.execution_label};
   out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};

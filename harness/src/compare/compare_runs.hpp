@@ -18,7 +18,7 @@ struct RunLabel {
   std::string execution_label;
 };
 
-struct Report {
+struct RunComparison {
   RunLabel baseline;
   RunLabel candidate;
   Settings settings;
@@ -52,6 +52,6 @@ std::vector<CaseValues> collect_values(const results::Run& run);
 // and the counts behind them.
 Side side_of(const CaseValues& c, const CaseValues::Series& s, bool use_flagged);
 
-Report compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings);
+RunComparison compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings);
 
 }  // namespace perfzero::compare

@@ -24,7 +24,7 @@ std::string significance(const MetricComparison& m) {
   return "-";
 }
 
-std::string headline(const Report& report) {
+std::string headline(const RunComparison& report) {
   std::string out = fmt::format("{} slower, {} faster, {} same", report.count(Verdict::slower),
                                 report.count(Verdict::faster), report.count(Verdict::same));
   for (const Verdict v : all_verdicts()) {
@@ -47,7 +47,7 @@ std::string verdict_text(const MetricComparison& m) {
   return out;
 }
 
-std::string advice(const Report& report) {
+std::string advice(const RunComparison& report) {
   std::string out;
   if (const int n = report.count(Verdict::unreliable)) {
     out += fmt::format(

@@ -29,7 +29,7 @@ json label_json(const RunLabel& l) {
 
 }  // namespace
 
-std::string to_json_text(const Report& report) {
+std::string to_json_text(const RunComparison& report) {
   json rows = json::array();
   for (const auto& r : report.rows) {
     const auto direction = perfzero::to_string(r.direction);

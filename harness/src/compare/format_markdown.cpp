@@ -36,7 +36,7 @@ std::string cell_lines(const std::string& text) {
 
 }  // namespace
 
-std::string to_markdown(const Report& report) {
+std::string to_markdown(const RunComparison& report) {
   std::string out = fmt::format("### perfzero compare: {}\n\n", headline(report));
   if (!report.design.empty()) out += fmt::format("{}\n\n", cell(report.design));
   const std::string method = report.z_threshold

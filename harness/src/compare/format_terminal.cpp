@@ -55,7 +55,7 @@ Row row_of(const MetricComparison& r) {
 
 }  // namespace
 
-std::string to_terminal(const Report& report, bool colour) {
+std::string to_terminal(const RunComparison& report, bool colour) {
   std::vector<Row> rows{{"method", "metric", "baseline", "candidate",
                          report.design.empty() ? "change [95% CI]" : "change [CI]", "p", "verdict"}};
   for (const auto& r : report.rows) rows.push_back(row_of(r));

@@ -7,19 +7,19 @@
 
 namespace perfzero::compare {
 
-std::string to_markdown(const Report& report);
-std::string to_json_text(const Report& report);
-std::string to_terminal(const Report& report, bool colour);
+std::string to_markdown(const RunComparison& report);
+std::string to_json_text(const RunComparison& report);
+std::string to_terminal(const RunComparison& report, bool colour);
 
 // Shared by the three: "+10.2%", "-", "[+8.1%, +12.0%]", a number with 4 significant digits.
 std::string percent(const std::optional<double>& fraction);
 std::string interval(const MetricComparison& m);
 std::string number(const std::optional<double>& v);
-std::string headline(const Report& report);
+std::string headline(const RunComparison& report);
 // "slower", or "slower (not gated)" where --metrics leaves the row out of the gate.
 std::string verdict_text(const MetricComparison& m);
 // What to do about unreliable, unknown or --use_flagged rows: lines for a person, empty when none.
-std::string advice(const Report& report);
+std::string advice(const RunComparison& report);
 // The significance column: the p-value, or z against the history ("z=6.1"), or "-".
 std::string significance(const MetricComparison& m);
 

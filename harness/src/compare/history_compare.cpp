@@ -79,9 +79,9 @@ void judge_against_history(MetricComparison& m, const Settings& settings, double
 
 }  // namespace
 
-Report compare_with_history(const std::vector<results::Run>& history, const results::Run& candidate,
-                            const Settings& settings, double z_threshold) {
-  Report out;
+RunComparison compare_with_history(const std::vector<results::Run>& history, const results::Run& candidate,
+                                   const Settings& settings, double z_threshold) {
+  RunComparison out;
   out.settings = settings;
   out.z_threshold = z_threshold;
   out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};

@@ -14,7 +14,7 @@ inline constexpr std::size_t kMinHistoryRuns = 3;
 // `history`: the label's runs, newest first. Each row's baseline values are the history's per-run
 // medians; the verdict is slower/faster/changed when |z| > z_threshold and the change from the
 // history's median is at least settings.min_change.
-Report compare_with_history(const std::vector<results::Run>& history, const results::Run& candidate,
-                            const Settings& settings, double z_threshold);
+RunComparison compare_with_history(const std::vector<results::Run>& history, const results::Run& candidate,
+                                   const Settings& settings, double z_threshold);
 
 }  // namespace perfzero::compare
