@@ -1,4 +1,4 @@
-#include "monitor/proc_reader.hpp"
+#include "procfs/proc_reader.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::monitor {
+namespace perfzero::procfs {
 namespace {
 
 TEST(ParseProcStat, HandlesSpacesAndParenthesesInTheCommandName) {
@@ -78,4 +78,4 @@ TEST(ProcessTree, FindsChildrenAndGrandchildrenOfThisProcess) {
 }
 
 }  // namespace
-}  // namespace perfzero::monitor
+}  // namespace perfzero::procfs

@@ -1,5 +1,5 @@
 // The process-tree sampler on real processes: a shell that starts a child, sampled on the
-// monitor's clock, as the runner uses it.
+// sample clock, as the runner uses it.
 #include "samplers/process_tree_sampler.hpp"
 
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "samplers/monitor.hpp"
+#include "samplers/sample_clock.hpp"
 
 namespace perfzero::samplers {
 namespace {
@@ -24,12 +24,12 @@ TEST(ProcessTreeSampler, SeesEveryProcessBelowTheRootAndItsMemory) {
   // This test process stands for perfzero-launch: the shell and what it starts are its tree.
   sampler.start(::getpid());
   {
-    Monitor monitor;
-    monitor.begin(std::chrono::milliseconds(10), {&sampler});
+    SampleClock sample_clock;
+    sample_clock.begin(std::chrono::milliseconds(10), {&sampler});
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
-    // The monitor thread's own CPU: reading a few processes' /proc files 40 times costs milliseconds,
-    // so a monitor that spun, or a figure of the wrong clock or unit, would be far above this.
-    const double cpu = monitor.end();
+    // The clock thread's own CPU: reading a few processes' /proc files 40 times costs milliseconds,
+    // so a clock that spun, or a figure of the wrong clock or unit, would be far above this.
+    const double cpu = sample_clock.end();
     EXPECT_GT(cpu, 0.0);
     EXPECT_LT(cpu, 0.2);
   }

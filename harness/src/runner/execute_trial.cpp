@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/files.hpp"
-#include "monitor/proc_reader.hpp"
+#include "procfs/proc_reader.hpp"
 #include "child_results/rank_reports.hpp"
 #include "redact/redact.hpp"
 #include "runner/outcome_classifier.hpp"
@@ -33,7 +33,7 @@ void count_ranks_on_this_machine(TrialExecution& e) {
     }
   }
   for (auto& [name, output] : e.samplers) {
-    if (name == "host_load") samplers::count_as_own(output, cpu_seconds, monitor::clock_ticks_per_second());
+    if (name == "host_load") samplers::count_as_own(output, cpu_seconds, procfs::clock_ticks_per_second());
   }
 }
 

@@ -6,7 +6,7 @@ LocalExecutor::LocalExecutor(std::filesystem::path launcher, SamplerFactory samp
     : server_(std::move(launcher)), samplers_(std::move(samplers)) {}
 
 TrialExecution LocalExecutor::run(const TrialRequest& request) {
-  return run_trial(request, server_, monitor_,
+  return run_trial(request, server_, sample_clock_,
                    samplers_ ? samplers_() : std::vector<std::unique_ptr<samplers::Sampler>>{});
 }
 

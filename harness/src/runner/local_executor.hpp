@@ -1,6 +1,6 @@
 #pragma once
 // The `local` executor: the method as one process tree on this host, started by the run's
-// perfzero-launch and watched on the run's monitor clock by the samplers it is given.
+// perfzero-launch and watched on the run's sample clock by the samplers it is given.
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -9,7 +9,7 @@
 
 #include "runner/executor.hpp"
 #include "runner/launch_server.hpp"
-#include "samplers/monitor.hpp"
+#include "samplers/sample_clock.hpp"
 #include "samplers/sampler.hpp"
 
 namespace perfzero::runner {
@@ -26,8 +26,8 @@ class LocalExecutor final : public Executor {
  private:
   // One perfzero-launch for the whole run: a trial then costs one program start, not two.
   LaunchServer server_;
-  // One monitor thread for the whole run, for the same reason.
-  samplers::Monitor monitor_;
+  // One sample clock (one thread) for the whole run, for the same reason.
+  samplers::SampleClock sample_clock_;
   SamplerFactory samplers_;
 };
 

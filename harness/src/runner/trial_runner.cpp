@@ -17,10 +17,10 @@
 #include <optional>
 #include <thread>
 
-#include "monitor/proc_reader.hpp"
+#include "procfs/proc_reader.hpp"
 #include "runner/log_cap.hpp"
 #include "runner/signals.hpp"
-#include "samplers/monitor.hpp"
+#include "samplers/sample_clock.hpp"
 
 namespace perfzero::runner {
 
@@ -56,9 +56,9 @@ int kill_and_reap_all_descendants() {
   const auto give_up = Clock::now() + std::chrono::seconds(10);
   // Killing a parent hands its children to us (we are a subreaper), so repeat until none is left.
   while (Clock::now() < give_up) {
-    const auto pids = monitor::descendants_of(::getpid());
+    const auto pids = procfs::descendants_of(::getpid());
     for (pid_t pid : pids) {
-      const auto stat = monitor::read_proc_stat(pid);
+      const auto stat = procfs::read_proc_stat(pid);
       if (stat && stat->state != 'Z' && ::kill(pid, SIGKILL) == 0) ++killed;
     }
     int ignored = 0;
@@ -192,7 +192,7 @@ pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecu
 
 }  // namespace
 
-TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::Monitor& monitor,
+TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::SampleClock& sample_clock,
                          const std::vector<std::unique_ptr<samplers::Sampler>>& others) {
   TrialExecution execution;
   // `others` were made before the launch: a sampler may need the machine's state from before the
@@ -205,7 +205,7 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
   for (auto* s : all) s->start(server.launcher_pid());
-  samplers::Monitor::Session sampling(monitor, request.monitor_interval, all);
+  samplers::SampleClock::Session sampling(sample_clock, request.monitor_interval, all);
   WaitOutcome outcome = wait_for_tree(request, server, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();

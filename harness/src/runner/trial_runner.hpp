@@ -9,7 +9,7 @@
 #include "config/launch.hpp"
 #include "runner/launch_server.hpp"
 #include "runner/trial_execution.hpp"
-#include "samplers/monitor.hpp"
+#include "samplers/sample_clock.hpp"
 #include "samplers/sampler.hpp"
 
 namespace perfzero::runner {
@@ -45,11 +45,11 @@ inline constexpr double kStallSeconds = 0.25;
 inline constexpr double kStallShare = 0.25;
 
 // Runs one child on this host through `server`, watched by the process-tree sampler and `others`
-// on `monitor`'s clock, to its end, time-out or interruption (the local executor). Never throws for
+// on `sample_clock`'s ticks, to its end, time-out or interruption (the local executor). Never throws for
 // anything the child does; on return no process of its tree is left. The harness must be a child
 // subreaper (see become_subreaper); a stop signal ends the wait when the harness blocked its
 // signals (block_harness_signals).
-TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::Monitor& monitor,
+TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::SampleClock& sample_clock,
                          const std::vector<std::unique_ptr<samplers::Sampler>>& others);
 
 void become_subreaper();

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "common/files.hpp"
-#include "monitor/proc_reader.hpp"
+#include "procfs/proc_reader.hpp"
 #include "samplers/load_timeline.hpp"
 
 namespace perfzero::samplers {
@@ -161,7 +161,7 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
   const double window = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   // The harness's own CPU (its monitor thread, reaping) is not a neighbour's load.
   const double own = facts.tree_cpu_seconds.value_or(0.0) + (process_cpu_seconds() - harness_cpu_at_start_);
-  HostLoadVerdict v = judge_host_load(*first_, *last, window, own, logical_cpus_, monitor::clock_ticks_per_second());
+  HostLoadVerdict v = judge_host_load(*first_, *last, window, own, logical_cpus_, procfs::clock_ticks_per_second());
   const auto ended = std::chrono::steady_clock::now();
   timeline_->add_tree_cpu(facts.tree_cpu_seconds.value_or(0.0));
   const LoadTimeline::Mark end{ended, *last, own_cpu_seconds()};
@@ -171,7 +171,7 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
       from && !v.judged) {
     const double span = std::chrono::duration<double>(ended - from->time).count();
     recent = judge_host_load(from->cpu, *last, span, end.own_cpu_seconds - from->own_cpu_seconds, logical_cpus_,
-                             monitor::clock_ticks_per_second());
+                             procfs::clock_ticks_per_second());
   }
   timeline_->add(end);
   judge_short_trial(v, recent, facts.run_queue_seconds, facts.wall_seconds);

@@ -9,13 +9,13 @@
 
 namespace perfzero::samplers {
 
-using monitor::ProcFile;
-using monitor::ProcStat;
+using procfs::ProcFile;
+using procfs::ProcStat;
 
 void ProcessTreeSampler::children(pid_t pid, std::int64_t threads, std::vector<pid_t>& out) {
   if (threads <= 1) {
     // One thread: its children file is the only one, no directory listing needed.
-    if (auto text = files_.read(pid, ProcFile::children)) monitor::parse_pid_list(*text, out);
+    if (auto text = files_.read(pid, ProcFile::children)) procfs::parse_pid_list(*text, out);
     return;
   }
   const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
@@ -24,7 +24,7 @@ void ProcessTreeSampler::children(pid_t pid, std::int64_t threads, std::vector<p
   while (const dirent* entry = ::readdir(dir)) {
     if (entry->d_name[0] == '.') continue;
     const auto tid = static_cast<pid_t>(std::strtol(entry->d_name, nullptr, 10));
-    if (auto text = files_.read(tid, ProcFile::children)) monitor::parse_pid_list(*text, out);
+    if (auto text = files_.read(tid, ProcFile::children)) procfs::parse_pid_list(*text, out);
   }
   ::closedir(dir);
 }
@@ -34,7 +34,7 @@ void ProcessTreeSampler::discover(pid_t pid, std::vector<ProcStat>& out, int dep
   if (depth > 64) return;
   const auto text = files_.read(pid, ProcFile::stat);
   if (!text) return;
-  const auto stat = monitor::parse_proc_stat(*text);
+  const auto stat = procfs::parse_proc_stat(*text);
   if (!stat) return;
   out.push_back(*stat);
   std::vector<pid_t> kids;
@@ -45,7 +45,7 @@ void ProcessTreeSampler::discover(pid_t pid, std::vector<ProcStat>& out, int dep
 bool ProcessTreeSampler::read_known(std::vector<ProcStat>& out) {
   for (pid_t pid : known_) {
     const auto text = files_.read(pid, ProcFile::stat);
-    const auto stat = text ? monitor::parse_proc_stat(*text) : std::nullopt;
+    const auto stat = text ? procfs::parse_proc_stat(*text) : std::nullopt;
     if (!stat) return false;  // it ended: the tree must be walked again
     out.push_back(*stat);
   }
@@ -55,7 +55,7 @@ bool ProcessTreeSampler::read_known(std::vector<ProcStat>& out) {
 void ProcessTreeSampler::start(pid_t root) {
   root_ = root;
   if (auto text = files_.read(root_, ProcFile::stat)) {
-    if (auto launcher = monitor::parse_proc_stat(*text)) {
+    if (auto launcher = procfs::parse_proc_stat(*text)) {
       launcher_reaped_before_ = static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
     }
   }
@@ -63,13 +63,13 @@ void ProcessTreeSampler::start(pid_t root) {
 
 void ProcessTreeSampler::walk_tree(std::vector<ProcStat>& tree) {
   if (auto text = files_.read(root_, ProcFile::stat)) {
-    if (auto launcher = monitor::parse_proc_stat(*text)) {
+    if (auto launcher = procfs::parse_proc_stat(*text)) {
       launcher_reaped_ticks_ =
           static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks) - launcher_reaped_before_;
     }
   }
   std::vector<pid_t> top;
-  if (auto text = files_.read(root_, ProcFile::children)) monitor::parse_pid_list(*text, top);
+  if (auto text = files_.read(root_, ProcFile::children)) procfs::parse_pid_list(*text, top);
   tree.clear();
   for (pid_t pid : top) discover(pid, tree, 1);
   known_.clear();
@@ -123,7 +123,7 @@ void ProcessTreeSampler::sample(double time) {
     sample.processes += 1;
     if (slow_tick) {
       if (auto status = files_.read(stat.pid, ProcFile::status)) {
-        if (auto kib = monitor::parse_status_kib(*status, "VmHWM")) {
+        if (auto kib = procfs::parse_status_kib(*status, "VmHWM")) {
           result_.max_hwm_process = std::max(result_.max_hwm_process, *kib * 1024);
         }
       }
@@ -137,7 +137,7 @@ void ProcessTreeSampler::sample(double time) {
   // uncounted, which must not read as negative CPU.
   cpu_ticks = std::max(cpu_ticks, last_cpu_ticks_);
   last_cpu_ticks_ = cpu_ticks;
-  const double cpu_seconds = cpu_ticks / monitor::clock_ticks_per_second();
+  const double cpu_seconds = cpu_ticks / procfs::clock_ticks_per_second();
   sample.cpu_percent = cpu_percent_at(time, cpu_seconds);
 
   result_.tree_cpu_seconds = cpu_seconds;

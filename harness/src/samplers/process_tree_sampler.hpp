@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "monitor/proc_file_cache.hpp"
-#include "monitor/proc_reader.hpp"
+#include "procfs/proc_file_cache.hpp"
+#include "procfs/proc_reader.hpp"
 #include "samplers/sampler.hpp"
 
 namespace perfzero::samplers {
@@ -54,17 +54,17 @@ class ProcessTreeSampler : public Sampler {
 
  private:
   // The tree below root_, reading each process's stat once (callers reuse what was read).
-  void discover(pid_t pid, std::vector<monitor::ProcStat>& out, int depth);
+  void discover(pid_t pid, std::vector<procfs::ProcStat>& out, int depth);
   // Reads the known processes; false when one has ended (or none is known yet).
-  bool read_known(std::vector<monitor::ProcStat>& out);
+  bool read_known(std::vector<procfs::ProcStat>& out);
   void children(pid_t pid, std::int64_t threads, std::vector<pid_t>& out);
-  void walk_tree(std::vector<monitor::ProcStat>& tree);
+  void walk_tree(std::vector<procfs::ProcStat>& tree);
   double cpu_percent_at(double time, double cpu_seconds);
 
   pid_t root_ = -1;
   TreeResult result_;
   std::vector<std::pair<double, double>> cpu_history_;  // (time, tree CPU seconds)
-  monitor::ProcFileCache files_;
+  procfs::ProcFileCache files_;
   double last_hwm_read_ = -1.0;    // time of the last slow tick
   double last_sample_time_ = 0.0;  // for the cache's idea of "unused"
   std::vector<pid_t> known_;       // the tree found by the last walk
@@ -72,8 +72,8 @@ class ProcessTreeSampler : public Sampler {
   // The launcher lives for the whole run: what it reaped before this trial is not this trial's CPU.
   double launcher_reaped_before_ = 0;
   double last_cpu_ticks_ = 0;
-  std::vector<monitor::ProcStat> tree_;  // reused between samples
-  bool seen_a_process_ = false;          // samples before the method was forked are not kept
+  std::vector<procfs::ProcStat> tree_;  // reused between samples
+  bool seen_a_process_ = false;         // samples before the method was forked are not kept
 };
 
 }  // namespace perfzero::samplers

@@ -1,6 +1,6 @@
 #pragma once
 // Anything that observes a running trial: it starts on the child's process tree, samples on the
-// monitor's clock (samplers/monitor.hpp) and finishes with named summaries, flags and a time series.
+// sample clock (samplers/sample_clock.hpp) and finishes with named summaries, flags and a time series.
 // Reports carry each sampler's output under perfzero_cpp.samplers.<name>, so a new sampler is a new
 // file plus one line in builtin_samplers.cpp; the runner and the reporters do not change.
 #include <sys/types.h>
@@ -38,7 +38,7 @@ class Sampler {
  public:
   virtual ~Sampler() = default;
   virtual std::string name() const = 0;
-  // The monitor's clock ticks at the run's --monitor_interval_ms; a sampler that needs less is
+  // The sample clock ticks at the run's --monitor_interval_ms; a sampler that needs less is
   // called no more often than this.
   virtual std::chrono::milliseconds min_period() const { return std::chrono::milliseconds(0); }
   // Samplers are made (constructed) just before the launch, on the harness thread.

@@ -1,11 +1,11 @@
-#include "monitor/proc_file_cache.hpp"
+#include "procfs/proc_file_cache.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace perfzero::monitor {
+namespace perfzero::procfs {
 
 ProcFileCache::~ProcFileCache() {
   for (auto& [key, entry] : files_) ::close(entry.fd);
@@ -55,4 +55,4 @@ void ProcFileCache::forget_unused(int keep_for) {
   }
 }
 
-}  // namespace perfzero::monitor
+}  // namespace perfzero::procfs

@@ -1,6 +1,6 @@
-// The monitor thread kept for a whole run: one trial's samplers are sampled between begin() and
+// The sample clock, one thread kept for a whole run: one trial's samplers are sampled between begin() and
 // end() and never after, and the same thread serves the next trial.
-#include "samplers/monitor.hpp"
+#include "samplers/sample_clock.hpp"
 
 #include <gtest/gtest.h>
 
@@ -29,15 +29,15 @@ class CountingSampler : public Sampler {
   std::atomic<double> last_time{-1};
 };
 
-TEST(Monitor, SamplesOneTrialAtATimeAndNeverAfterItsEnd) {
-  Monitor monitor;
+TEST(SampleClock, SamplesOneTrialAtATimeAndNeverAfterItsEnd) {
+  SampleClock sample_clock;
   for (int trial = 0; trial < 3; ++trial) {
     CountingSampler sampler;
-    monitor.begin(std::chrono::milliseconds(5), {&sampler});
+    sample_clock.begin(std::chrono::milliseconds(5), {&sampler});
     std::this_thread::sleep_for(std::chrono::milliseconds(60));
-    const double cpu = monitor.end();
+    const double cpu = sample_clock.end();
     sampler.closed = true;
-    // The monitor thread's own CPU over its 60 ms: a dozen wake-ups take microseconds; a monitor that
+    // The clock thread's own CPU over its 60 ms: a dozen wake-ups take microseconds; a clock that
     // spun would take about all of it.
     EXPECT_GT(cpu, 0.0) << "trial " << trial;
     EXPECT_LT(cpu, 0.03) << "trial " << trial;
@@ -51,20 +51,20 @@ TEST(Monitor, SamplesOneTrialAtATimeAndNeverAfterItsEnd) {
   }
 }
 
-TEST(Monitor, TakesTheFirstSampleAtOnceEvenWithALongInterval) {
-  Monitor monitor;
+TEST(SampleClock, TakesTheFirstSampleAtOnceEvenWithALongInterval) {
+  SampleClock sample_clock;
   CountingSampler sampler;
-  monitor.begin(std::chrono::milliseconds(10'000), {&sampler});
+  sample_clock.begin(std::chrono::milliseconds(10'000), {&sampler});
   for (int i = 0; i < 200 && sampler.samples == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  monitor.end();
+  sample_clock.end();
   EXPECT_EQ(sampler.samples.load(), 1);
 }
 
-TEST(Monitor, ASessionLeftByAnExceptionStopsSampling) {
-  Monitor monitor;
+TEST(SampleClock, ASessionLeftByAnExceptionStopsSampling) {
+  SampleClock sample_clock;
   CountingSampler sampler;
   try {
-    Monitor::Session sampling(monitor, std::chrono::milliseconds(2), {&sampler});
+    SampleClock::Session sampling(sample_clock, std::chrono::milliseconds(2), {&sampler});
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     throw std::runtime_error("the trial failed");
   } catch (const std::runtime_error&) {
@@ -75,9 +75,9 @@ TEST(Monitor, ASessionLeftByAnExceptionStopsSampling) {
   EXPECT_EQ(sampler.after_end.load(), 0);
 }
 
-TEST(Monitor, AnIdleMonitorIsDestroyedAtOnce) {
+TEST(SampleClock, AnIdleSampleClockIsDestroyedAtOnce) {
   const auto start = std::chrono::steady_clock::now();
-  { Monitor monitor; }
+  { SampleClock sample_clock; }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 

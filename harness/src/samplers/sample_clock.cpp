@@ -1,4 +1,4 @@
-#include "samplers/monitor.hpp"
+#include "samplers/sample_clock.hpp"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -11,13 +11,13 @@
 
 namespace perfzero::samplers {
 
-Monitor::Monitor() : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+SampleClock::SampleClock() : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   // Without it the thread could never be told to stop.
   if (wake_fd_ < 0) throw std::system_error(errno, std::generic_category(), "the monitor's eventfd");
   thread_ = std::thread([this] { run(); });
 }
 
-Monitor::~Monitor() {
+SampleClock::~SampleClock() {
   {
     const std::lock_guard lock(mutex_);
     quit_ = true;
@@ -28,12 +28,12 @@ Monitor::~Monitor() {
   ::close(wake_fd_);
 }
 
-void Monitor::wake() const {
+void SampleClock::wake() const {
   const std::uint64_t one = 1;
   (void)!::write(wake_fd_, &one, sizeof one);
 }
 
-double Monitor::thread_cpu_seconds() {
+double SampleClock::thread_cpu_seconds() {
   clockid_t clock{};
   timespec ts{};
   if (::pthread_getcpuclockid(thread_.native_handle(), &clock) != 0 || ::clock_gettime(clock, &ts) != 0) {
@@ -42,7 +42,7 @@ double Monitor::thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-void Monitor::begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers) {
+void SampleClock::begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers) {
   {
     const std::lock_guard lock(mutex_);
     interval_ = interval;
@@ -56,7 +56,7 @@ void Monitor::begin(std::chrono::milliseconds interval, std::vector<Sampler*> sa
   wake();
 }
 
-double Monitor::end() {
+double SampleClock::end() {
   const std::lock_guard lock(mutex_);
   active_ = false;
   samplers_.clear();
@@ -65,7 +65,7 @@ double Monitor::end() {
   return std::max(0.0, thread_cpu_seconds() - cpu_at_begin_);
 }
 
-void Monitor::tick(double time) {
+void SampleClock::tick(double time) {
   for (std::size_t i = 0; i < samplers_.size(); ++i) {
     const double period = std::chrono::duration<double>(samplers_[i]->min_period()).count();
     if (last_sampled_[i] >= 0 && time - last_sampled_[i] < period && !samplers_[i]->wants_quick_resample()) continue;
@@ -74,7 +74,7 @@ void Monitor::tick(double time) {
   }
 }
 
-void Monitor::run() {
+void SampleClock::run() {
   // poll() on an eventfd sleeps and wakes in one system call each, which matters at 100 Hz: in a
   // VM every system call after a sleep costs ~10 us (docs/performance.md).
   pollfd wake{wake_fd_, POLLIN, 0};

@@ -1,4 +1,4 @@
-#include "monitor/proc_reader.hpp"
+#include "procfs/proc_reader.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace perfzero::monitor {
+namespace perfzero::procfs {
 
 namespace {
 
@@ -151,4 +151,4 @@ std::vector<pid_t> descendants_of(pid_t pid) {
   return all;
 }
 
-}  // namespace perfzero::monitor
+}  // namespace perfzero::procfs

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace perfzero::monitor {
+namespace perfzero::procfs {
 
 enum class ProcFile : std::uint8_t {
   stat,      // /proc/PID/stat
@@ -40,4 +40,4 @@ class ProcFileCache {
   std::array<char, 8192> buffer_{};
 };
 
-}  // namespace perfzero::monitor
+}  // namespace perfzero::procfs

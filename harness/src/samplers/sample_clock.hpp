@@ -1,5 +1,5 @@
 #pragma once
-// The monitor's clock: one thread, kept for the whole run, that wakes every interval while a trial
+// The sample clock: one thread, kept for the whole run, that wakes every interval while a trial
 // runs and lets each of the trial's samplers take a sample. Kept rather than made per trial: a
 // thread's start, exit and join cost a short command's trial more than its samples do
 // (docs/performance.md, issue 7).
@@ -14,12 +14,12 @@
 
 namespace perfzero::samplers {
 
-class Monitor {
+class SampleClock {
  public:
-  Monitor();  // an idle thread
-  ~Monitor();
-  Monitor(const Monitor&) = delete;
-  Monitor& operator=(const Monitor&) = delete;
+  SampleClock();  // an idle thread
+  ~SampleClock();
+  SampleClock(const SampleClock&) = delete;
+  SampleClock& operator=(const SampleClock&) = delete;
 
   // Starts sampling a trial at once; the samplers must have been started and must outlive end().
   void begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers);
@@ -31,21 +31,22 @@ class Monitor {
   // samplers belong to the scope and must not be sampled after it.
   class Session {
    public:
-    Session(Monitor& monitor, std::chrono::milliseconds interval, std::vector<Sampler*> samplers) : monitor_(monitor) {
-      monitor_.begin(interval, std::move(samplers));
+    Session(SampleClock& sample_clock, std::chrono::milliseconds interval, std::vector<Sampler*> samplers)
+        : clock_(sample_clock) {
+      clock_.begin(interval, std::move(samplers));
     }
     ~Session() {
-      if (!ended_) monitor_.end();
+      if (!ended_) clock_.end();
     }
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
     double end() {
       ended_ = true;
-      return monitor_.end();
+      return clock_.end();
     }
 
    private:
-    Monitor& monitor_;
+    SampleClock& clock_;
     bool ended_ = false;
   };
 

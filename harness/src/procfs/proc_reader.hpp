@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-namespace perfzero::monitor {
+namespace perfzero::procfs {
 
 struct ProcStat {
   pid_t pid = 0;
@@ -40,4 +40,4 @@ std::vector<pid_t> descendants_of(pid_t pid);
 double clock_ticks_per_second();
 std::uint64_t page_size_bytes();
 
-}  // namespace perfzero::monitor
+}  // namespace perfzero::procfs
