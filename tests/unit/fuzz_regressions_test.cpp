@@ -49,7 +49,7 @@ TEST(FuzzRegressions, GoogleBenchmarkReaderSurvivesEveryKeptInput) {
   EXPECT_GT(replay("google_benchmark", [](const std::string& t) { return parse_google_benchmark(t); }), 0);
 }
 
-// YAML the suite and catalog fuzzers broke: loading it gives a suite (a catalog) or a ConfigError,
+// YAML the suite and price catalog fuzzers broke: loading it gives a suite (a catalog) or a ConfigError,
 // nothing else. Some once made yaml-cpp loop, taking memory as fast as it could, so each is loaded
 // in a child under an alarm: a regression fails here instead of taking the machine. A folder exists
 // once its fuzzer has found something; until then there is nothing to replay.
@@ -90,10 +90,10 @@ TEST(FuzzRegressionsDeathTest, SuiteLoaderSurvivesEveryKeptInput) {
   EXPECT_GT(replay_in_child<ConfigError>(dir, [](const std::filesystem::path& p) { return config::load_suite(p); }), 0);
 }
 
-TEST(FuzzRegressionsDeathTest, CatalogLoaderSurvivesEveryKeptInput) {
+TEST(FuzzRegressionsDeathTest, PriceCatalogLoaderSurvivesEveryKeptInput) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  const auto dir = kRegressions / "catalog";
-  if (nothing_kept(dir)) GTEST_SKIP() << "no catalog input has broken the loader yet";
+  const auto dir = kRegressions / "price_catalog";
+  if (nothing_kept(dir)) GTEST_SKIP() << "no price catalog input has broken the loader yet";
   EXPECT_GT(replay_in_child<ConfigError>(dir, [](const std::filesystem::path& p) { return pricing::load_catalog(p); }),
             0);
 }

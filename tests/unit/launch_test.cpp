@@ -24,8 +24,8 @@ using testing::TempDir;
 
 std::vector<config::PlannedCase> plan_for(const std::filesystem::path& suite, config::RunSettings flags = {},
                                           const std::string& path_env = "/usr/bin:/bin") {
-  static const catalog::Catalog builtin = [] {
-    catalog::Catalog c;
+  static const method_catalog::Catalog builtin = [] {
+    method_catalog::Catalog c;
     c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
     return c;
   }();

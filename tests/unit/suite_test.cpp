@@ -13,8 +13,8 @@ using perfzero::testing::TempDir;
 
 std::vector<PlannedCase> plan_for(const std::filesystem::path& suite, RunSettings flags = {}) {
   // The built-in methods linked into this test, as if one worker had listed them.
-  static const catalog::Catalog builtin = [] {
-    catalog::Catalog c;
+  static const method_catalog::Catalog builtin = [] {
+    method_catalog::Catalog c;
     c.add("perfzero-worker-builtin", {"builtin", Registry::instance().methods()});
     return c;
   }();

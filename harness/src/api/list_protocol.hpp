@@ -1,6 +1,6 @@
 #pragma once
 // The list protocol: `perfzero-worker-NAME --list-json` describes the worker's methods as one JSON
-// document, which the harness reads at start-up (src/catalog/, docs/cli.md).
+// document, which the harness reads at start-up (src/method_catalog/, docs/cli.md).
 #include <string_view>
 
 #include <nlohmann/json.hpp>

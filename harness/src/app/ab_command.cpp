@@ -43,7 +43,7 @@ bool write_outputs(const cli::AbOptions& options, const compare::RunComparison& 
 
 }  // namespace
 
-int ab_command(cli::AbOptions options, const catalog::Catalog& catalog) {
+int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog) {
   const std::string session_id = new_execution_id();
   if (options.output_dir.empty()) options.output_dir = (std::filesystem::path("results") / "ab" / session_id).string();
   AbSide baseline;

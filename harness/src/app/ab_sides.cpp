@@ -22,7 +22,7 @@ config::OutputFormat output_of(const std::string& name) {
   return config::OutputFormat::none;
 }
 
-config::PlanInputs inputs_for(const cli::AbOptions& options, const catalog::Catalog& catalog) {
+config::PlanInputs inputs_for(const cli::AbOptions& options, const method_catalog::Catalog& catalog) {
   config::PlanInputs inputs = plan_inputs(catalog);
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = ab_settings(options);
@@ -31,7 +31,7 @@ config::PlanInputs inputs_for(const cli::AbOptions& options, const catalog::Cata
 }
 
 // A command side: one external entry, planned as a suite's would be (its program looked up on PATH).
-std::vector<config::PlannedCase> plan_command(const cli::AbOptions& options, const catalog::Catalog& catalog,
+std::vector<config::PlannedCase> plan_command(const cli::AbOptions& options, const method_catalog::Catalog& catalog,
                                               const std::string& flag, const std::string& line) {
   std::string problem;
   const auto words = text::split_shell_words(line, problem);
@@ -58,9 +58,9 @@ void plan_build(const cli::AbOptions& options, const std::string& dir, AbSide& s
   if (!std::filesystem::is_directory(dir, ec)) {
     throw UsageError(fmt::format("ab --{}_build: '{}' is not a directory", side.role, dir));
   }
-  catalog::DiscoveryOptions discovery;
+  method_catalog::DiscoveryOptions discovery;
   discovery.bin_dir = dir;
-  side.catalog = std::make_unique<catalog::Catalog>(catalog::discover(discovery, stderr));
+  side.catalog = std::make_unique<method_catalog::Catalog>(method_catalog::discover(discovery, stderr));
   if (side.catalog->workers().empty()) {
     throw UsageError(fmt::format("ab --{}_build: '{}' holds no usable perfzero-worker-*", side.role, dir));
   }
@@ -76,7 +76,7 @@ void plan_build(const cli::AbOptions& options, const std::string& dir, AbSide& s
 
 // An image side: our plan, each built-in case run by the same worker inside the image. The run's
 // directory is mounted at the same path, so the worker writes its result where the harness reads it.
-void plan_image(const cli::AbOptions& options, const catalog::Catalog& ours, const std::string& image,
+void plan_image(const cli::AbOptions& options, const method_catalog::Catalog& ours, const std::string& image,
                 const std::string& session_id, AbSide& side) {
   side.plan = config::build_plan(inputs_for(options, ours));
   side.container = text::path_component(fmt::format("perfzero-ab-{}-{}", session_id, side.role));
@@ -115,7 +115,7 @@ void plan_image(const cli::AbOptions& options, const catalog::Catalog& ours, con
   }
 }
 
-void plan_parameter(const cli::AbOptions& options, const catalog::Catalog& ours, const std::string& value,
+void plan_parameter(const cli::AbOptions& options, const method_catalog::Catalog& ours, const std::string& value,
                     AbSide& side) {
   config::PlanInputs inputs = inputs_for(options, ours);
   int taken = config::override_suite_parameter(inputs.suites, options.param_name, value);
@@ -150,7 +150,7 @@ config::RunSettings ab_settings(const cli::AbOptions& options) {
   return s;
 }
 
-void plan_sides(const cli::AbOptions& options, const catalog::Catalog& ours, const std::string& session_id,
+void plan_sides(const cli::AbOptions& options, const method_catalog::Catalog& ours, const std::string& session_id,
                 AbSide& baseline, AbSide& candidate) {
   const auto ours_paths = find_harness_paths();
   for (AbSide* side : {&baseline, &candidate}) {

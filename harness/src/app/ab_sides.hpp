@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "app/child_command.hpp"
-#include "catalog/catalog.hpp"
 #include "cli/ab_options.hpp"
 #include "config/run_plan.hpp"
+#include "method_catalog/catalog.hpp"
 
 namespace perfzero::app {
 
@@ -17,7 +17,7 @@ struct AbSide {
   std::string role;  // "baseline" or "candidate"
   std::string what;  // the command, build directory, image or NAME=VALUE, as the table's header shows it
   HarnessPaths paths;
-  std::unique_ptr<catalog::Catalog> catalog;  // the methods of this side's build (builds); else ours
+  std::unique_ptr<method_catalog::Catalog> catalog;  // the methods of this side's build (builds); else ours
   std::vector<config::PlannedCase> plan;
   std::filesystem::path run_dir;  // <output_dir>/<role>
   std::string container;          // images: the one container name its trials use, removed after each stop
@@ -25,7 +25,7 @@ struct AbSide {
 
 // Throws UsageError or ConfigError (with the flag or suite place) when a side cannot be planned, or
 // when the two plans do not pair up.
-void plan_sides(const cli::AbOptions& options, const catalog::Catalog& ours, const std::string& session_id,
+void plan_sides(const cli::AbOptions& options, const method_catalog::Catalog& ours, const std::string& session_id,
                 AbSide& baseline, AbSide& candidate);
 
 // The settings every case of both sides gets: trials = --max_trials (the most pairs), warm-ups, timeout.

@@ -8,7 +8,7 @@
 
 namespace perfzero::app {
 
-// Built-in methods run in the worker their PlannedCase names (src/catalog/).
+// Built-in methods run in the worker their PlannedCase names (src/method_catalog/).
 struct HarnessPaths {
   std::filesystem::path launcher;    // perfzero-launch
   std::filesystem::path rank_agent;  // perfzero-rank, for methods launched by mpirun or Slurm

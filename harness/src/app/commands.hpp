@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "catalog/catalog.hpp"
 #include "cli/options.hpp"
 #include "config/plan_builder.hpp"
 #include "config/run_plan.hpp"
+#include "method_catalog/catalog.hpp"
 
 namespace perfzero::app {
 
@@ -14,16 +14,16 @@ namespace perfzero::app {
 int perfzero_main(int argc, const char* const* argv);
 
 // What every plan starts from: the catalog, $PATH for external commands, perfzero's own directory.
-config::PlanInputs plan_inputs(const catalog::Catalog& catalog);
+config::PlanInputs plan_inputs(const method_catalog::Catalog& catalog);
 
-void list_methods(std::FILE* out, const catalog::Catalog& catalog);
-void list_methods_json(std::FILE* out, const catalog::Catalog& catalog);
-int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog& catalog);
+void list_methods(std::FILE* out, const method_catalog::Catalog& catalog);
+void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog);
+int validate_suites(const cli::ValidateOptions& options, const method_catalog::Catalog& catalog);
 // The commands that read finished runs; each in its own file (report_command.cpp, ...).
 int report_command(const cli::ReportOptions& options);
 int compare_command(const cli::CompareOptions& options);
 // `perfzero ab` needs the methods: the catalog of this installation.
-int ab_command(cli::AbOptions options, const catalog::Catalog& catalog);
+int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog);
 int history_command(const cli::HistoryOptions& options);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,

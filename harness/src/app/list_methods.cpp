@@ -6,12 +6,12 @@
 
 namespace perfzero::app {
 
-void list_methods(std::FILE* out, const catalog::Catalog& catalog) {
+void list_methods(std::FILE* out, const method_catalog::Catalog& catalog) {
   std::string family;
   for (const auto& m : catalog.registry().methods()) {
     if (m.family != family) {
       family = m.family;
-      const catalog::Worker* worker = catalog.worker_of(m.full_name());
+      const method_catalog::Worker* worker = catalog.worker_of(m.full_name());
       fmt::print(out, "{}family {} ({})\n", family.empty() ? "" : "\n", family,
                  worker != nullptr ? worker->executable.filename().string() : "no worker");
     }
@@ -28,11 +28,11 @@ void list_methods(std::FILE* out, const catalog::Catalog& catalog) {
 }
 
 // The workers' own list documents merged, each method saying which worker runs it (docs/cli.md).
-void list_methods_json(std::FILE* out, const catalog::Catalog& catalog) {
+void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog) {
   nlohmann::json doc = detail::method_list_json(catalog.registry(), "");
   doc.erase("worker");
   for (auto& m : doc["methods"]) {
-    const catalog::Worker* worker = catalog.worker_of(m["name"].get<std::string>());
+    const method_catalog::Worker* worker = catalog.worker_of(m["name"].get<std::string>());
     m["worker"] = worker != nullptr ? worker->name : "";
     m["worker_executable"] = worker != nullptr ? worker->executable.string() : "";
   }

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
-#include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "config/plan_builder.hpp"
+#include "method_catalog/catalog.hpp"
 #include "runner/signals.hpp"
 #include "runner/trial_runner.hpp"
 
@@ -16,7 +16,7 @@ namespace perfzero::app {
 
 namespace {
 
-int run(const cli::Options& options, const catalog::Catalog& catalog) {
+int run(const cli::Options& options, const method_catalog::Catalog& catalog) {
   config::PlanInputs inputs = plan_inputs(catalog);
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = options.settings;
@@ -37,10 +37,10 @@ int run(const cli::Options& options, const catalog::Catalog& catalog) {
 // One overload per command (cli::Invocation's alternatives); std::visit refuses to build without
 // one for each. Only the commands that need methods pay for asking the workers (a few ms each,
 // concurrently).
-int command(const cli::Options& options) { return run(options, catalog::discover_installed(stderr)); }
+int command(const cli::Options& options) { return run(options, method_catalog::discover_installed(stderr)); }
 
 int command(const cli::ListOptions& options) {
-  const catalog::Catalog catalog = catalog::discover_installed(stderr);
+  const method_catalog::Catalog catalog = method_catalog::discover_installed(stderr);
   if (options.json) {
     list_methods_json(stdout, catalog);
   } else {
@@ -50,10 +50,10 @@ int command(const cli::ListOptions& options) {
 }
 
 int command(const cli::ValidateOptions& options) {
-  return validate_suites(options, catalog::discover_installed(stderr));
+  return validate_suites(options, method_catalog::discover_installed(stderr));
 }
 
-int command(const cli::AbOptions& options) { return ab_command(options, catalog::discover_installed(stderr)); }
+int command(const cli::AbOptions& options) { return ab_command(options, method_catalog::discover_installed(stderr)); }
 int command(const cli::ReportOptions& options) { return report_command(options); }
 int command(const cli::CompareOptions& options) { return compare_command(options); }
 int command(const cli::HistoryOptions& options) { return history_command(options); }

@@ -35,7 +35,7 @@ PlanSize size_of(const std::vector<config::PlannedCase>& plan) {
 
 }  // namespace
 
-config::PlanInputs plan_inputs(const catalog::Catalog& catalog) {
+config::PlanInputs plan_inputs(const method_catalog::Catalog& catalog) {
   config::PlanInputs inputs;
   inputs.catalog = &catalog;
   const char* path = std::getenv("PATH");
@@ -47,7 +47,7 @@ config::PlanInputs plan_inputs(const catalog::Catalog& catalog) {
 
 // Each suite on its own, as `perfzero --config=SUITE --dry_run` would plan it; every broken suite
 // is reported, not only the first.
-int validate_suites(const cli::ValidateOptions& options, const catalog::Catalog& catalog) {
+int validate_suites(const cli::ValidateOptions& options, const method_catalog::Catalog& catalog) {
   int broken = 0;
   for (const auto& file : options.suites) {
     try {

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "catalog/known_workers.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
+#include "method_catalog/known_workers.hpp"
 
 namespace perfzero::config {
 
@@ -33,7 +33,7 @@ void throw_if_worker_missing(const std::string& name, const std::string& spec, c
   const bool family_present = std::any_of(registry.methods().begin(), registry.methods().end(),
                                           [&](const MethodInfo& m) { return m.family == family; });
   if (family_present) return;
-  const std::string message = catalog::missing_worker_message(family, spec);
+  const std::string message = method_catalog::missing_worker_message(family, spec);
   if (!message.empty()) throw ConfigError(fmt::format("{}: {}", origin, message));
 }
 

@@ -236,9 +236,9 @@ void check_command_exists(const SuiteEntry& entry, const std::string& program,
 
 // Suites are resolved against the catalog's registry, so only a suite loaded against another
 // registry (a programming error) can name a method that no worker runs.
-std::filesystem::path worker_for(const catalog::Catalog& catalog, const std::string& method,
+std::filesystem::path worker_for(const method_catalog::Catalog& catalog, const std::string& method,
                                  const std::string& origin) {
-  const catalog::Worker* worker = catalog.worker_of(method);
+  const method_catalog::Worker* worker = catalog.worker_of(method);
   if (worker == nullptr) throw ConfigError(fmt::format("{}: no installed worker runs {}", origin, method));
   return worker->executable;
 }

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.hpp"
 #include "config/run_plan.hpp"
 #include "config/suite.hpp"
+#include "method_catalog/catalog.hpp"
 
 namespace perfzero::config {
 
@@ -15,10 +15,10 @@ struct PlanInputs {
   std::vector<std::string> method_specs;  // from --benchmark_methods
   RunSettings flags;                      // values given explicitly on the command line
   std::vector<Suite> suites;
-  std::string path_env;                       // PATH used to find external commands
-  std::string bin_dir;                        // replaces {bindir} in commands: where perfzero is installed
-  const catalog::Catalog* catalog = nullptr;  // the methods and their workers; must be set
-  std::optional<std::uint64_t> max_cases;     // --max_cases; else each suite's, else kDefaultMaxCases
+  std::string path_env;                              // PATH used to find external commands
+  std::string bin_dir;                               // replaces {bindir} in commands: where perfzero is installed
+  const method_catalog::Catalog* catalog = nullptr;  // the methods and their workers; must be set
+  std::optional<std::uint64_t> max_cases;            // --max_cases; else each suite's, else kDefaultMaxCases
 };
 
 // Throws ConfigError when an external command cannot be found, two entries collide or a method

@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 // "onednn.Matmul.x needs the oneDNN worker (perfzero-worker-onednn), which this build/image does not
 // include", or "" when `family` is not one of the known optional families.
 std::string missing_worker_message(std::string_view family, std::string_view what);
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

@@ -1,6 +1,6 @@
-// The catalog: worker list documents parsed into a registry, workers found on disk, conflicts and
+// The method catalog: worker list documents parsed into a registry, workers found on disk, conflicts and
 // missing workers named.
-#include "catalog/catalog.hpp"
+#include "method_catalog/catalog.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -8,13 +8,13 @@
 #include <cstdio>
 
 #include "api/list_protocol.hpp"
-#include "catalog/list_json_parser.hpp"
-#include "catalog/worker_discovery.hpp"
 #include "common/errors.hpp"
 #include "config/method_selector.hpp"
+#include "method_catalog/list_json_parser.hpp"
+#include "method_catalog/worker_discovery.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -127,7 +127,7 @@ TEST(ListJson, NeedsIsOptionalAndAListOfStrings) {
   EXPECT_EQ(parse_error(doc.dump()), "methods[0].needs: expected an array of strings");
 }
 
-TEST(Catalog, TheSameMethodFromTwoWorkersNamesBoth) {
+TEST(MethodCatalog, TheSameMethodFromTwoWorkersNamesBoth) {
   Catalog catalog;
   catalog.add("/a/perfzero-worker-one", parse_method_list(list_text("team", "one")));
   try {
@@ -205,4 +205,4 @@ TEST(MissingWorker, AKnownFamilyNamesTheWorkerTheBuildLacks) {
 }
 
 }  // namespace
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 inline constexpr std::string_view kWorkerPrefix = "perfzero-worker-";
 
@@ -24,4 +24,4 @@ struct Listing {
 // Runs `worker --list-json` for every worker concurrently; one that outlives `limit` is killed.
 std::vector<Listing> list_workers(const std::vector<std::filesystem::path>& workers, std::chrono::milliseconds limit);
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/list_json_parser.hpp"
+#include "method_catalog/list_json_parser.hpp"
 #include "perfzero/registry.hpp"
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 struct Worker {
   std::string name;  // as it names itself in its list, e.g. "core"
@@ -49,4 +49,4 @@ Catalog discover(const DiscoveryOptions& options, std::FILE* warnings);
 // The catalog of the running perfzero: its own directory and $PERFZERO_WORKER_PATH.
 Catalog discover_installed(std::FILE* warnings);
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

@@ -1,4 +1,4 @@
-#include "catalog/worker_discovery.hpp"
+#include "method_catalog/worker_discovery.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 namespace {
 
@@ -160,4 +160,4 @@ std::vector<Listing> list_workers(const std::vector<std::filesystem::path>& work
   return out;
 }
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

@@ -1,10 +1,10 @@
-#include "catalog/known_workers.hpp"
+#include "method_catalog/known_workers.hpp"
 
 #include <array>
 
 #include <fmt/format.h>
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 namespace {
 
@@ -35,4 +35,4 @@ std::string missing_worker_message(std::string_view family, std::string_view wha
   return "";
 }
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

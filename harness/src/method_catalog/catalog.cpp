@@ -1,15 +1,15 @@
-#include "catalog/catalog.hpp"
+#include "method_catalog/catalog.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "catalog/worker_discovery.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
+#include "method_catalog/worker_discovery.hpp"
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 const Worker* Catalog::worker_of(std::string_view method) const {
   const auto it = worker_index_.find(method);
@@ -62,4 +62,4 @@ Catalog discover_installed(std::FILE* warnings) {
   return discover(options, warnings);
 }
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

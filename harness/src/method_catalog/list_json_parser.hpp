@@ -6,7 +6,7 @@
 
 #include "perfzero/registry.hpp"
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 struct WorkerMethods {
   std::string worker;               // the name the worker gives itself
@@ -17,4 +17,4 @@ struct WorkerMethods {
 // "methods[2].params[0].type: expected integer, number, boolean or string, got 'float'".
 WorkerMethods parse_method_list(std::string_view text);
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

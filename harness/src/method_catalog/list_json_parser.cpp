@@ -1,4 +1,4 @@
-#include "catalog/list_json_parser.hpp"
+#include "method_catalog/list_json_parser.hpp"
 
 #include <set>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 
 #include "api/list_protocol.hpp"
 
-namespace perfzero::catalog {
+namespace perfzero::method_catalog {
 
 namespace {
 
@@ -108,4 +108,4 @@ WorkerMethods parse_method_list(std::string_view text) {
   return out;
 }
 
-}  // namespace perfzero::catalog
+}  // namespace perfzero::method_catalog

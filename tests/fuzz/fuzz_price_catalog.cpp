@@ -10,7 +10,7 @@
 #include "pricing/price_catalog.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto& path = perfzero::fuzz::write_input_file("perfzero-fuzz-catalog", data, size);
+  const auto& path = perfzero::fuzz::write_input_file("perfzero-fuzz-price-catalog", data, size);
   try {
     (void)perfzero::pricing::load_catalog(path);
   } catch (const perfzero::ConfigError&) {
