@@ -10,14 +10,15 @@ build="$root/build/fuzz"
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DPERFZERO_BUILD_FUZZERS=ON -DPERFZERO_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" --target fuzz_child_result fuzz_google_benchmark fuzz_suite fuzz_price_catalog fuzz_journal
+cmake --build "$build" --target fuzz_child_result fuzz_google_benchmark fuzz_tool_output fuzz_suite fuzz_price_catalog \
+  fuzz_journal
 
 # The suite and price catalog targets write each input to a file under TMPDIR; keep those here.
 export TMPDIR="$build/tmp"
 mkdir -p "$TMPDIR"
 
 status=0
-for target in child_result google_benchmark suite price_catalog journal; do
+for target in child_result google_benchmark tool_output suite price_catalog journal; do
   corpus="$build/corpus/$target"
   artifacts="$build/artifacts/$target"
   rm -rf "$artifacts"  # only what this run finds is copied below
@@ -26,6 +27,7 @@ for target in child_result google_benchmark suite price_catalog journal; do
   case "$target" in
     child_result) cp "$root"/tests/fuzz/seeds/child_result/*.json "$corpus"/ ;;
     google_benchmark) cp "$root"/tests/fixtures/google_benchmark/*.json "$corpus"/ ;;
+    tool_output) cp "$root"/tests/fixtures/tool_output/*.json "$corpus"/ ;;
     suite) cp "$root"/tests/fixtures/bad_suites/*.yaml "$root"/benchmarks/suites/*.yaml "$corpus"/ ;;
     price_catalog) cp "$root"/infra/pricing/catalog.yaml "$root"/tests/fuzz/seeds/price_catalog/*.yaml "$corpus"/ ;;
     journal) cp "$root"/tests/fuzz/seeds/journal/* "$corpus"/ ;;

@@ -227,6 +227,33 @@ defaults:
   EXPECT_NE(rep["perfzero_cpp"]["outcome_detail"].get<std::string>().find("needs two ranks"), std::string::npos);
 }
 
+// The iperf3 peer of the network family: rank 1 serves one test, rank 0 runs the client, and
+// perfzero reads rank 0's iperf3 report (output: iperf3).
+TEST_F(MultiRank, Iperf3BetweenTwoRanksIsReadAsTheMethodsResult) {
+  if (std::system("command -v iperf3 > /dev/null") != 0) GTEST_SKIP() << "iperf3 is not installed";
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", fmt::format(R"yaml(
+methods:
+  - name: iperf3
+    command: [/bin/sh, {}, --time, "1"]
+    output: iperf3
+    launch: {{engine: mpirun, tasks_per_node: 2}}
+    env: {{IPERF3_PORT: "5321"}}
+)yaml",
+                                                     (kSourceDir / "benchmarks/baselines/iperf3_pair.sh").string()));
+  const auto out = dir.path() / "run";
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err << f.out;
+  const auto rep = report(out, "iperf3");
+  ASSERT_EQ(rep["perfzero_cpp"]["outcome"], "succeeded") << rep["perfzero_cpp"]["outcome_detail"];
+  bool received = false;
+  for (const auto& m : rep["benchmark_result"]["metrics"])
+    received |= m["name"] == "received_throughput" && m["value"] > 0.0;
+  EXPECT_TRUE(received) << rep["benchmark_result"].dump();
+  EXPECT_EQ(rep["perfzero_cpp"]["ranks"]["refused_results"], nlohmann::json::array());
+  EXPECT_EQ(processes_with("iperf3 --server"), 0);
+}
+
 TEST_F(MultiRank, AFailingRankIsNamedWithItsHostAndTheRunGoesOn) {
   TempDir dir;
   const auto suite = dir.write("s.yaml", R"yaml(

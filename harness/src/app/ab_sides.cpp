@@ -9,6 +9,7 @@
 #include "common/errors.hpp"
 #include "common/shell_words.hpp"
 #include "common/text.hpp"
+#include "config/output_format.hpp"
 #include "config/param_override.hpp"
 #include "config/plan_builder.hpp"
 
@@ -17,9 +18,7 @@ namespace perfzero::app {
 namespace {
 
 config::OutputFormat output_of(const std::string& name) {
-  if (name == "perfzero") return config::OutputFormat::perfzero;
-  if (name == "google_benchmark") return config::OutputFormat::google_benchmark;
-  return config::OutputFormat::none;
+  return config::output_format_from(name).value_or(config::OutputFormat::none);
 }
 
 config::PlanInputs inputs_for(const cli::AbOptions& options, const method_catalog::Catalog& catalog) {

@@ -9,6 +9,7 @@
 #include "api/param_json.hpp"
 #include "api/result_protocol.hpp"
 #include "child_results/google_benchmark_result.hpp"
+#include "child_results/tool_output.hpp"
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
@@ -63,9 +64,23 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
 
   if (planned.external) {
     command.argv = planned.command.argv;
-    if (planned.command.output == config::OutputFormat::google_benchmark) {
-      command.argv.push_back("--benchmark_out=" + (trial_dir / child_results::kGoogleBenchmarkFile).string());
-      command.argv.push_back("--benchmark_out_format=json");
+    // The tool's own flags for a JSON report in the trial's directory, after the suite's arguments.
+    switch (planned.command.output) {
+      case config::OutputFormat::google_benchmark:
+        command.argv.push_back("--benchmark_out=" + (trial_dir / child_results::kGoogleBenchmarkFile).string());
+        command.argv.push_back("--benchmark_out_format=json");
+        break;
+      case config::OutputFormat::fio:
+        command.argv.push_back("--output-format=json");
+        command.argv.push_back("--output=" + (trial_dir / child_results::kFioFile).string());
+        break;
+      case config::OutputFormat::iperf3:
+        command.argv.push_back("--json");
+        command.argv.push_back("--logfile=" + (trial_dir / child_results::kIperf3File).string());
+        break;
+      case config::OutputFormat::perfzero:
+      case config::OutputFormat::none:
+        break;
     }
     command.working_dir = planned.command.working_dir;
     for (const auto& [name, value] : planned.params) {

@@ -9,6 +9,7 @@
 #include "api/param_json.hpp"
 #include "child_results/google_benchmark_result.hpp"
 #include "child_results/rank_reports.hpp"
+#include "child_results/tool_output.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/text.hpp"
@@ -42,6 +43,8 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
   std::error_code ignored;
   std::filesystem::remove(dir / files::kResultFile, ignored);
   std::filesystem::remove(dir / child_results::kGoogleBenchmarkFile, ignored);
+  std::filesystem::remove(dir / child_results::kFioFile, ignored);
+  std::filesystem::remove(dir / child_results::kIperf3File, ignored);  // iperf3 --logfile appends
   std::filesystem::remove(dir / files::kChildLogFile, ignored);
   std::filesystem::remove_all(dir / "tmp", ignored);
   std::filesystem::remove_all(dir / child_results::kRanksDir, ignored);  // a multi-rank attempt's reports

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "api/param_json.hpp"
+#include "config/output_format.hpp"
 #include "perfzero_build_info.hpp"
 #include "redact/redact.hpp"
 #include "sysinfo/system_info_json.hpp"
@@ -62,17 +63,7 @@ results::Case case_of(const config::PlannedCase& planned) {
   c.description = redact::redact_urls(planned.description);
   c.origin = planned.origin;
   c.external = planned.external;
-  switch (planned.command.output) {
-    case config::OutputFormat::google_benchmark:
-      c.output = "google_benchmark";
-      break;
-    case config::OutputFormat::none:
-      c.output = "none";
-      break;
-    case config::OutputFormat::perfzero:
-      c.output = "perfzero";
-      break;
-  }
+  c.output = std::string(config::output_format_name(planned.command.output));
   c.params = redact::redacted_params(detail::params_to_json(planned.params));
   c.trials_planned = planned.trials;
   c.auto_trials = planned.auto_trials;

@@ -59,7 +59,7 @@ void add_what_flags(CLI::App& app, AbOptions& out) {
   app.add_option("--config", out.configs, "A YAML suite; repeatable")->type_name("FILE")->group(group);
   app.add_option("--output", out.command_output,
                  "How the two commands report: none (timed, as hyperfine), perfzero or google_benchmark (default none)")
-      ->check(CLI::IsMember({"none", "perfzero", "google_benchmark"}))
+      ->check(CLI::IsMember({"none", "perfzero", "google_benchmark", "fio", "iperf3"}))
       ->group(group);
   app.add_option("--image_bin_dir", out.image_bin_dir,
                  "Where the images keep perfzero's workers (default /opt/perfzero/bin, as docker/Dockerfile installs)")

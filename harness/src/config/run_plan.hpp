@@ -15,10 +15,11 @@
 
 namespace perfzero::config {
 
-// How an external command reports: the perfzero result protocol (docs/protocol.md), a Google
-// Benchmark binary's JSON, which the harness asks for and converts, or nothing at all: the harness's
-// own measurements of the process tree (wall time, CPU, peak memory) become the metrics.
-enum class OutputFormat { perfzero, google_benchmark, none };
+// How an external command reports: the perfzero result protocol (docs/protocol.md); a Google
+// Benchmark binary's, fio's or iperf3's JSON report, which the harness asks for and converts; or
+// nothing at all: the harness's own measurements of the process tree (wall time, CPU, peak memory)
+// become the metrics. Names: config/output_format.hpp.
+enum class OutputFormat { perfzero, google_benchmark, fio, iperf3, none };
 
 struct ExternalCommand {
   std::vector<std::string> argv;  // after {param} and {bindir} substitution

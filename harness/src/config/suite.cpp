@@ -9,6 +9,7 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 #include "config/method_selector.hpp"
+#include "config/output_format.hpp"
 #include "config/yaml_checks.hpp"
 #include "config/yaml_document.hpp"
 #include "config/yaml_file.hpp"
@@ -256,12 +257,10 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
   }
   if (const auto output = entry["output"]) {
     const std::string format = check.string_of(output, key + ".output");
-    if (format == "google_benchmark") {
-      out.output = OutputFormat::google_benchmark;
-    } else if (format == "none") {
-      out.output = OutputFormat::none;
-    } else if (format != "perfzero") {
-      check.fail(output, key + ".output", "expected perfzero, google_benchmark or none, got '" + format + "'");
+    if (const auto known = output_format_from(format)) {
+      out.output = *known;
+    } else {
+      check.fail(output, key + ".output", "expected " + output_format_choices() + ", got '" + format + "'");
     }
   }
   if (const auto d = entry["metric_directions"])

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "child_results/google_benchmark_result.hpp"
+#include "child_results/tool_output.hpp"
 #include "common/trial_files.hpp"
 
 namespace perfzero::runner {
@@ -43,6 +44,10 @@ std::variant<child_results::ChildResult, std::string> read_by_format(const confi
         return measured_result(execution);
       case config::OutputFormat::google_benchmark:
         return child_results::read_google_benchmark(trial_dir / child_results::kGoogleBenchmarkFile, max_bytes);
+      case config::OutputFormat::fio:
+        return child_results::read_fio(trial_dir / child_results::kFioFile, max_bytes);
+      case config::OutputFormat::iperf3:
+        return child_results::read_iperf3(trial_dir / child_results::kIperf3File, max_bytes);
       case config::OutputFormat::perfzero:
         break;
     }
