@@ -241,6 +241,13 @@ TEST(SrunVerdict, ALostNodeFailsARefusalSkipsAndTheMethodsOwnLinesDoNot) {
   EXPECT_FALSE(runner::read_srun_verdict("my output: srun: error: Node failure on n1\n"))
       << "only a line srun starts counts";
   EXPECT_FALSE(runner::read_srun_verdict("srun: error: pz-node1: task 0: Terminated\n"));
+  // Without a configuration srun cannot start anything: its own last words.
+  const auto fatal = runner::read_srun_verdict(
+      "srun: error: fetch_config: DNS SRV lookup failed\nsrun: fatal: Could not establish a configuration source\n");
+  ASSERT_TRUE(fatal);
+  EXPECT_EQ(fatal->outcome, Outcome::failed);
+  EXPECT_TRUE(fatal->only_when_nothing_ran);
+  EXPECT_EQ(fatal->detail, "srun could not start the step: Could not establish a configuration source");
 }
 
 TEST(EngineVerdict, ItDecidesAFailedTrialAndLeadsItsDetailButNeverASucceededOne) {
@@ -255,7 +262,7 @@ TEST(EngineVerdict, ItDecidesAFailedTrialAndLeadsItsDetailButNeverASucceededOne)
   runner::TrialExecution refused;
   refused.end = runner::ProcessEnd::exited;
   refused.exit_code = 1;
-  refused.engine_verdict = runner::EngineVerdict{Outcome::skipped, "Slurm refused the step: no such feature"};
+  refused.engine_verdict = runner::EngineVerdict{Outcome::skipped, "Slurm refused the step: no such feature", true};
   c = runner::classify(refused, std::string("no result"));
   runner::apply_engine_verdict(c, refused);
   EXPECT_EQ(c.outcome, Outcome::skipped);

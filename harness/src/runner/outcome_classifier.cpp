@@ -161,7 +161,7 @@ void apply_engine_verdict(Classification& c, const TrialExecution& execution) {
   const EngineVerdict& verdict = *execution.engine_verdict;
   // A refusal is believed only when nothing ran: a rank that reported started, whatever the log says
   // (the method writes to the same log).
-  if (verdict.outcome == Outcome::skipped &&
+  if (verdict.only_when_nothing_ran &&
       (!execution.ranks.ranks.empty() || execution.end != ProcessEnd::exited || execution.exit_code == 0)) {
     return;
   }

@@ -245,7 +245,11 @@ std::optional<EngineVerdict> read_srun_verdict(std::string_view log) {
        {"srun: error: Unable to allocate resources: ", "srun: error: Unable to create step for job ",
         "srun: error: Job submit/allocate failed: "}) {
     const auto said = lines_after(log, prefix);
-    if (!said.empty()) return EngineVerdict{Outcome::skipped, "Slurm refused the step: " + said.front()};
+    if (!said.empty()) return EngineVerdict{Outcome::skipped, "Slurm refused the step: " + said.front(), true};
+  }
+  // srun could not work at all (no configuration, no controller): its last words, not "exited with 1".
+  if (const auto fatal = lines_after(log, "srun: fatal: "); !fatal.empty()) {
+    return EngineVerdict{Outcome::failed, "srun could not start the step: " + fatal.back(), true};
   }
   return std::nullopt;
 }

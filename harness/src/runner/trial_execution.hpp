@@ -23,6 +23,9 @@ enum class ProcessEnd { exited, signaled, timed_out, interrupted, launch_failed,
 struct EngineVerdict {
   Outcome outcome = Outcome::failed;
   std::string detail;
+  // Believed only when no rank started: the engine refused, or could not start, the step (the method
+  // writes to the same log, and a rank that reported proves it did start).
+  bool only_when_nothing_ran = false;
 };
 
 // The kernel's own accounting of the tree, sent by perfzero-launch after it reaped everything.
