@@ -58,7 +58,8 @@ void add_what_flags(CLI::App& app, AbOptions& out) {
       ->group(group);
   app.add_option("--config", out.configs, "A YAML suite; repeatable")->type_name("FILE")->group(group);
   app.add_option("--output", out.command_output,
-                 "How the two commands report: none (timed, as hyperfine), perfzero or google_benchmark (default none)")
+                 "How the two commands report: none (timed, as hyperfine), perfzero, google_benchmark, fio or iperf3 "
+                 "(default none)")
       ->check(CLI::IsMember({"none", "perfzero", "google_benchmark", "fio", "iperf3"}))
       ->group(group);
   app.add_option("--image_bin_dir", out.image_bin_dir,
