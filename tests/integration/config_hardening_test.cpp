@@ -74,7 +74,7 @@ TEST(CaseDirectories, ANameThatIsARunDirectoryEntryGetsAnotherDirectory) {
   const auto suite = dir.write("suite.yaml", R"(methods:
   - {name: .perfzero.reserve, command: [/bin/true], output: none}
   - {name: summary.md, command: [/bin/true], output: none}
-  - {name: cpu_peak.json, command: [/bin/true], output: none}
+  - {name: run_facts, command: [/bin/true], output: none}
 )");
   const auto f = run_perfzero({"--config", suite.string(), "--output_dir=run"}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
