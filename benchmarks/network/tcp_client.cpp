@@ -86,6 +86,7 @@ Throughput measure_throughput(const Endpoint& server, bool upload, int streams, 
                               std::size_t buffer_bytes) {
   std::vector<Throughput> each(static_cast<std::size_t>(streams));
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(streams));
   for (int i = 0; i < streams; ++i) {
     threads.emplace_back(
         [&, i] { each[static_cast<std::size_t>(i)] = one_stream(server, upload, runtime, buffer_bytes); });
