@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "child_results/rank_reports.hpp"
 #include "common/files.hpp"
 #include "procfs/proc_reader.hpp"
-#include "child_results/rank_reports.hpp"
 #include "redact/redact.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/result_source.hpp"

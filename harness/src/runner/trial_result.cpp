@@ -14,7 +14,9 @@ using nlohmann::json;
 namespace {
 
 // A rank's own peak: its tree's sampled sum, or its largest process's (wait4), whichever is larger.
-std::uint64_t rank_peak(const child_results::RankEnd& r) { return std::max(r.tree_max_rss_bytes.value_or(0), r.max_rss_bytes); }
+std::uint64_t rank_peak(const child_results::RankEnd& r) {
+  return std::max(r.tree_max_rss_bytes.value_or(0), r.max_rss_bytes);
+}
 
 // The busiest rank's CPU over its life, as a percentage of one CPU.
 double ranks_max_cpu_percent(const TrialExecution& e) {
