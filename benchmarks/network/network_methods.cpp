@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/latency_report.hpp"
 #include "network/tcp_client.hpp"
 #include "network/tcp_protocol.hpp"
 #include "network/tcp_server.hpp"
@@ -164,10 +165,7 @@ void latency(Context& ctx) {
   send_quit(*server);
   if (!r.error.empty()) return ctx.fail(r.error);
   if (r.count == 0) return ctx.fail("no round trip completed");
-  ctx.report("latency_p50_us", h.percentile_ns(0.50) / 1e3, "us", Direction::lower_is_better);
-  ctx.report("latency_p99_us", h.percentile_ns(0.99) / 1e3, "us", Direction::lower_is_better);
-  ctx.report("latency_p99_9_us", h.percentile_ns(0.999) / 1e3, "us", Direction::lower_is_better);
-  ctx.report("latency_mean_us", h.mean_ns() / 1e3, "us", Direction::lower_is_better);
+  bench::report_latency(ctx, h);
   ctx.report("transactions_per_second", static_cast<double>(r.count) / r.seconds, "1/s", Direction::higher_is_better);
   ctx.set_extra("round_trips", static_cast<std::int64_t>(r.count));
   ctx.set_extra("message_bytes", message);

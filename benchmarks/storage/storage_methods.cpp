@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/latency_report.hpp"
 #include "perfzero/benchmark.hpp"
 #include "storage/aio_queue.hpp"
 #include "storage/test_file.hpp"
@@ -75,10 +76,7 @@ void disk_method(Context& ctx, const Kind& kind) {
   const double iops = static_cast<double>(r.ios) / r.seconds;
   ctx.report("iops", iops, "IO/s", Direction::higher_is_better);
   ctx.report("bandwidth", static_cast<double>(r.bytes) / r.seconds / 1e6, "MB/s", Direction::higher_is_better);
-  ctx.report("latency_mean_us", latency.mean_ns() / 1e3, "us", Direction::lower_is_better);
-  ctx.report("latency_p50_us", latency.percentile_ns(0.50) / 1e3, "us", Direction::lower_is_better);
-  ctx.report("latency_p99_us", latency.percentile_ns(0.99) / 1e3, "us", Direction::lower_is_better);
-  ctx.report("latency_p99_9_us", latency.percentile_ns(0.999) / 1e3, "us", Direction::lower_is_better);
+  bench::report_latency(ctx, latency);
   ctx.report("latency_max_us", static_cast<double>(latency.max_ns()) / 1e3, "us", Direction::lower_is_better);
   ctx.set_extra("directory", place.directory);
   ctx.set_extra("file_system", file.file_system());
