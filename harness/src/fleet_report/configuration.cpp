@@ -73,7 +73,10 @@ nlohmann::json machine_of(const results::RunInfo& info) {
   return {{"system_info", info.system_info}, {"system", info.system}, {"setup_info", info.setup_info}};
 }
 
-void price(Configuration& c, const pricing::Catalog* catalog, const std::string& today) {
+namespace {
+
+// One host of the shape: the catalog's price, or a flexible shape's from the run's CPUs and memory.
+void price_one_host(Configuration& c, const pricing::Catalog* catalog, const std::string& today) {
   c.vcpus = vcpus_of_system(c.system);
   c.ocpus = c.vcpus > 0 ? pricing::ocpus_of(c.vcpus, c.arch) : 0;
   c.cpu_source = "the run's system info";
@@ -98,6 +101,23 @@ void price(Configuration& c, const pricing::Catalog* catalog, const std::string&
   c.cpu_source = "the price catalog";
   c.pricing.usd_per_hour = *shape->usd_per_hour;
   c.pricing.how = "list price";
+}
+
+}  // namespace
+
+void price(Configuration& c, const pricing::Catalog* catalog, const std::string& today) {
+  price_one_host(c, catalog, today);
+  c.pricing.usd_per_host_hour = c.pricing.usd_per_hour;
+  if (c.nodes <= 1) return;
+  // A cluster of N hosts of a shape is N of them: N times the price, the CPUs and the memory's price.
+  const double n = c.nodes;
+  c.vcpus *= n;
+  c.ocpus *= n;
+  c.cpu_source += fmt::format(", x {} hosts", c.nodes);
+  if (c.pricing.usd_per_hour) {
+    c.pricing.how = fmt::format("{} hosts x ${:g} per hour ({})", c.nodes, *c.pricing.usd_per_hour, c.pricing.how);
+    c.pricing.usd_per_hour = n * *c.pricing.usd_per_hour;
+  }
 }
 
 }  // namespace perfzero::fleet_report

@@ -257,4 +257,15 @@ std::string mark(const Ranking& r, std::size_t config, const char* what) {
 std::string speed_mark(const MethodRow& row, std::size_t config) { return mark(row.speed, config, "fastest"); }
 std::string cost_mark(const MethodRow& row, std::size_t config) { return mark(row.cost, config, "cheapest"); }
 
+std::string scaling_ratio_text(const std::optional<double>& ratio) {
+  if (!ratio) return "";
+  return *ratio >= 0.1 ? fmt::format("{:.2f}x", *ratio) : fmt::format("{:.2g}x", *ratio);
+}
+
+std::string efficiency_text(const std::optional<double>& efficiency) {
+  if (!efficiency) return "";
+  const double percent = *efficiency * 100;
+  return percent >= 9.5 ? fmt::format("{:.0f}%", percent) : fmt::format("{:.2g}%", percent);
+}
+
 }  // namespace perfzero::fleet_report

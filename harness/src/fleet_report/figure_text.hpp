@@ -50,6 +50,11 @@ std::string disturbance_note(const Cell& cell, bool use_flagged);
 // What the runs of a configuration had: "2 vCPUs, 15.6 GiB, 0 GPUs" ("2/8 vCPUs" when runs differ).
 std::string measured_text(const Configuration& config);
 
+// A scaling study's speedup, "1.80x" (two digits where it is under 0.1: "0.0019x"), and
+// efficiency, "90%" ("2.8%", "0.19%" when small); "" for none.
+std::string scaling_ratio_text(const std::optional<double>& ratio);
+std::string efficiency_text(const std::optional<double>& efficiency);
+
 // "ok", "not run", or "failed 2/5: why".
 std::string cell_status(const Cell& cell);
 

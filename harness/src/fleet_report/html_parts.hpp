@@ -14,6 +14,8 @@ std::string heatmap(const FleetReport& report);
 std::string configuration_table(const FleetReport& report);
 // One method's configurations, fastest first, with every figure and its interval.
 std::string ranking_table(const MethodRow& row, const FleetReport& report);
+// One shape's node counts: throughput, speedup, efficiency and cost (docs/report.md, "Clusters").
+std::string scaling_table(const MethodRow& row, const Scaling& scaling, const FleetReport& report);
 
 }  // namespace perfzero::fleet_report::html
 
@@ -24,5 +26,7 @@ std::string bars(const MethodRow& row, const FleetReport& report);
 // Cost against time per configuration, numbered markers, a legend and the Pareto front as a
 // step line; "" when no priced configuration ran the method successfully.
 std::string cost_time_scatter(const MethodRow& row, const FleetReport& report);
+// Throughput against node count on one shape, with the ideal (linear) line; "" without a throughput.
+std::string scaling_chart(const MethodRow& row, const Scaling& scaling);
 
 }  // namespace perfzero::fleet_report::svg

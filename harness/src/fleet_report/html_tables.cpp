@@ -11,6 +11,7 @@
 #include "fleet_report/html_text.hpp"
 #include "fleet_report/rankings.hpp"
 #include "fleet_report/report_writers.hpp"
+#include "fleet_report/scaling.hpp"
 
 namespace perfzero::fleet_report::html {
 
@@ -23,6 +24,17 @@ std::string measured_cell(const Configuration& c) {
                      escape(text::join(c.shape_mismatches, "\n")), measured);
 }
 
+// A cluster's hosts, each with its system info as its own agent saw it (the system info above is the
+// host perfzero ran on).
+std::string hosts_details(const Configuration& c) {
+  if (c.nodes <= 1) return "";
+  std::vector<std::string> names;
+  for (const auto& h : c.hosts) names.push_back(h.value("hostname", "?"));
+  return fmt::format("<details class=hosts><summary>{} hosts{}</summary><pre>{}</pre></details>", c.nodes,
+                     names.empty() ? "" : ": " + escape(text::join(names, ", ")),
+                     escape(c.hosts.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
 std::string configuration_row(const Configuration& c) {
   const auto& p = c.pricing;
   const std::string price = p.usd_per_hour ? fmt::format("{}, {} (<a href=\"{}\">source</a>)", escape(p.how),
@@ -31,11 +43,11 @@ std::string configuration_row(const Configuration& c) {
   return fmt::format(
       "<tr id='config-{}'><td class=name>{}</td><td class=name>{}</td><td class=name>{}</td><td{}>{}</td>"
       "<td{}>{}</td>{}<td{}>{}</td><td class='name wide'>{}</td><td data-v={}>{}</td><td class=name><details>"
-      "<summary>system info</summary><pre>{}</pre></details></td></tr>",
+      "<summary>system info</summary><pre>{}</pre></details>{}</td></tr>",
       escape(c.key), breakable(c.key), escape(c.provider), escape(c.label), sort_value(c.vcpus),
       escape(number(c.vcpus)), sort_value(c.ocpus), escape(number(c.ocpus)), measured_cell(c),
       sort_value(p.usd_per_hour), escape(money(p.usd_per_hour)), price, c.runs.size(), c.runs.size(),
-      escape(c.system.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
+      escape(c.system.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)), hosts_details(c));
 }
 
 // "444 M points/s" over a small "408–480 M": a figure and its detail on two lines keep a wide
@@ -93,6 +105,29 @@ std::string ranking_row(const MethodRow& row, const FleetReport& report, std::si
 }
 
 }  // namespace
+
+std::string scaling_table(const MethodRow& row, const Scaling& s, const FleetReport& report) {
+  const bool rate = row.metric.has_value();
+  std::string out = fmt::format(
+      "<div class=scroll><table class='scaling sortable'><thead><tr><th>hosts</th><th "
+      "class=name>configuration</th><th class=name>status</th><th>{}<br><small>median</small></th><th>speedup</th>"
+      "<th>efficiency<br><small>{}</small></th><th>$ per {}</th></tr></thead><tbody>",
+      escape(s.unit), escape(efficiency_formula(s)), escape(rate ? row.metric->per : row.runs_per));
+  for (const auto& p : s.points) {
+    const Cell& cell = row.cells[p.config];
+    const auto cost = rate             ? p.cost_per_unit
+                      : p.cost_per_run ? std::optional(*p.cost_per_run * row.run_scale)
+                                       : std::nullopt;
+    out += fmt::format(
+        "<tr class='{}'><td data-v={}>{}</td><td class=name>{}</td><td class=name>{}</td><td{}>{}</td><td{}>{}</td>"
+        "<td{}>{}</td><td{}>{}</td></tr>",
+        cell.ok() ? "ok" : "bad", p.nodes, p.nodes, breakable(report.configurations[p.config].key),
+        escape(cell_status(cell)), sort_value(p.throughput), escape(si(p.throughput, s.unit)), sort_value(p.speedup),
+        escape(scaling_ratio_text(p.speedup)), sort_value(p.efficiency), escape(efficiency_text(p.efficiency)),
+        sort_value(cost), escape(money(cost)));
+  }
+  return out + "</tbody></table></div>";
+}
 
 std::string configuration_table(const FleetReport& report) {
   std::string out =

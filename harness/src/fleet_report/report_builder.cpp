@@ -1,33 +1,41 @@
 #include "fleet_report/report_builder.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
+#include "fleet_report/clusters.hpp"
 #include "fleet_report/configuration.hpp"
 #include "fleet_report/report_figures.hpp"
 #include "fleet_report/shape_check.hpp"
 
 namespace perfzero::fleet_report {
 
-std::size_t ReportBuilder::config_index(const std::string& path, const results::Run& run) {
+std::size_t ReportBuilder::config_index(const results::Run& run, int nodes, const results::Case* c) {
   Configuration identified = identify(run.info);
-  const ConfigId id{identified.provider, identified.shape, identified.label};
+  const ConfigId id{identified.provider, identified.shape, identified.label, nodes};
   auto [it, inserted] = config_ids_.emplace(id, configs_.size());
   if (inserted) {
+    identified.nodes = nodes;
     identified.system = machine_of(run.info);
     configs_.push_back(std::move(identified));
   }
-  configs_[it->second].runs.push_back(path);
-  note_measured(configs_[it->second], run.info);
+  Configuration& config = configs_[it->second];
+  if (config.hosts.empty() && nodes > 1 && c != nullptr) config.hosts = hosts_of(*c);
   return it->second;
 }
 
 void ReportBuilder::add_run(const std::string& path, const results::Run& run) {
-  const std::size_t config = config_index(path, run);
   ++runs_;
+  // A run whose methods ran at several node counts feeds one configuration per count.
+  std::set<std::size_t> fed;
   for (const auto& c : run.cases) {
     if (c.trials.empty()) continue;
-    auto [per_config, inserted] = trials_.try_emplace(c.name);
-    if (inserted) method_order_.push_back(c.name);
+    const std::size_t config = config_index(run, nodes_of(c), &c);
+    fed.insert(config);
+    const std::string name = method_name_of(c.name);
+    auto [per_config, inserted] = trials_.try_emplace(name);
+    if (inserted) method_order_.push_back(name);
     auto& kept = per_config->second[config].trials;
     for (const auto& t : c.trials) {
       results::Trial slim;
@@ -40,6 +48,11 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run) {
       kept.push_back(std::move(slim));
       ++trial_count_;
     }
+  }
+  if (fed.empty()) fed.insert(config_index(run, 1, nullptr));  // a run with no trial still names its machine
+  for (const std::size_t config : fed) {
+    configs_[config].runs.push_back(path);
+    note_measured(configs_[config], run.info);
   }
 }
 

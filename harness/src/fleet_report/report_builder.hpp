@@ -29,9 +29,10 @@ class ReportBuilder {
   FleetReport finish(std::vector<std::string> problems);
 
  private:
-  using ConfigId = std::tuple<std::string, std::string, std::string>;  // provider, shape, label
+  using ConfigId = std::tuple<std::string, std::string, std::string, int>;  // provider, shape, label, nodes
 
-  std::size_t config_index(const std::string& path, const results::Run& run);
+  // The configuration of the run's cases on `nodes` hosts (made with `c`'s hosts when new).
+  std::size_t config_index(const results::Run& run, int nodes, const results::Case* c);
 
   BuildOptions options_;
   std::vector<Configuration> configs_;

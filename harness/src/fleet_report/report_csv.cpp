@@ -38,6 +38,19 @@ std::string disturbances(const Cell& cell) {
   return text::join(parts, " ");
 }
 
+// throughput, speedup, efficiency and the node count it is relative to, where the method has a
+// scaling study on this configuration's shape; empty otherwise.
+std::string scaling_columns(const MethodRow& row, std::size_t i) {
+  for (const auto& s : row.scaling) {
+    for (const auto& p : s.points) {
+      if (p.config == i) {
+        return fmt::format("{},{},{},{}", exact(p.throughput), exact(p.speedup), exact(p.efficiency), s.base_nodes);
+      }
+    }
+  }
+  return ",,,";
+}
+
 }  // namespace
 
 void write_csv(const FleetReport& report, std::ostream& out) {
@@ -46,7 +59,8 @@ void write_csv(const FleetReport& report, std::ostream& out) {
          "main_metric_median,main_metric_min,main_metric_max,cost_per_run_usd,cost_per,cost_per_unit_usd,"
          "units_per_usd,per_vcpu,per_ocpu,speedup,fastest,cheapest,speedup_low,speedup_high,speedup_tie,"
          "fastest_ratio,fastest_ratio_low,fastest_ratio_high,fastest_against,cheapest_ratio,cheapest_ratio_low,"
-         "cheapest_ratio_high,cheapest_against,trials_left_out,trials_flagged_kept,disturbances\n";
+         "cheapest_ratio_high,cheapest_against,trials_left_out,trials_flagged_kept,disturbances,nodes,"
+         "scaling_throughput,scaling_speedup,scaling_efficiency,scaling_relative_to_nodes\n";
   for (const auto& row : report.methods) {
     for (std::size_t i = 0; i < report.configurations.size(); ++i) {
       const auto& c = report.configurations[i];
@@ -67,12 +81,12 @@ void write_csv(const FleetReport& report, std::ostream& out) {
                          exact(cell.per_ocpu), exact(up ? std::optional(up->value) : std::nullopt), named(row.speed, i),
                          named(row.cost, i));
       out << fmt::format(
-          "{},{},{},{},{},{},{},{}\n", exact(up ? up->low : std::nullopt), exact(up ? up->high : std::nullopt),
+          "{},{},{},{},{},{},{},{},{},{}\n", exact(up ? up->low : std::nullopt), exact(up ? up->high : std::nullopt),
           !up || c.key == report.baseline ? ""
           : up->tie                       ? "yes"
                                           : "no",
           ranking_columns(row.speed, i, report.configurations), ranking_columns(row.cost, i, report.configurations),
-          cell.left_out, cell.flagged_kept, csv(disturbances(cell)));
+          cell.left_out, cell.flagged_kept, csv(disturbances(cell)), c.nodes, scaling_columns(row, i));
     }
   }
 }

@@ -6,10 +6,12 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "fleet_report/rankings.hpp"
+#include "fleet_report/scaling.hpp"
 #include "results/flags.hpp"
 #include "results/statistics.hpp"
 
@@ -73,6 +75,8 @@ void price_cell(Cell& cell, const Configuration& config, const std::optional<Mai
 
 }  // namespace
 
+std::string hosts_suffix(int nodes) { return nodes > 1 ? fmt::format(" x{} hosts", nodes) : ""; }
+
 void name_configurations(std::vector<Configuration>& configs, std::vector<std::size_t>& order) {
   std::map<std::string, std::set<std::string>> labels;
   std::map<std::string, std::set<std::string>> providers;
@@ -80,15 +84,23 @@ void name_configurations(std::vector<Configuration>& configs, std::vector<std::s
     labels[c.shape].insert(c.label);
     providers[c.shape].insert(c.provider);
   }
-  for (auto& c : configs) {
+  // Sorted by the name without the hosts, then by node count: "shape", "shape x2 hosts", "shape x10 hosts".
+  std::vector<std::string> base(configs.size());
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    auto& c = configs[i];
     c.key = c.shape;
     if (providers[c.shape].size() > 1) c.key = (c.provider.empty() ? "?" : c.provider) + ":" + c.key;
-    if (labels[c.shape].size() > 1) c.key += " [" + (c.label.empty() ? std::string("no label") : c.label) + "]";
+    const std::string label =
+        labels[c.shape].size() > 1 ? " [" + (c.label.empty() ? std::string("no label") : c.label) + "]" : "";
+    base[i] = c.key + label;
+    c.key = base[i];
+    if (c.nodes > 1) c.key = base[i].substr(0, base[i].size() - label.size()) + hosts_suffix(c.nodes) + label;
   }
   std::vector<std::size_t> sorted(configs.size());
   for (std::size_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [&](std::size_t a, std::size_t b) { return configs[a].key < configs[b].key; });
+  std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(base[a], configs[a].nodes) < std::tie(base[b], configs[b].nodes);
+  });
   std::vector<Configuration> reordered;
   std::vector<std::size_t> new_order;
   for (const std::size_t i : sorted) {
@@ -197,6 +209,7 @@ MethodRow build_method_row(const std::string& name,
   }
   std::tie(row.run_scale, row.runs_per) = run_scale(cheapest_run.value_or(1));
   rank_method(row, configs, baseline, settings);
+  row.scaling = scaling_of(row, configs);
   return row;
 }
 

@@ -10,8 +10,12 @@
 
 namespace perfzero::fleet_report {
 
-// Configuration keys: the shape, with " [label]" where one shape was run under several labels, and
-// the provider where two providers share a shape name; then sorted by key. `order` (the old index of
+// " x3 hosts" for a cluster of 3 hosts; "" for one host.
+std::string hosts_suffix(int nodes);
+
+// Configuration keys: the shape, with " [label]" where one shape was run under several labels, the
+// provider where two providers share a shape name and " x3 hosts" for a cluster; then sorted by key
+// without the hosts, then by node count. `order` (the old index of
 // each configuration, 0..n-1 on entry) is permuted the same way.
 void name_configurations(std::vector<Configuration>& configs, std::vector<std::size_t>& order);
 

@@ -6,6 +6,7 @@
 #include "fleet_report/html_parts.hpp"
 #include "fleet_report/html_text.hpp"
 #include "fleet_report/report_writers.hpp"
+#include "fleet_report/scaling.hpp"
 
 namespace perfzero::fleet_report {
 
@@ -44,6 +45,9 @@ svg .bad{fill:#a40e26}svg .na{fill:#777}.front{fill:none;stroke:#1a7f37;stroke-w
 .charts{display:flex;flex-wrap:wrap;gap:16px 32px;align-items:flex-start}
 figure.scatter-figure{margin:0;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-start}
 table.legend{font-size:13px}table.legend tr.on-front td:first-child{color:#1a7f37;font-weight:700}
+h4{font-size:14px;margin:14px 0 4px;overflow-wrap:anywhere}
+svg .ideal{stroke:#8c959f;stroke-width:1.5;stroke-dasharray:6 4}svg .measured{fill:none;stroke:#4a7dbf;stroke-width:2}
+svg circle.node{fill:#4a7dbf}svg circle.node.bad{fill:#a40e26}
 details pre{max-height:360px;overflow:auto;background:#f6f8fa;padding:8px;text-align:left;font-size:12px}
 )";
 
@@ -103,7 +107,16 @@ void write_method(const FleetReport& report, const MethodRow& row, std::ostream&
   verdict("Fastest", fastest_summary(row, report));
   verdict("Cheapest", cheapest_summary(row, report));
   out << html::ranking_table(row, report) << "<div class=charts>" << svg::bars(row, report)
-      << svg::cost_time_scatter(row, report) << "</div></section>\n";
+      << svg::cost_time_scatter(row, report) << "</div>";
+  for (const auto& s : row.scaling) {
+    out << fmt::format("<h4>Scaling on {}</h4><p>Efficiency at N hosts: {}{}.</p>", html::breakable(s.name),
+                       escape(efficiency_formula(s)),
+                       s.base_nodes == 1
+                           ? ""
+                           : fmt::format(", relative to {} hosts (the method did not run on one host)", s.base_nodes))
+        << "<div class=charts>" << html::scaling_table(row, s, report) << svg::scaling_chart(row, s) << "</div>";
+  }
+  out << "</section>\n";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "fleet_report/report_writers.hpp"
+#include "fleet_report/scaling.hpp"
 
 namespace perfzero::fleet_report {
 
@@ -28,11 +29,13 @@ json configuration_json(const Configuration& c) {
           {"shape", c.shape},
           {"label", c.label},
           {"arch", c.arch},
+          {"nodes", c.nodes},
           {"vcpus", c.vcpus},
           {"ocpus", c.ocpus},
           {"cpu_source", c.cpu_source},
           {"price",
            {{"usd_per_hour", optional_number(p.usd_per_hour)},
+            {"usd_per_host_hour", optional_number(p.usd_per_host_hour)},
             {"unpriced_reason", p.unpriced_reason},
             {"how", p.how},
             {"source", p.source},
@@ -42,7 +45,8 @@ json configuration_json(const Configuration& c) {
           {"runs", c.runs},
           {"measured", {{"vcpus", c.measured_vcpus}, {"memory_gib", c.measured_memory_gib}, {"gpus", c.measured_gpus}}},
           {"shape_mismatches", c.shape_mismatches},
-          {"system", c.system}};
+          {"system", c.system},
+          {"hosts", c.hosts}};
 }
 
 json ratio_json(const std::optional<Ratio>& r) {
@@ -93,6 +97,24 @@ json cell_json(const Cell& cell, const Configuration& config, const std::string&
           {"disturbances", disturbances_json(cell)}};
 }
 
+json scaling_json(const Scaling& s, const std::vector<Configuration>& configs) {
+  json points = json::array();
+  for (const auto& p : s.points) {
+    points.push_back({{"configuration", configs[p.config].key},
+                      {"nodes", p.nodes},
+                      {"throughput", optional_number(p.throughput)},
+                      {"speedup", optional_number(p.speedup)},
+                      {"efficiency", optional_number(p.efficiency)},
+                      {"cost_per_unit_usd", optional_number(p.cost_per_unit)},
+                      {"cost_per_run_usd", optional_number(p.cost_per_run)}});
+  }
+  return {{"shape", s.name},
+          {"throughput_unit", s.unit},
+          {"relative_to_nodes", s.base_nodes},
+          {"efficiency_formula", efficiency_formula(s)},
+          {"points", points}};
+}
+
 json method_json(const MethodRow& row, const FleetReport& report) {
   const auto& configs = report.configurations;
   json cells = json::array();
@@ -106,6 +128,8 @@ json method_json(const MethodRow& row, const FleetReport& report) {
               {"cost_per", row.metric->per},
               {"scale", row.metric->scale}};
   }
+  json scaling = json::array();
+  for (const auto& s : row.scaling) scaling.push_back(scaling_json(s, configs));
   auto key_of = [&](const std::optional<std::size_t>& i) { return i ? json(configs[*i].key) : json(nullptr); };
   return {{"name", row.name},
           {"main_metric", metric},
@@ -115,7 +139,8 @@ json method_json(const MethodRow& row, const FleetReport& report) {
           {"cheapest", key_of(row.cheapest)},
           {"fastest_ranking", ranking_json(row.speed, configs, fastest_summary(row, report))},
           {"cheapest_ranking", ranking_json(row.cost, configs, cheapest_summary(row, report))},
-          {"cells", cells}};
+          {"cells", cells},
+          {"scaling", scaling}};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "common/table_cells.hpp"
 #include "fleet_report/report_writers.hpp"
+#include "fleet_report/scaling.hpp"
 
 namespace perfzero::fleet_report {
 
@@ -25,6 +26,22 @@ std::string status(const Cell& cell, bool use_flagged) {
   std::string s = cell_status(cell);
   if (const auto note = disturbance_note(cell, use_flagged); !note.empty()) s += "; " + note;
   return s;
+}
+
+// Per node count: throughput, speedup, efficiency and cost (docs/report.md, "Clusters").
+void write_scaling(const FleetReport& report, const MethodRow& row, const Scaling& s, std::ostream& out) {
+  const bool rate = row.metric.has_value();
+  out << fmt::format("\n**Scaling on {}** (efficiency = {}{}):\n\n", md(s.name), md(efficiency_formula(s)),
+                     s.base_nodes == 1 ? "" : fmt::format(", relative to {} hosts: no run on one host", s.base_nodes));
+  out << "| hosts | configuration | status | " << md(s.unit) << " median | speedup | efficiency | $ per "
+      << md(rate ? row.metric->per : row.runs_per) << " |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& p : s.points) {
+    const Cell& cell = row.cells[p.config];
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", p.nodes, md(report.configurations[p.config].key),
+                       md(status(cell, report.settings.use_flagged)), md(si(p.throughput, s.unit)),
+                       scaling_ratio_text(p.speedup), efficiency_text(p.efficiency),
+                       money(rate ? p.cost_per_unit : scaled(p.cost_per_run, row.run_scale)));
+  }
 }
 
 void write_method_table(const FleetReport& report, const MethodRow& row, std::ostream& out) {
@@ -54,6 +71,7 @@ void write_method_table(const FleetReport& report, const MethodRow& row, std::os
     }
     out << md(speedup_text(cell, key, report)) << " |\n";
   }
+  for (const auto& s : row.scaling) write_scaling(report, row, s, out);
 }
 
 void write_rules(const FleetReport& report, std::ostream& out) {

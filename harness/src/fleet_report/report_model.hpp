@@ -17,9 +17,12 @@
 namespace perfzero::fleet_report {
 
 struct Pricing {
-  std::optional<double> usd_per_hour;  // nullopt: unpriced (`unpriced_reason` says why)
+  std::optional<double> usd_per_hour;       // nullopt: unpriced (`unpriced_reason` says why); every host together
+  std::optional<double> usd_per_host_hour;  // one host's price: usd_per_hour / nodes
   std::string unpriced_reason;
-  std::string how;  // "list price" or "4 OCPU x $0.025 + 64 GiB x $0.0015" for a flexible shape
+  // "list price" or "4 OCPU x $0.025 + 64 GiB x $0.0015" for a flexible shape; for a cluster
+  // "3 hosts x $1.23 per hour (list price)"
+  std::string how;
   std::string source;
   std::string date;
   std::optional<int> age_days;  // from `date` to the report's day
@@ -27,17 +30,22 @@ struct Pricing {
 };
 
 struct Configuration {
-  std::string key;  // the column's name: the shape, plus " [label]" when a shape has several labels
+  // The column's name: the shape, " x3 hosts" for a cluster, " [label]" when a shape has several labels.
+  std::string key;
   std::string provider;
   std::string shape;
   std::string label;
   std::string arch;
-  double vcpus = 0;  // from the catalog for a fixed shape, else from the run's system info
+  // Hosts the methods ran on (docs/report.md, "Clusters"): 1 unless a method was launched on several.
+  int nodes = 1;
+  double vcpus = 0;  // from the catalog for a fixed shape, else from the run's system info; all hosts
   double ocpus = 0;
   std::string cpu_source;  // where vcpus/ocpus came from
   Pricing pricing;
   std::vector<std::string> runs;  // the run directories read into this configuration
-  nlohmann::json system;          // system_info and system of its first run
+  nlohmann::json system;          // system_info and system of its first run (the host perfzero ran on)
+  // A cluster's hosts as its first trial with hosts saw them: hostname, system_info, same_machine_as.
+  nlohmann::json hosts = nlohmann::json::array();
   // What the runs measured (every distinct value, sorted), against the catalog's shape.
   std::vector<double> measured_vcpus;
   std::vector<double> measured_memory_gib;
@@ -94,6 +102,25 @@ struct Cell {
   bool ok() const { return trials > 0 && succeeded == trials; }
 };
 
+// One node count of a shape's scaling (docs/report.md, "Clusters").
+struct ScalingPoint {
+  std::size_t config = 0;  // index into FleetReport::configurations
+  int nodes = 1;
+  std::optional<double> throughput;     // the main metric's median, else runs per second (1 / median wall time)
+  std::optional<double> speedup;        // throughput / the smallest node count's
+  std::optional<double> efficiency;     // throughput / ((nodes / base_nodes) x the smallest node count's)
+  std::optional<double> cost_per_unit;  // as Cell::cost_per_unit (quoted per MainMetric::per)
+  std::optional<double> cost_per_run;   // USD per run, unscaled
+};
+
+// A method on one shape (provider, shape, label) at more than one node count.
+struct Scaling {
+  std::string name;                  // the shape's configuration key without the hosts
+  std::string unit;                  // of the throughput: the main metric's unit, or "runs/s"
+  int base_nodes = 1;                // efficiency is against this node count: 1 when it ran on one host
+  std::vector<ScalingPoint> points;  // by node count
+};
+
 struct MethodRow {
   std::string name;
   std::optional<MainMetric> metric;
@@ -106,6 +133,7 @@ struct MethodRow {
   // The configurations named: only when their ranking is decided.
   std::optional<std::size_t> fastest;
   std::optional<std::size_t> cheapest;
+  std::vector<Scaling> scaling;  // one per shape the method ran on at several node counts
 };
 
 // How rankings and speedups are told from noise (docs/report.md, "Fastest, cheapest and ties").

@@ -88,6 +88,7 @@ void fill_trial_from_report(const json& r, Trial& t) {
   t.samplers = ours.value("samplers", json::object());
   t.flags = ours.value("flags", std::vector<std::string>{});
   t.repetitions = ours.value("repetitions", json::array());
+  t.ranks = ours.value("ranks", json());  // a multi-rank method's ranks and hosts (schema 1.5.0)
   if (ours.contains("exit_code") && ours["exit_code"].is_number_integer()) t.exit_code = ours["exit_code"].get<int>();
   if (ours.contains("signal") && ours["signal"].is_string()) t.signal = ours["signal"].get<std::string>();
   const auto& timing = ours.value("timing", json::object());
@@ -180,6 +181,7 @@ LoadedRun read_single_report(const std::filesystem::path& file) {
     c.params = ours.value("params", json::object());
     c.external = ours.value("method_type", "builtin") == "command";
     c.trials_planned = ours.value("trials_planned", 1);
+    c.launch = ours.value("launch", json());
     Trial t;
     t.number = report.at("benchmark_result").value("trial_id", 1);
     t.outcome = outcome_from_string(ours.at("outcome").get<std::string>()).value_or(Outcome::invalid);

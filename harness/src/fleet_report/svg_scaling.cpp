@@ -1,0 +1,97 @@
+// A method's scaling on one shape: throughput against node count, each node count's median joined by
+// a line (its trials' min–max as a whisker), beside the ideal, linear from the smallest node count
+// (dashed). Ticks at round numbers on the throughput axis and at each node count on the other.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "fleet_report/html_parts.hpp"
+#include "fleet_report/html_text.hpp"
+#include "fleet_report/report_writers.hpp"
+#include "fleet_report/svg_axis.hpp"
+
+namespace perfzero::fleet_report::svg {
+
+namespace {
+
+using html::escape;
+
+constexpr int kPlotWidth = 320;
+constexpr int kPlotHeight = 200;
+
+}  // namespace
+
+std::string scaling_chart(const MethodRow& row, const Scaling& s) {
+  std::optional<double> base;
+  int max_nodes = 1;
+  double max_value = 0;
+  for (const auto& p : s.points) {
+    max_nodes = std::max(max_nodes, p.nodes);
+    if (!p.throughput) continue;
+    if (!base) base = p.throughput;
+    max_value = std::max(max_value, *p.throughput);
+    const auto& stats = row.cells[p.config].metric;
+    if (row.metric && stats.max) max_value = std::max(max_value, *stats.max);
+  }
+  if (!base) return "";
+  const double ideal_at_max = *base * max_nodes / s.base_nodes;
+  const Axis y = nice_axis(0, std::max(max_value, ideal_at_max));
+  const auto labels = si_ticks(y.ticks, "");
+  double label_w = 0;
+  for (const auto& l : labels) label_w = std::max(label_w, text_width(l, 11));
+  const int left = static_cast<int>(std::ceil(label_w)) + 46;
+  const int top = 10;
+  const int width = left + kPlotWidth + 20;
+  const int height = top + kPlotHeight + 46;
+  const auto px = [&](double nodes) { return left + nodes / max_nodes * kPlotWidth; };
+  const auto py = [&](double v) { return top + kPlotHeight - (v - y.low) / (y.high - y.low) * kPlotHeight; };
+  std::string out = fmt::format(
+      R"(<svg class="scaling" xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
+      R"(role="img" aria-label="{2} against hosts on {3}">)",
+      width, height, escape(s.unit), escape(s.name));
+  for (std::size_t i = 0; i < y.ticks.size(); ++i) {
+    out += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" class="grid"/>)"
+                       R"(<text x="{3}" y="{4:.1f}" text-anchor="end" class="tick">{5}</text>)",
+                       left, left + kPlotWidth, py(y.ticks[i]), left - 6, py(y.ticks[i]) + 4, escape(labels[i]));
+  }
+  for (const auto& p : s.points) {
+    out += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="middle" class="tick">{}</text>)", px(p.nodes),
+                       top + kPlotHeight + 16, p.nodes);
+  }
+  out += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" class="axis"/>)"
+                     R"(<line x1="{0}" x2="{0}" y1="{3}" y2="{2}" class="axis"/>)",
+                     left, left + kPlotWidth, top + kPlotHeight, top);
+  out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" class="axis-label">hosts</text>)",
+                     left + kPlotWidth / 2, top + kPlotHeight + 34);
+  out += fmt::format(
+      R"svg(<text x="12" y="{0}" text-anchor="middle" class="axis-label" transform="rotate(-90 12 {0})">)svg"
+      R"({1} (higher is faster)</text>)",
+      top + kPlotHeight / 2, escape(s.unit));
+  out += fmt::format(
+      R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="ideal"><title>ideal: {} x N/{}</title></line>)",
+      px(0), py(0), px(max_nodes), py(ideal_at_max), escape(si(base, s.unit)), s.base_nodes);
+  std::string line;
+  for (const auto& p : s.points) {
+    if (p.throughput) line += fmt::format("{}{:.1f},{:.1f}", line.empty() ? "" : " ", px(p.nodes), py(*p.throughput));
+  }
+  out += fmt::format(R"(<polyline points="{}" class="measured"/>)", line);
+  for (const auto& p : s.points) {
+    if (!p.throughput) continue;
+    const auto& stats = row.cells[p.config].metric;
+    if (row.metric && stats.min && stats.max) {
+      out += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1:.1f}" y2="{2:.1f}" class="whisker"/>)", px(p.nodes),
+                         py(*stats.min), py(*stats.max));
+    }
+    out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="4" class="{}"><title>{} hosts: {}{}</title></circle>)",
+                       px(p.nodes), py(*p.throughput), row.cells[p.config].ok() ? "node" : "node bad", p.nodes,
+                       escape(si(p.throughput, s.unit)),
+                       p.efficiency ? ", efficiency " + efficiency_text(p.efficiency) : "");
+  }
+  out += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" class="ideal"/>)"
+                     R"(<text x="{3}" y="{4}" class="tick">ideal (linear from {5} host{6})</text>)",
+                     left + 8, left + 30, top + 8, left + 36, top + 12, s.base_nodes, s.base_nodes == 1 ? "" : "s");
+  return out + "</svg>";
+}
+
+}  // namespace perfzero::fleet_report::svg
