@@ -83,6 +83,18 @@ if(PERFZERO_WITH_CUDA)
   # libstdc++'s #include_next <math.h>. It is the host compiler's own directory anyway.
   list(APPEND CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES /usr/include)
 endif()
+# The nccl family joins the CUDA worker where NCCL is found (the CUDA toolkit here ships it; NVIDIA's
+# libnccl-dev elsewhere). Without it the worker is built without the family, and `perfzero list`
+# does not show it.
+if(PERFZERO_WITH_CUDA)
+  find_path(PERFZERO_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  find_library(PERFZERO_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
+  if(PERFZERO_NCCL_INCLUDE_DIR AND PERFZERO_NCCL_LIBRARY)
+    set(PERFZERO_FOUND_NCCL TRUE)
+  endif()
+endif()
+perfzero_optional_dependency(PERFZERO_WITH_NCCL PERFZERO_FOUND_NCCL
+                             "the nccl family in perfzero-worker-cuda: needs the CUDA worker and NCCL (nccl.h, libnccl)")
 # The OpenCL worker links the ICD loader (devices are found at run time) and CLBlast.
 if(OpenCL_FOUND AND CLBlast_FOUND)
   set(PERFZERO_FOUND_OPENCL TRUE)
@@ -106,4 +118,4 @@ endif()
 perfzero_optional_dependency(PERFZERO_WITH_STORAGE PERFZERO_FOUND_STORAGE
                              "perfzero-worker-storage: needs libaio (libaio-dev)")
 message(STATUS "perfzero workers: core; onednn ${PERFZERO_WITH_ONEDNN}; cuda ${PERFZERO_WITH_CUDA}; "
-               "opencl ${PERFZERO_WITH_OPENCL}; mpi ${PERFZERO_WITH_MPI}; storage ${PERFZERO_WITH_STORAGE}")
+               "nccl ${PERFZERO_WITH_NCCL}; opencl ${PERFZERO_WITH_OPENCL}; mpi ${PERFZERO_WITH_MPI}; storage ${PERFZERO_WITH_STORAGE}")

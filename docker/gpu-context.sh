@@ -31,12 +31,12 @@ copy "$cuda/bin" "$cuda/nvvm" "$cuda/include" "$dest/cuda/"
 mkdir -p "$dest/cuda/targets/x86_64-linux"
 ln -sfn ../../include "$dest/cuda/targets/x86_64-linux/include"
 ln -sfn ../../lib "$dest/cuda/targets/x86_64-linux/lib"
-# The libraries: what the worker links (cudart, cuBLAS, cuBLASLt, cuDNN's loader; the build stage
+# The libraries: what the worker links (cudart, cuBLAS, cuBLASLt, cuDNN's loader, NCCL; the build stage
 # checks the list with ldd), the cuDNN sublibraries that loader opens at run time (ldd cannot see
 # them: read with LD_DEBUG=files on an H100 running the cnn method; cuDNN's adv library, for RNNs
 # and attention, is not opened), and the static pieces CMake's compiler check links.
 for lib in libcudart.so libcudart.so.13 libcudart_static.a libcudadevrt.a libculibos.a libcublas.so libcublas.so.13 \
-           libcublasLt.so libcublasLt.so.13 libcudnn.so libcudnn.so.9 $(cudnn_sublibraries); do
+           libcublasLt.so libcublasLt.so.13 libcudnn.so libcudnn.so.9 libnccl.so libnccl.so.2 $(cudnn_sublibraries); do
   copy "$cuda/lib/$lib" "$dest/cuda/lib/"
 done
 mkdir -p "$dest/cuda/lib/stubs" && copy "$cuda/lib/stubs/libcuda.so" "$dest/cuda/lib/stubs/"

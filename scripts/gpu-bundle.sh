@@ -30,9 +30,9 @@ mkdir -p "$out/bin" "$out/lib"
 touch "$out/$marker"
 for b in "${binaries[@]}"; do cp "$build/harness/$b" "$out/bin/"; done
 
-# glibc, the C++ runtime and the CUDA libraries stay the host's: a newer glibc and libstdc++ run
+# glibc, the C++ runtime and the CUDA libraries (NCCL among them: 200 MB) stay the host's: a newer glibc and libstdc++ run
 # what was built against older ones, and the CUDA libraries must match the host's driver.
-host_owned='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcudnn)\.'
+host_owned='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcudnn|libnccl)\.'
 # A library this host cannot find would be missing on the GPU machine too.
 for b in "${binaries[@]}"; do
   if ldd "$build/harness/$b" 2>/dev/null | grep -F "not found"; then

@@ -36,7 +36,7 @@ while read -r dir; do [[ -d "$dir/nvidia" ]] && search+=("$dir/nvidia"); done < 
 search+=(/usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu)
 dirs=()
 opencl=""
-for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libnvidia-ml.so.1 libnvidia-opencl.so.1; do
+for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libnccl.so.2 libnvidia-ml.so.1 libnvidia-opencl.so.1; do
   found=$(find "${search[@]}" -name "$lib" 2>/dev/null | head -1)
   if [[ -n "$found" ]]; then
     echo "$lib: $found"

@@ -26,12 +26,12 @@ readelf -d "$work/bundle/bin/perfzero" | grep -qF 'Library rpath: [$ORIGIN/../li
 # Every library of every bundled binary outside glibc, the C++ runtime and CUDA resolves into the bundle.
 for b in "$work"/bundle/bin/*; do
   outside=$({ ldd "$b" 2>/dev/null || true; } | awk '$2 == "=>" {print $1, $3}' |
-    grep -Ev '^(libc|libm|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s|libcudart|libcublas|libcublasLt|libcudnn)\.' |
+    grep -Ev '^(libc|libm|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s|libcudart|libcublas|libcublasLt|libcudnn|libnccl)\.' |
     grep -vF "$work/bundle/bin/../lib/" || true)
   [[ -z "$outside" ]] || fail "$(basename "$b") loads libraries from outside the bundle: $outside"
 done
 [[ -n "$(find "$work/bundle/lib" -name 'libyaml-cpp.so*')" ]] || fail "yaml-cpp not bundled"
-[[ -z "$(find "$work/bundle/lib" -name 'libc.so*' -o -name 'libstdc++*' -o -name 'libcudart*' -o -name 'libcublas*')" ]] ||
+[[ -z "$(find "$work/bundle/lib" -name 'libc.so*' -o -name 'libstdc++*' -o -name 'libcudart*' -o -name 'libcublas*' -o -name 'libnccl*')" ]] ||
   fail "host-owned libraries were bundled"
 # OUT_DIR is replaced whole: a folder that is not a bundle is refused, a bundle is rebuilt.
 mkdir -p "$work/precious" && echo keep > "$work/precious/file"

@@ -112,9 +112,11 @@ TEST(CudaSpeedCube, TabledBoxMullerIsFourPointsToTheLastPlaces) {
 TEST(CudaMethods, EveryMethodNeedsAGpuAndEndsSkippedWithoutOne) {
   const bool has_device = no_device_reason().empty();
   int methods = 0;
+  int nccl_methods = 0;
   for (const auto& m : Registry::instance().methods()) {
-    if (m.family != "cuda") continue;
+    if (m.family != "cuda" && m.family != "nccl") continue;
     ++methods;
+    if (m.family == "nccl") ++nccl_methods;
     EXPECT_EQ(m.needs, std::vector<std::string>{"gpu"}) << m.full_name();
     if (has_device) continue;  // the GPU suite runs them there (docs/gpu.md)
     ParamMap params;
@@ -126,6 +128,9 @@ TEST(CudaMethods, EveryMethodNeedsAGpuAndEndsSkippedWithoutOne) {
     EXPECT_FALSE(ctx.failure().has_value()) << m.full_name();
   }
   EXPECT_GE(methods, 10);
+#ifdef PERFZERO_TEST_NCCL
+  EXPECT_EQ(nccl_methods, 6);  // all_reduce, all_gather, reduce_scatter, alltoall, broadcast, sendrecv
+#endif
 }
 
 }  // namespace
