@@ -6,10 +6,13 @@
  *   FAKE_NVML_THROTTLE_AT=K   GPU 0 reports a software thermal slowdown from its K-th sample on (0-based)
  *   FAKE_NVML_FAIL=NAME       that function returns NVML_ERROR_UNKNOWN (e.g. nvmlDeviceGetPowerUsage)
  *   FAKE_NVML_INIT_FAIL=1     nvmlInit_v2 returns NVML_ERROR_DRIVER_NOT_LOADED
+ *   FAKE_NVML_NVLINK=1        NVLink counters that grow by 1 KiB sent and 0.5 KiB received per
+ *                             microsecond of the clock (1024 and 512 MB/s); else NOT_SUPPORTED
  * A sample is one nvmlDeviceGetUtilizationRates call; utilization ramps by 20 % a sample up to 100.
  * Built twice: FAKE_NVML_WITHOUT_PCIE leaves nvmlDeviceGetPcieThroughput out (a missing symbol). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nvml/nvml_api.h"
 
@@ -153,6 +156,28 @@ EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t d, nvmlPcieUtilCoun
   return NVML_SUCCESS;
 }
 #endif
+EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_t* values) {
+  (void)d;
+  FAIL_IF_SCRIPTED("nvmlDeviceGetFieldValues");
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const long long us = (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+  for (int i = 0; i < count; ++i) {
+    nvmlFieldValue_t* v = &values[i];
+    v->timestamp = us;
+    v->latencyUsec = 0;
+    v->valueType = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+    const int tx = v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
+    const int rx = v->fieldId == NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
+    if (!env_int("FAKE_NVML_NVLINK", 0) || (!tx && !rx)) {
+      v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+      continue;
+    }
+    v->nvmlReturn = NVML_SUCCESS;
+    v->value.ullVal = (unsigned long long)(tx ? us : us / 2);
+  }
+  return NVML_SUCCESS;
+}
 EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int* major, int* minor) {
   *major = d->index == 0 ? 9 : 8;
   *minor = 0;

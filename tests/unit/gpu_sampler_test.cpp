@@ -3,6 +3,10 @@
 #include "samplers/gpu_sampler.hpp"
 
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
 
 #include "nvml/nvml_api.h"
 #include "scoped_env.hpp"
@@ -75,6 +79,41 @@ TEST(GpuSampler, SamplesEveryGpuAndFlagsTheThrottledTrial) {
   ASSERT_EQ(out.series.rows.size(), 10U);  // 5 samples x 2 GPUs
   EXPECT_EQ(out.series.columns.size(), out.series.rows[0].size());
   EXPECT_EQ(out.series.rows[9][1], 1.0);  // the GPU index column
+}
+
+// NVLink counters are cumulative KiB with NVML's own timestamps: the rate is their difference over
+// the time between two readings (the fake sends 1 KiB and receives 0.5 KiB per microsecond).
+TEST(GpuSampler, NvlinkThroughputIsTheCountersDifferenceOverNvmlsClock) {
+  const ScopedEnv env{{nvml::kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_NVLINK", "1"}};
+  auto sampler = GpuSampler::make();
+  ASSERT_NE(sampler, nullptr);
+  sampler->start(::getpid());
+  for (int i = 0; i < 4; ++i) {
+    sampler->sample(0.01 * i);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const SamplerOutput out = sampler->finish(TrialFacts{});
+  const auto& gpu0 = out.summary["gpus"][0];
+  ASSERT_TRUE(gpu0.contains("nvlink_tx_mb_per_s")) << gpu0.dump();
+  EXPECT_NEAR(gpu0["nvlink_tx_mb_per_s"]["mean"].get<double>(), 1024, 1e-6);
+  EXPECT_NEAR(gpu0["nvlink_rx_mb_per_s"]["max"].get<double>(), 512, 1);
+  // The first reading has nothing to differ from: its rate cells are empty (NaN), the rest are not.
+  const auto tx = std::find(out.series.columns.begin(), out.series.columns.end(), "nvlink_tx_mb_per_s") -
+                  out.series.columns.begin();
+  ASSERT_LT(static_cast<std::size_t>(tx), out.series.columns.size());
+  EXPECT_TRUE(std::isnan(out.series.rows[0][static_cast<std::size_t>(tx)]));
+  EXPECT_NEAR(out.series.rows[3][static_cast<std::size_t>(tx)], 1024, 1e-6);
+}
+
+TEST(GpuSampler, AGpuWithoutNvlinkHasNoNvlinkReadingAndNoError) {
+  const ScopedEnv env{{nvml::kLibraryEnv, PERFZERO_FAKE_NVML}};
+  auto sampler = GpuSampler::make();
+  ASSERT_NE(sampler, nullptr);
+  sampler->start(::getpid());
+  for (int i = 0; i < 3; ++i) sampler->sample(0.1 * i);
+  const SamplerOutput out = sampler->finish(TrialFacts{});
+  EXPECT_FALSE(out.summary["gpus"][0].contains("nvlink_tx_mb_per_s"));
+  EXPECT_EQ(out.summary["error_count"], 0);
 }
 
 TEST(GpuSampler, AFailingCallIsReportedOnceAndNothingElseIsLost) {

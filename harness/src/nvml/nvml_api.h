@@ -61,6 +61,40 @@ typedef enum nvmlPcieUtilCounter_enum {
 
 typedef enum nvmlEnableState_enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 } nvmlEnableState_t;
 
+/* Field values (nvmlDeviceGetFieldValues): NVLink data throughput, cumulative KiB since the driver
+ * loaded; scopeId UINT_MAX sums every link of the GPU. */
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139
+
+typedef enum nvmlValueType_enum {
+  NVML_VALUE_TYPE_DOUBLE = 0,
+  NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+  NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+  NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+  NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+  NVML_VALUE_TYPE_SIGNED_INT = 5
+} nvmlValueType_t;
+
+typedef union nvmlValue_st {
+  double dVal;
+  int siVal;
+  unsigned int uiVal;
+  unsigned long ulVal;
+  unsigned long long ullVal;
+  signed long long sllVal;
+  unsigned short usVal;
+} nvmlValue_t;
+
+typedef struct nvmlFieldValue_st {
+  unsigned int fieldId;
+  unsigned int scopeId;
+  long long timestamp; /* CPU time of the reading, microseconds */
+  long long latencyUsec;
+  nvmlValueType_t valueType;
+  nvmlReturn_t nvmlReturn;
+  nvmlValue_t value;
+} nvmlFieldValue_t;
+
 #define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
 
@@ -96,6 +130,7 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int* currentMode
 nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t device, nvmlEnableState_t* current, nvmlEnableState_t* pending);
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device, unsigned int* currLinkGen);
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device, unsigned int* currLinkWidth);
+nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t* values);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <climits>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -35,6 +36,7 @@ struct Library::Functions {
   decltype(&nvmlDeviceGetCurrPcieLinkGeneration) pcie_generation = nullptr;
   decltype(&nvmlDeviceGetCurrPcieLinkWidth) pcie_width = nullptr;
   decltype(&nvmlDeviceGetHandleByPciBusId_v2) by_pci_bus = nullptr;
+  decltype(&nvmlDeviceGetFieldValues) field_values = nullptr;
   std::vector<std::string> missing;
 };
 
@@ -123,6 +125,7 @@ std::unique_ptr<Library> Library::open(std::string& why) {
   load(handle, "nvmlDeviceGetCurrPcieLinkGeneration", f.pcie_generation, f.missing);
   load(handle, "nvmlDeviceGetCurrPcieLinkWidth", f.pcie_width, f.missing);
   load(handle, "nvmlDeviceGetHandleByPciBusId_v2", f.by_pci_bus, f.missing);
+  load(handle, "nvmlDeviceGetFieldValues", f.field_values, f.missing);
   if (const nvmlReturn_t rc = f.init(); rc != NVML_SUCCESS) {
     why = fmt::format("nvmlInit_v2 failed: {} ({})", f.error_string != nullptr ? f.error_string(rc) : "?",
                       static_cast<int>(rc));
@@ -244,6 +247,32 @@ GpuReading Library::read(unsigned index, std::vector<std::string>& errors) {
   }
   if (f.pcie != nullptr && ok("nvmlDeviceGetPcieThroughput(RX)", f.pcie(device, NVML_PCIE_UTIL_RX_BYTES, &value))) {
     r.pcie_rx_mb_per_s = value / 1000.0;
+  }
+  // NVLink: both counters or neither (a GPU without NVLink answers NOT_SUPPORTED per field).
+  std::array<nvmlFieldValue_t, 2> fields{};
+  fields[0].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
+  fields[1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
+  fields[0].scopeId = fields[1].scopeId = UINT_MAX;  // every link
+  if (f.field_values != nullptr &&
+      ok("nvmlDeviceGetFieldValues(NVLink)", f.field_values(device, static_cast<int>(fields.size()), fields.data())) &&
+      fields[0].nvmlReturn == NVML_SUCCESS && fields[1].nvmlReturn == NVML_SUCCESS) {
+    auto number = [](const nvmlFieldValue_t& v) -> std::optional<double> {
+      switch (v.valueType) {
+        case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+          return static_cast<double>(v.value.ullVal);
+        case NVML_VALUE_TYPE_UNSIGNED_LONG:
+          return static_cast<double>(v.value.ulVal);
+        case NVML_VALUE_TYPE_UNSIGNED_INT:
+          return static_cast<double>(v.value.uiVal);
+        case NVML_VALUE_TYPE_DOUBLE:
+          return v.value.dVal;
+        default:
+          return std::nullopt;
+      }
+    };
+    r.nvlink_tx_kib = number(fields[0]);
+    r.nvlink_rx_kib = number(fields[1]);
+    if (r.nvlink_tx_kib && r.nvlink_rx_kib) r.nvlink_time_us = static_cast<double>(fields[0].timestamp);
   }
   return r;
 }

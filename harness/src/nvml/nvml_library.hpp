@@ -25,6 +25,14 @@ struct GpuReading {
   std::optional<std::uint64_t> throttle_reasons;  // nvmlClocksThrottleReason* bits
   std::optional<double> pcie_tx_mb_per_s;
   std::optional<double> pcie_rx_mb_per_s;
+  // NVLink data sent and received over every link, cumulative since the driver loaded, and when NVML
+  // read them: the sampler turns two readings into a rate. Empty on GPUs without NVLink.
+  std::optional<double> nvlink_tx_kib;
+  std::optional<double> nvlink_rx_kib;
+  std::optional<double> nvlink_time_us;
+  // Set by the GPU sampler from this reading and the one before (MB/s, 10^6 bytes).
+  std::optional<double> nvlink_tx_mb_per_s;
+  std::optional<double> nvlink_rx_mb_per_s;
 };
 
 // What does not change while a run goes on.

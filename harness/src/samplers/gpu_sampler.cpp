@@ -32,6 +32,7 @@ std::unique_ptr<Sampler> GpuSampler::make_on_process_nvml() {
 GpuSampler::GpuSampler(std::shared_ptr<nvml::Library> nvml) : nvml_(std::move(nvml)) {
   for (unsigned i = 0; i < nvml_->device_count(); ++i) gpus_.push_back(nvml_->describe(i));
   stats_.resize(gpus_.size());
+  last_nvlink_.resize(gpus_.size());
 }
 
 const std::vector<std::string>& GpuSampler::columns() {
@@ -46,7 +47,9 @@ const std::vector<std::string>& GpuSampler::columns() {
                                               "temperature_c",
                                               "throttle_reasons",
                                               "pcie_tx_mb_per_s",
-                                              "pcie_rx_mb_per_s"};
+                                              "pcie_rx_mb_per_s",
+                                              "nvlink_tx_mb_per_s",
+                                              "nvlink_rx_mb_per_s"};
   return names;
 }
 
@@ -62,10 +65,24 @@ void GpuSampler::note_error(const std::string& error) {
   }
 }
 
+void GpuSampler::add_nvlink_rates(unsigned gpu, nvml::GpuReading& reading) {
+  if (!reading.nvlink_time_us) return;
+  const nvml::GpuReading& last = last_nvlink_[gpu];
+  if (last.nvlink_time_us && *reading.nvlink_time_us > *last.nvlink_time_us &&
+      *reading.nvlink_tx_kib >= *last.nvlink_tx_kib && *reading.nvlink_rx_kib >= *last.nvlink_rx_kib) {
+    // KiB over microseconds: 1024 bytes per microsecond is 1024 MB/s.
+    const double us = *reading.nvlink_time_us - *last.nvlink_time_us;
+    reading.nvlink_tx_mb_per_s = (*reading.nvlink_tx_kib - *last.nvlink_tx_kib) * 1024.0 / us;
+    reading.nvlink_rx_mb_per_s = (*reading.nvlink_rx_kib - *last.nvlink_rx_kib) * 1024.0 / us;
+  }
+  last_nvlink_[gpu] = reading;
+}
+
 void GpuSampler::sample(double time) {
   for (unsigned i = 0; i < gpus_.size(); ++i) {
     std::vector<std::string> errors;
-    const nvml::GpuReading r = nvml_->read(i, errors);
+    nvml::GpuReading r = nvml_->read(i, errors);
+    add_nvlink_rates(i, r);
     for (const auto& e : errors) note_error(e);
     stats_[i].add(r);
     // Throttle bits are exact in a double (NVML defines 9 of them); an unread value is NaN.
@@ -73,7 +90,7 @@ void GpuSampler::sample(double time) {
     series_.rows.push_back({time, static_cast<double>(i), or_nan(r.sm_util_percent), or_nan(r.memory_util_percent),
                             or_nan(r.memory_used_bytes), or_nan(r.power_watts), or_nan(r.sm_clock_mhz),
                             or_nan(r.memory_clock_mhz), or_nan(r.temperature_c), reasons, or_nan(r.pcie_tx_mb_per_s),
-                            or_nan(r.pcie_rx_mb_per_s)});
+                            or_nan(r.pcie_rx_mb_per_s), or_nan(r.nvlink_tx_mb_per_s), or_nan(r.nvlink_rx_mb_per_s)});
   }
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 // NVIDIA GPUs through NVML while a trial runs: utilization (SM, memory), memory used, power, SM and
-// memory clocks, temperature, throttle reasons and PCIe throughput, per GPU, on the monitor's
-// clock. A trial during which a GPU throttled (power, thermal, HW slowdown) is flagged
-// gpu_throttled. An NVML call that fails is recorded under "errors" and never fails the trial
-// (docs/gpu.md).
+// memory clocks, temperature, throttle reasons, PCIe throughput and (where NVML has it) NVLink
+// throughput, per GPU, on the monitor's clock. A trial during which a GPU throttled (power, thermal, HW slowdown) is
+// flagged gpu_throttled. An NVML call that fails is recorded under "errors" and never fails the trial (docs/gpu.md).
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,11 +34,14 @@ class GpuSampler : public Sampler {
 
  private:
   void note_error(const std::string& error);
+  // NVLink's counters are cumulative: a rate from this reading and the GPU's previous one.
+  void add_nvlink_rates(unsigned gpu, nvml::GpuReading& reading);
 
   std::shared_ptr<nvml::Library> nvml_;
   std::vector<nvml::GpuDescription> gpus_;
   std::vector<GpuStats> stats_;
-  std::vector<std::string> errors_;  // distinct messages, capped
+  std::vector<nvml::GpuReading> last_nvlink_;  // per GPU: the previous reading with NVLink counters
+  std::vector<std::string> errors_;            // distinct messages, capped
   std::int64_t error_count_ = 0;
   results::TimeSeries series_;
 };

@@ -23,6 +23,8 @@ void GpuStats::add(const nvml::GpuReading& reading) {
   add("temperature_c", reading.temperature_c);
   add("pcie_tx_mb_per_s", reading.pcie_tx_mb_per_s);
   add("pcie_rx_mb_per_s", reading.pcie_rx_mb_per_s);
+  add("nvlink_tx_mb_per_s", reading.nvlink_tx_mb_per_s);
+  add("nvlink_rx_mb_per_s", reading.nvlink_rx_mb_per_s);
   if (reading.throttle_reasons && nvml::is_performance_throttle(*reading.throttle_reasons)) {
     ++throttled_samples_;
     throttle_bits_seen_ |= *reading.throttle_reasons;
