@@ -161,13 +161,16 @@ IoResult run_io(int fd, const IoPattern& p, bench::LatencyHistogram& latency) {
         ++result.ios;
       }
       if (!stopping) {
+        // Each I/O goes back to the device the moment one completes, as fio's iodepth_batch_submit=1
+        // does: submitting the refills together (io_submit plugs the queue for the whole batch) let
+        // the device's queue drain, and cost 20 % of the IOPS against fio on a virtio disk.
         prepare(*slot, static_cast<std::size_t>(slot - slots.data()));
         slot->submitted = Clock::now();
         batch.push_back(&slot->cb);
+        if (!submit()) return result;
         ++in_flight;
       }
     }
-    if (!batch.empty() && !submit()) return result;
   }
   result.seconds =
       measuring ? std::chrono::duration<double>(std::min(Clock::now(), stop_at) - window_start).count() : 0;
