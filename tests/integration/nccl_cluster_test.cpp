@@ -1,8 +1,10 @@
 // The nccl family across hosts of the three-host cluster (slurm_cluster.hpp), one rank per GPU. No
-// GPU exists here, so what is tested is how the ranks end without one: rank 0 publishes why it
-// cannot take part, the other ranks read it and end at once (not at join_timeout), and the trial is
-// skipped with the reason, nothing left on any host. With GPUs the same launch forms the communicator
-// through the unique id rank 0 publishes; that path is unverified until a multi-GPU machine is lent.
+// GPU exists here, so what is tested is how the ranks end without one: every rank skips (none waits
+// out join_timeout for a communicator), rank 0 publishes its reason where the others would look for
+// the unique id, and the trial is skipped with the reason, nothing left on any host. A rank that
+// reads rank 0's reason instead of an id is tested in tests/unit/nccl_unique_id_test.cpp. With GPUs
+// the same launch forms the communicator through the id rank 0 publishes; that path is unverified
+// until a multi-GPU machine is lent.
 #include <chrono>
 #include <filesystem>
 
@@ -39,7 +41,7 @@ methods:
   // Rank 0's reason, in the file rank 1 waited on.
   const auto published = read_json(out / case_dir / "trial_1" / "nccl_unique_id.json");
   EXPECT_NE(published["skipped"].get<std::string>().find("no CUDA device"), std::string::npos) << published.dump();
-  // Rank 1 would otherwise wait join_timeout (600 s) for an id that never comes.
+  // Not join_timeout (600 s): no rank waits for a communicator that cannot form.
   EXPECT_LT(took, std::chrono::seconds(300));
   EXPECT_EQ(leftovers_after(std::chrono::seconds(10)), "");
 }
