@@ -13,6 +13,8 @@ namespace perfzero::nccl {
 
 namespace {
 
+constexpr std::size_t kHexDigits = 2 * std::size_t{NCCL_UNIQUE_ID_BYTES};
+
 // Written whole, then renamed: a reader never sees half a file.
 void publish(const std::filesystem::path& trial_dir, const nlohmann::json& doc) {
   const auto tmp = trial_dir / fmt::format(".{}.{}", kUniqueIdFile, ::getpid());
@@ -28,13 +30,13 @@ void publish(const std::filesystem::path& trial_dir, const nlohmann::json& doc) 
 
 std::string to_hex(const ncclUniqueId& id) {
   std::string hex;
-  hex.reserve(2 * NCCL_UNIQUE_ID_BYTES);
+  hex.reserve(kHexDigits);
   for (const char c : id.internal) hex += fmt::format("{:02x}", static_cast<unsigned char>(c));
   return hex;
 }
 
 bool from_hex(const std::string& hex, ncclUniqueId& id) {
-  if (hex.size() != 2 * NCCL_UNIQUE_ID_BYTES) return false;
+  if (hex.size() != kHexDigits) return false;
   for (std::size_t i = 0; i < NCCL_UNIQUE_ID_BYTES; ++i) {
     unsigned value = 0;
     for (std::size_t j = 0; j < 2; ++j) {
@@ -78,7 +80,7 @@ std::variant<ncclUniqueId, Skipped, TimedOut> wait_for_unique_id(const std::file
       }
       ncclUniqueId id{};
       if (doc.is_object() && doc.contains("id") && doc["id"].is_string() && from_hex(doc["id"], id)) return id;
-      last_problem = fmt::format("{} is not {{\"id\": <{} hex digits>}}", path.string(), 2 * NCCL_UNIQUE_ID_BYTES);
+      last_problem = fmt::format("{} is not {{\"id\": <{} hex digits>}}", path.string(), kHexDigits);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

@@ -63,6 +63,7 @@ TEST(NcclLayout, ASizeThatDoesNotSplitEvenlyIsRoundedDownToWholeShares) {
 // What each rank receives, from the operation's definition and every rank's input.
 std::vector<float> simulate(Operation op, const Layout& l, int rank, int n) {
   std::vector<std::vector<float>> in;
+  in.reserve(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) in.push_back(input_of(op, l, r));
   std::vector<float> out(l.recv_count, 0);
   for (std::size_t i = 0; i < out.size(); ++i) {
