@@ -1,5 +1,6 @@
 #include "nccl/nccl_communicators.hpp"
 
+#include <exception>
 #include <thread>
 
 #include <fmt/format.h>
@@ -14,11 +15,12 @@ Communicators Communicators::all_devices(const std::vector<int>& devices) {
   c.nranks_ = static_cast<int>(devices.size());
   std::vector<ncclComm_t> comms(devices.size());
   PERFZERO_NCCL_CALL(ncclCommInitAll(comms.data(), c.nranks_, devices.data()));
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    Member m{static_cast<int>(i), devices[i], comms[i], nullptr};
-    c.members_.push_back(m);
-    PERFZERO_CUDA_CALL(cudaSetDevice(devices[i]));
-    PERFZERO_CUDA_CALL(cudaStreamCreateWithFlags(&c.members_.back().stream, cudaStreamNonBlocking));
+  // Every communicator is owned first, so a failing stream creation still destroys them all.
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    c.members_.push_back({static_cast<int>(i), devices[i], comms[i], nullptr});
+  for (auto& m : c.members_) {
+    PERFZERO_CUDA_CALL(cudaSetDevice(m.device));
+    PERFZERO_CUDA_CALL(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   }
   return c;
 }
@@ -58,22 +60,27 @@ Communicators::Communicators(Communicators&& other) noexcept
 }
 
 Communicators::~Communicators() {
+  // Unwinding from an error, peers may be gone or stuck: destroying would wait for them (it
+  // finalizes), so the communicators are aborted instead. Streams go after their communicator.
+  const bool unwinding = std::uncaught_exceptions() > 0;
   for (auto& m : members_) {
     cudaSetDevice(m.device);
-    if (m.stream != nullptr) cudaStreamDestroy(m.stream);
     if (m.comm != nullptr && !aborted_) {
-      // A communicator whose peers are gone cannot be destroyed cleanly: abort it instead.
       ncclResult_t async = ncclSuccess;
-      if (ncclCommGetAsyncError(m.comm, &async) != ncclSuccess || async != ncclSuccess ||
-          ncclCommDestroy(m.comm) != ncclSuccess) {
+      const bool healthy = ncclCommGetAsyncError(m.comm, &async) == ncclSuccess && async == ncclSuccess;
+      if (healthy && !unwinding) {
+        ncclCommDestroy(m.comm);  // whatever it returns, the communicator is gone: never aborted after
+      } else {
         ncclCommAbort(m.comm);
       }
     }
+    if (m.stream != nullptr) cudaStreamDestroy(m.stream);
   }
 }
 
 void Communicators::wait_enqueued() const {
-  if (one_process()) return;  // ncclCommInitAll's communicators are blocking
+  // ncclCommInitAll's communicators are blocking unless NCCL_COMM_BLOCKING=0 says otherwise; polling
+  // a blocking one returns at once.
   for (const auto& m : members_) {
     ncclResult_t state = ncclInProgress;
     while (state == ncclInProgress) PERFZERO_NCCL_CALL(ncclCommGetAsyncError(m.comm, &state));
@@ -98,12 +105,13 @@ double Communicators::average(double mine_per_member) const {
   const Member& m = members_.front();
   PERFZERO_CUDA_CALL(cudaSetDevice(m.device));
   cuda::DeviceBuffer<double> value(1);
-  PERFZERO_CUDA_CALL(cudaMemcpy(value.get(), &mine_per_member, sizeof(double), cudaMemcpyHostToDevice));
+  PERFZERO_CUDA_CALL(cudaMemcpyAsync(value.get(), &mine_per_member, sizeof(double), cudaMemcpyHostToDevice, m.stream));
   PERFZERO_NCCL_CALL(ncclAllReduce(value.get(), value.get(), 1, ncclFloat64, ncclSum, m.comm, m.stream));
   wait_enqueued();
   PERFZERO_CUDA_CALL(cudaStreamSynchronize(m.stream));
   double total = 0;
-  PERFZERO_CUDA_CALL(cudaMemcpy(&total, value.get(), sizeof(double), cudaMemcpyDeviceToHost));
+  PERFZERO_CUDA_CALL(cudaMemcpyAsync(&total, value.get(), sizeof(double), cudaMemcpyDeviceToHost, m.stream));
+  PERFZERO_CUDA_CALL(cudaStreamSynchronize(m.stream));
   return total / nranks_;
 }
 
@@ -112,12 +120,13 @@ std::int64_t Communicators::sum(std::int64_t mine) const {
   const Member& m = members_.front();
   PERFZERO_CUDA_CALL(cudaSetDevice(m.device));
   cuda::DeviceBuffer<std::int64_t> value(1);
-  PERFZERO_CUDA_CALL(cudaMemcpy(value.get(), &mine, sizeof mine, cudaMemcpyHostToDevice));
+  PERFZERO_CUDA_CALL(cudaMemcpyAsync(value.get(), &mine, sizeof mine, cudaMemcpyHostToDevice, m.stream));
   PERFZERO_NCCL_CALL(ncclAllReduce(value.get(), value.get(), 1, ncclInt64, ncclSum, m.comm, m.stream));
   wait_enqueued();
   PERFZERO_CUDA_CALL(cudaStreamSynchronize(m.stream));
   std::int64_t total = 0;
-  PERFZERO_CUDA_CALL(cudaMemcpy(&total, value.get(), sizeof total, cudaMemcpyDeviceToHost));
+  PERFZERO_CUDA_CALL(cudaMemcpyAsync(&total, value.get(), sizeof total, cudaMemcpyDeviceToHost, m.stream));
+  PERFZERO_CUDA_CALL(cudaStreamSynchronize(m.stream));
   return total;
 }
 

@@ -13,7 +13,9 @@ namespace {
 
 // NCCL's format (src/transport/*.cc): "Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d..."
 // and, for P2P and SHM, the same without "[send]"/"[receive]". Ranks, then devices in brackets.
-const std::regex kConnection(R"(Channel \d+/\d+ : (\d+)\[\d+\] -> (\d+)\[\d+\] (?:\[(?:send|receive)\] )?via (\S+))");
+// The transport is the rest of the line: a network plugin's name may hold spaces ("AWS Libfabric").
+const std::regex kConnection(
+    R"(Channel (\d+/\d+) : (\d+)\[\d+\] -> (\d+)\[\d+\] (?:\[(?:send|receive)\] )?via (.+?)\s*$)");
 const std::regex kVersion(R"(NCCL INFO NCCL version (\S+))");
 const std::regex kNetwork(R"(NCCL INFO Using network (.+?)\s*$)");
 const std::regex kAttribute(R"re(\b([a-z_]+)="([^"]*)")re");
@@ -68,16 +70,18 @@ void parse_debug_text(std::string_view text, DebugLog& log) {
     if (line.find("NCCL INFO") == std::string::npos) continue;
     std::smatch m;
     if (std::regex_search(line, m, kConnection)) {
-      const auto from_rank = to_rank(m[1].str());
-      const auto to_rank_ = to_rank(m[2].str());
+      const auto from_rank = to_rank(m[2].str());
+      const auto to_rank_ = to_rank(m[3].str());
       if (!from_rank || !to_rank_) continue;
       const int from = *from_rank;
       const int to = *to_rank_;
-      const std::string via = m[3].str();
+      const std::string via = m[4].str();
       auto same = [&](const Connection& c) { return c.from_rank == from && c.to_rank == to && c.via == via; };
       if (seen.emplace(from, to, via).second) log.connections.push_back({from, to, via, "", 0});
-      auto it = std::find_if(log.connections.begin(), log.connections.end(), same);
-      ++it->channels;
+      // A network connection is logged by both ends ([send] and [receive]): a channel counts once.
+      if (log.channels_seen.emplace(from, to, via, m[1].str()).second) {
+        ++std::find_if(log.connections.begin(), log.connections.end(), same)->channels;
+      }
     } else if (log.version.empty() && std::regex_search(line, m, kVersion)) {
       log.version = m[1].str();
     } else if (log.network.empty() && std::regex_search(line, m, kNetwork)) {

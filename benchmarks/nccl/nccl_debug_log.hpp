@@ -3,8 +3,10 @@
 // and its topology dump (NCCL_TOPO_DUMP_FILE): its version, the network it chose, and the transport
 // of every connection between two ranks. Plain text parsing, no CUDA: unit-tested on its own.
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +27,7 @@ struct DebugLog {
   std::string network;                  // "Socket", "IB", "AWS Libfabric" from "Using network ...", empty if none
   std::vector<Connection> connections;  // one per (from, to, via), sorted
   std::size_t lines_read = 0;
+  std::set<std::tuple<int, int, std::string, std::string>> channels_seen;  // (from, to, via, "channel/conn")
 };
 
 // GPUs joined by NVLink, from the topology dump: rank -> the bus ids and NVSwitches it links to.

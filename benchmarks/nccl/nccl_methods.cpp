@@ -7,8 +7,10 @@
 // debug output and topology dump, written into the trial directory, give its version, network and
 // the transport of every connection (nccl_transports.json beside the reports).
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -116,12 +118,14 @@ void prepare(const Communicators& comms, Operation op, const Layout& layout, boo
     const Member& m = comms.members()[k];
     PERFZERO_CUDA_CALL(cudaSetDevice(m.device));
     const std::vector<float> in = input_of(op, layout, m.rank);
-    PERFZERO_CUDA_CALL(cudaMemset(buffers[k].recv.get(), 0, buffers[k].recv.bytes()));
+    // On the member's own stream, which NCCL's work follows: the legacy default stream does not order
+    // a non-blocking stream, and a pageable copy may return before its DMA is done.
+    PERFZERO_CUDA_CALL(cudaMemsetAsync(buffers[k].recv.get(), 0, buffers[k].recv.bytes(), m.stream));
     float* target =
         in_place ? buffers[k].recv.get() + in_place_input_offset(op, layout, m.rank) : buffers[k].send.get();
-    PERFZERO_CUDA_CALL(cudaMemcpy(target, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
+    PERFZERO_CUDA_CALL(cudaMemcpyAsync(target, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice, m.stream));
+    PERFZERO_CUDA_CALL(cudaStreamSynchronize(m.stream));  // `in` goes out of scope
   }
-  comms.synchronize();
 }
 
 void issue(const Communicators& comms, Operation op, const Layout& layout, bool in_place,
@@ -149,7 +153,9 @@ CheckResult check(const Communicators& comms, Operation op, const Layout& layout
     std::vector<float> result(result_count(op, layout));
     const float* from = buffers[k].recv.get() + (in_place ? in_place_result_offset(op, layout, m.rank) : 0);
     PERFZERO_CUDA_CALL(cudaSetDevice(m.device));
-    PERFZERO_CUDA_CALL(cudaMemcpy(result.data(), from, result.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    PERFZERO_CUDA_CALL(
+        cudaMemcpyAsync(result.data(), from, result.size() * sizeof(float), cudaMemcpyDeviceToHost, m.stream));
+    PERFZERO_CUDA_CALL(cudaStreamSynchronize(m.stream));
     const CheckResult mine = check_result(op, layout, m.rank, comms.nranks(), result);
     if (all.first.empty()) all.first = mine.first;
     all.wrong += mine.wrong;
@@ -198,8 +204,15 @@ std::variant<int, std::string> device_of_rank(const Place& place) {
 std::optional<Communicators> form(Context& ctx, const Place& place, int gpus, std::chrono::milliseconds join) {
   const fs::path dir = trial_dir();
   const bool root = place.rank == 0;
+  // Rank 0 publishes the same outcome it ends with, so every rank ends alike.
   auto stop = [&](const std::string& why, bool skipped) -> std::optional<Communicators> {
-    if (root && place.world > 1) publish_skip(dir, why);
+    if (root && place.world > 1) {
+      if (skipped) {
+        publish_skip(dir, why);
+      } else {
+        publish_failure(dir, why);
+      }
+    }
     if (skipped) {
       ctx.skip(why);
     } else {
@@ -230,6 +243,10 @@ std::optional<Communicators> form(Context& ctx, const Place& place, int gpus, st
       ctx.skip("rank 0 skipped: " + skipped->reason);
       return std::nullopt;
     }
+    if (const auto* failed = std::get_if<Failed>(&got)) {
+      ctx.fail("rank 0 failed: " + failed->reason);
+      return std::nullopt;
+    }
     if (const auto* late = std::get_if<TimedOut>(&got)) {
       ctx.fail(late->message);
       return std::nullopt;
@@ -239,7 +256,7 @@ std::optional<Communicators> form(Context& ctx, const Place& place, int gpus, st
   return Communicators::one_rank(place.rank, place.world, std::get<int>(device), id, join);
 }
 
-void record_account(Context& ctx, const fs::path& dir, const std::string& not_read) {
+void record_account(Context& ctx, const fs::path& dir, const std::string& not_read, int comms_ranks) {
   ctx.set_extra("nccl_version", version_text());
   if (!not_read.empty()) {
     ctx.set_extra("nccl_transports", not_read);
@@ -247,7 +264,10 @@ void record_account(Context& ctx, const fs::path& dir, const std::string& not_re
   }
   const DebugLog log = read_nccl_account(dir);
   const nlohmann::json account = to_json(log);
-  std::ofstream(dir / kTransportsFile) << account.dump(2) << '\n';
+  std::ofstream out(dir / kTransportsFile);
+  out << account.dump(2) << '\n';
+  out.close();
+  if (!out) ctx.set_extra("nccl_transports_file", fmt::format("not written: {}", std::strerror(errno)));
   if (!log.version.empty()) ctx.set_extra("nccl_build", log.version);
   if (!log.network.empty()) ctx.set_extra("nccl_network", log.network);
   std::string summary;
@@ -255,7 +275,9 @@ void record_account(Context& ctx, const fs::path& dir, const std::string& not_re
     summary += fmt::format("{}{}->{} {} ({}, {} channel{})", summary.empty() ? "" : "; ", c.from_rank, c.to_rank,
                            c.kind, c.via, c.channels, c.channels == 1 ? "" : "s");
   }
-  ctx.set_extra("nccl_transports", summary.empty() ? std::string("none: one rank has no peer") : summary);
+  ctx.set_extra("nccl_transports", !summary.empty()   ? summary
+                                   : comms_ranks == 1 ? std::string("none: one rank has no peer")
+                                                      : std::string("no connection lines in NCCL's log"));
   std::string kinds;
   for (const auto& k : account["kinds"]) {
     if (!kinds.empty()) kinds += ',';
@@ -315,7 +337,7 @@ void run_operation(Context& ctx, Operation op) {
   ctx.set_extra("dtype", std::string("float32"));
   ctx.set_extra("in_place", layout.in_place ? std::string("measured") : std::string("not defined by NCCL"));
   ctx.set_extra("checked", verify ? std::string("every element of every rank, before timing") : std::string("no"));
-  if (place.rank == 0) record_account(ctx, dir, not_read);
+  if (place.rank == 0) record_account(ctx, dir, not_read, comms->nranks());
 }
 
 std::vector<ParamSpec> params() {

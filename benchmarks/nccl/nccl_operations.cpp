@@ -12,10 +12,14 @@ float pattern(int rank, std::size_t i) { return static_cast<float>(rank + 1 + st
 // 1 + 2 + ... + n: what the ranks' `rank + 1` parts of pattern() sum to.
 int sum_of_ranks(int n) { return n * (n + 1) / 2; }
 float reduced(int n, std::size_t i) { return static_cast<float>(sum_of_ranks(n) + n * static_cast<int>(i % 7)); }
-// alltoall: what rank `from` sends to rank `to`, element i of that chunk (below 2^24 for ~160000 ranks).
-float addressed(int from, int to, std::size_t i) {
-  return static_cast<float>(100 * from + to + static_cast<int>(i % 7));
+// alltoall: what rank `from` of n sends to rank `to`, element i of that chunk: a different number for
+// every (from, to), exact in a float up to about 4000 ranks.
+float addressed(int from, int to, int n, std::size_t i) {
+  return static_cast<float>(from * n + to + static_cast<int>(i % 7) * n * n);
 }
+
+// The ranks an alltoall layout is for: one chunk per peer.
+int peers_of(const Layout& layout) { return static_cast<int>(layout.send_count / layout.chunk); }
 
 }  // namespace
 
@@ -89,7 +93,7 @@ std::vector<float> input_of(Operation op, const Layout& layout, int rank) {
   for (std::size_t i = 0; i < in.size(); ++i) {
     switch (op) {
       case Operation::alltoall:
-        in[i] = addressed(rank, static_cast<int>(i / layout.chunk), i % layout.chunk);
+        in[i] = addressed(rank, static_cast<int>(i / layout.chunk), peers_of(layout), i % layout.chunk);
         break;
       case Operation::broadcast:
         in[i] = rank == 0 ? pattern(0, i) : 0.0F;
@@ -120,7 +124,7 @@ float expected_of(Operation op, const Layout& layout, int rank, int nranks, std:
     case Operation::reduce_scatter:
       return reduced(nranks, static_cast<std::size_t>(rank) * layout.chunk + i);
     case Operation::alltoall:
-      return addressed(static_cast<int>(i / layout.chunk), rank, i % layout.chunk);
+      return addressed(static_cast<int>(i / layout.chunk), rank, nranks, i % layout.chunk);
     case Operation::broadcast:
       return pattern(0, i);
     case Operation::sendrecv:

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -15,8 +16,14 @@ namespace {
 
 constexpr std::size_t kHexDigits = 2 * std::size_t{NCCL_UNIQUE_ID_BYTES};
 
+std::string this_attempt() {
+  const char* attempt = std::getenv("PERFZERO_ATTEMPT");
+  return attempt != nullptr ? attempt : "";
+}
+
 // Written whole, then renamed: a reader never sees half a file.
-void publish(const std::filesystem::path& trial_dir, const nlohmann::json& doc) {
+void publish(const std::filesystem::path& trial_dir, nlohmann::json doc) {
+  doc["attempt"] = this_attempt();
   const auto tmp = trial_dir / fmt::format(".{}.{}", kUniqueIdFile, ::getpid());
   {
     std::ofstream out(tmp);
@@ -64,8 +71,12 @@ void publish_skip(const std::filesystem::path& trial_dir, const std::string& rea
   publish(trial_dir, {{"skipped", reason}});
 }
 
-std::variant<ncclUniqueId, Skipped, TimedOut> wait_for_unique_id(const std::filesystem::path& trial_dir,
-                                                                 std::chrono::milliseconds wait) {
+void publish_failure(const std::filesystem::path& trial_dir, const std::string& reason) {
+  publish(trial_dir, {{"failed", reason}});
+}
+
+std::variant<ncclUniqueId, Skipped, Failed, TimedOut> wait_for_unique_id(const std::filesystem::path& trial_dir,
+                                                                         std::chrono::milliseconds wait) {
   const auto give_up = std::chrono::steady_clock::now() + wait;
   const auto path = trial_dir / kUniqueIdFile;
   std::string last_problem = "rank 0 has not published it";
@@ -75,8 +86,17 @@ std::variant<ncclUniqueId, Skipped, TimedOut> wait_for_unique_id(const std::file
       std::stringstream text;
       text << in.rdbuf();
       const auto doc = nlohmann::json::parse(text.str(), nullptr, false);
+      const bool ours = doc.is_object() && doc.value("attempt", std::string()) == this_attempt();
+      if (doc.is_object() && !ours) {
+        last_problem = fmt::format("{} is an earlier attempt's", path.string());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
       if (doc.is_object() && doc.contains("skipped") && doc["skipped"].is_string()) {
         return Skipped{doc["skipped"].get<std::string>()};
+      }
+      if (doc.is_object() && doc.contains("failed") && doc["failed"].is_string()) {
+        return Failed{doc["failed"].get<std::string>()};
       }
       ncclUniqueId id{};
       if (doc.is_object() && doc.contains("id") && doc["id"].is_string() && from_hex(doc["id"], id)) return id;

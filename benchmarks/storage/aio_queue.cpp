@@ -73,11 +73,6 @@ IoResult run_io(int fd, const IoPattern& p, bench::LatencyHistogram& latency) {
     result.error = "the file must hold at least one block, and the queue at least one I/O";
     return result;
   }
-  AioContext aio(p.queue_depth);
-  if (!aio.ok()) {
-    result.error = fmt::format("io_setup({}) failed: {}", p.queue_depth, std::strerror(errno));
-    return result;
-  }
   const auto depth = static_cast<std::size_t>(p.queue_depth);
   void* raw = nullptr;
   if (::posix_memalign(&raw, 4096, p.block_size * depth) != 0) {
@@ -85,6 +80,13 @@ IoResult run_io(int fd, const IoPattern& p, bench::LatencyHistogram& latency) {
     return result;
   }
   const std::unique_ptr<void, decltype(&std::free)> buffers(raw, &std::free);
+  // After the buffers, so destroyed before them: io_destroy waits for the I/Os still in flight, which
+  // the kernel must not complete into freed memory.
+  AioContext aio(p.queue_depth);
+  if (!aio.ok()) {
+    result.error = fmt::format("io_setup({}) failed: {}", p.queue_depth, std::strerror(errno));
+    return result;
+  }
   // Written blocks carry bytes that do not compress; read ones are overwritten.
   std::memset(raw, 0x5a, p.block_size * depth);
   for (std::size_t i = 0; i < p.block_size * depth; i += 64)

@@ -128,6 +128,7 @@ TEST(NcclDebugLog, ReadsVersionNetworkAndEveryConnectionOfEveryRanksFile) {
   DebugLog log;
   parse_debug_text(fixture("debug-two-hosts-rank0.log"), log);
   parse_debug_text(fixture("debug-two-hosts-rank2.log"), log);
+  parse_debug_text(fixture("debug-two-hosts-rank3.log"), log);
   classify(log, parse_topology(fixture("topology-pcie.xml")));
   EXPECT_EQ(log.version, "2.28.9+cuda13.0");
   EXPECT_EQ(log.network, "Socket");
@@ -146,9 +147,22 @@ TEST(NcclDebugLog, ReadsVersionNetworkAndEveryConnectionOfEveryRanksFile) {
   EXPECT_EQ(c[3].from_rank, 3);
   EXPECT_EQ(c[3].to_rank, 0);
   EXPECT_EQ(c[3].via, "NET/Socket/0");
+  // Each channel once, though both ends log a network connection and both ranks of host 2 the P2P one.
+  for (const auto& connection : c) EXPECT_EQ(connection.channels, 2) << connection.via;
   const auto doc = to_json(log);
   EXPECT_EQ(doc["kinds"], nlohmann::json::array({"P2P", "socket"}));
   EXPECT_EQ(doc["connections"].size(), 4U);
+}
+
+TEST(NcclDebugLog, ANetworkPluginsNameWithSpacesIsReadWhole) {
+  DebugLog log;
+  parse_debug_text(fixture("debug-efa.log"), log);
+  classify(log, NvlinkTopology{});
+  EXPECT_EQ(log.network, "AWS Libfabric");
+  ASSERT_EQ(log.connections.size(), 2U);
+  EXPECT_EQ(log.connections[0].via, "NET/AWS Libfabric/0/GDRDMA");
+  EXPECT_EQ(log.connections[0].kind, "EFA plugin");
+  EXPECT_EQ(log.connections[1].kind, "EFA plugin");
 }
 
 TEST(NcclDebugLog, PeerToPeerBetweenGpusOnOneNvswitchIsNvlink) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
 namespace perfzero::nccl {
@@ -63,6 +64,30 @@ TEST(NcclUniqueId, AFileThatIsNotAnIdIsNamedWhenTheWaitEnds) {
   ASSERT_TRUE(std::holds_alternative<TimedOut>(got));
   EXPECT_NE(std::get<TimedOut>(got).message.find("is not {\"id\": <256 hex digits>}"), std::string::npos)
       << std::get<TimedOut>(got).message;
+}
+
+TEST(NcclUniqueId, ARankZeroThatFailsFailsTheOthersWithItsReason) {
+  testing::TempDir dir;
+  publish_failure(dir.path(), "rank 0 is local rank 3 on a host with 2 GPUs");
+  const auto got = wait_for_unique_id(dir.path(), 30s);
+  ASSERT_TRUE(std::holds_alternative<Failed>(got));
+  EXPECT_EQ(std::get<Failed>(got).reason, "rank 0 is local rank 3 on a host with 2 GPUs");
+}
+
+// A resumed run starts the trial again in the same directory: the earlier start's id is not this one's.
+TEST(NcclUniqueId, AnEarlierAttemptsIdIsWaitedPast) {
+  testing::TempDir dir;
+  {
+    const testing::ScopedEnv earlier{{"PERFZERO_ATTEMPT", "00000000000000aa"}};
+    publish_unique_id(dir.path(), sample_id());
+  }
+  const testing::ScopedEnv now{{"PERFZERO_ATTEMPT", "00000000000000bb"}};
+  const auto stale = wait_for_unique_id(dir.path(), 300ms);
+  ASSERT_TRUE(std::holds_alternative<TimedOut>(stale));
+  EXPECT_NE(std::get<TimedOut>(stale).message.find("an earlier attempt's"), std::string::npos)
+      << std::get<TimedOut>(stale).message;
+  publish_unique_id(dir.path(), sample_id());
+  EXPECT_TRUE(std::holds_alternative<ncclUniqueId>(wait_for_unique_id(dir.path(), 30s)));
 }
 
 TEST(NcclUniqueId, NothingPublishedIsATimeOutSayingSo) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -39,6 +40,15 @@ HarnessPaths find_harness_paths() {
   return paths;
 }
 
+namespace {
+
+std::uint64_t attempt_token() {
+  static std::mt19937_64 generator{std::random_device{}()};
+  return generator();
+}
+
+}  // namespace
+
 runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
                                    int trial, const std::string& root_data_dir) {
   runner::ChildCommand command;
@@ -60,6 +70,9 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
   // argument names, not through this variable.
   env["PERFZERO_HARNESS_PID"] = std::to_string(::getpid());
   env["PERFZERO_METHOD"] = planned.name;
+  // New at every start of the trial: a resumed run starts it again in the same directory, where an
+  // earlier attempt's files (a multi-host method's rendezvous) must not be taken for this one's.
+  env["PERFZERO_ATTEMPT"] = fmt::format("{:016x}", attempt_token());
   if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;
 
   if (planned.external) {

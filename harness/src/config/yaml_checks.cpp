@@ -94,9 +94,9 @@ std::map<std::string, std::string> Checker::env_of(const YAML::Node& node, const
     if (name.empty() || name.find('=') != std::string::npos)
       fail(item.first, key, "'" + name + "' is not a variable name");
     // The harness sets these for every child after the suite's env, so a value here would be lost.
-    static const std::set<std::string> reserved{
-        "PERFZERO_RESULT_FILE",   "PERFZERO_TRIAL_DIR", "PERFZERO_TRIAL",       "PERFZERO_METHOD",
-        "PERFZERO_ROOT_DATA_DIR", "PERFZERO_RUN_DIR",   "PERFZERO_HARNESS_PID", "TMPDIR"};
+    static const std::set<std::string> reserved{"PERFZERO_RESULT_FILE", "PERFZERO_TRIAL_DIR",     "PERFZERO_TRIAL",
+                                                "PERFZERO_METHOD",      "PERFZERO_ROOT_DATA_DIR", "PERFZERO_RUN_DIR",
+                                                "PERFZERO_HARNESS_PID", "PERFZERO_ATTEMPT",       "TMPDIR"};
     if (reserved.count(name) != 0 || name.rfind("PERFZERO_PARAM_", 0) == 0) {
       fail(item.first, key + "." + name,
            "'" + name + "' is set by perfzero for each trial and cannot be given (docs/suites.md, What a child gets)");

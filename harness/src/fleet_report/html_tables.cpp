@@ -29,7 +29,10 @@ std::string measured_cell(const Configuration& c) {
 std::string hosts_details(const Configuration& c) {
   if (c.nodes <= 1) return "";
   std::vector<std::string> names;
-  for (const auto& h : c.hosts) names.push_back(h.value("hostname", "?"));
+  for (const auto& h : c.hosts) {
+    const bool named = h.is_object() && h.contains("hostname") && h["hostname"].is_string();
+    names.push_back(named ? h["hostname"].get<std::string>() : "?");
+  }
   return fmt::format("<details class=hosts><summary>{} hosts{}</summary><pre>{}</pre></details>", c.nodes,
                      names.empty() ? "" : ": " + escape(text::join(names, ", ")),
                      escape(c.hosts.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
