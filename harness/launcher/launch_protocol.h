@@ -18,11 +18,29 @@
 /* Larger than any command line plus environment the kernel would exec (ARG_MAX is 2 MiB here). */
 #define PZ_LAUNCH_MAX_PAYLOAD (16u << 20)
 
+/* The counters perf_event_open can count for a trial (launcher_counters.h): bit i of
+   pz_launch_request.counters asks for counter i. */
+enum pz_counter {
+  PZ_COUNTER_TASK_CLOCK = 0,
+  PZ_COUNTER_CONTEXT_SWITCHES,
+  PZ_COUNTER_CPU_MIGRATIONS,
+  PZ_COUNTER_PAGE_FAULTS,
+  PZ_COUNTER_CYCLES,
+  PZ_COUNTER_INSTRUCTIONS,
+  PZ_COUNTER_BRANCHES,
+  PZ_COUNTER_BRANCH_MISSES,
+  PZ_COUNTER_CACHE_REFERENCES,
+  PZ_COUNTER_CACHE_MISSES,
+  PZ_COUNTERS
+};
+
 struct pz_launch_request {
   uint32_t magic;
   uint32_t payload_bytes;
   uint32_t argc;
   uint32_t envc;
+  uint32_t counters; /* bit per enum pz_counter; 0: count nothing */
+  uint32_t reserved;
 };
 
 enum pz_launch_reply_kind {
@@ -47,6 +65,19 @@ struct pz_launch_reply {
   int64_t system_microseconds;
   int64_t run_delay_microseconds;
   int64_t wall_nanoseconds; /* DONE: from just before the method's process was made to the tree reaped */
+  /* DONE: the kernel's rusage of the tree, summed like the CPU times (what the counters fall back on) */
+  int64_t voluntary_switches;
+  int64_t involuntary_switches;
+  int64_t minor_faults;
+  int64_t major_faults;
+  /* DONE: per enum pz_counter, the count from the method's exec to the tree reaped, scaled by
+     enabled/running time when the PMU multiplexed it; its error: 0 counted, else perf_event_open's
+     errno (-1: not asked for); the share of the time it was on the PMU, in millionths */
+  int64_t counter_values[PZ_COUNTERS];
+  int32_t counter_errors[PZ_COUNTERS];
+  int32_t counter_running_ppm[PZ_COUNTERS];
+  int32_t counters_user_only; /* 1: counted in user space only (perf_event_paranoid forbade the kernel's) */
+  int32_t reserved;
 };
 
 #endif

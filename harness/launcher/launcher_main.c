@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "launch_protocol.h"
+#include "launcher_counters.h"
 #include "launcher_tree.h"
 
 extern char** environ;
@@ -43,6 +44,7 @@ struct request {
   char** envp; /* envc entries, then NULL */
   const char* working_dir;
   int log_fd;
+  uint32_t counters; /* enum pz_counter bits */
 };
 
 static void free_request(struct request* req) {
@@ -120,6 +122,7 @@ static int read_request(int sock, struct request* req) {
   const int got = receive_header(sock, &header, &req->log_fd);
   if (got <= 0) return got;
   if (header.payload_bytes == 0 || header.payload_bytes > PZ_LAUNCH_MAX_PAYLOAD) return -1;
+  req->counters = header.counters;
   req->payload = malloc(header.payload_bytes);
   if (req->payload == NULL || read_fully(sock, req->payload, header.payload_bytes) <= 0) return -1;
   return split_payload(&header, req) == 0 ? 1 : -1;
@@ -191,6 +194,9 @@ static int run_one(int sock, const struct request* req) {
   sigprocmask(SIG_SETMASK, &all, &own_mask);
   char** const own_environ = environ;
   const int reset = reset_peak_rss();
+  /* Opened on this process, inherited by the method and enabled at its exec (launcher_counters.h). */
+  struct counter_set counters;
+  counters_open(&counters, req->counters);
   struct timespec started;
   clock_gettime(CLOCK_MONOTONIC, &started);
   const pid_t child = reset == 0 ? vfork() : fork();
@@ -205,6 +211,7 @@ static int run_one(int sock, const struct request* req) {
   if (setup[0] >= 0) close(setup[0]);
   if (child < 0 || setup_error != 0) {
     if (child > 0) waitpid(child, NULL, 0);
+    counters_finish(&counters, &reply);
     reply.kind = child < 0 ? PZ_LAUNCH_FORK_FAILED : PZ_LAUNCH_SETUP_FAILED;
     reply.error = child < 0 ? fork_error : setup_error;
     return send_reply(sock, &reply);
@@ -216,6 +223,7 @@ static int run_one(int sock, const struct request* req) {
   const struct tree_usage usage = reap_tree(child);
   struct timespec ended;
   clock_gettime(CLOCK_MONOTONIC, &ended);
+  counters_finish(&counters, &reply);
   reply.wall_nanoseconds = (int64_t)(ended.tv_sec - started.tv_sec) * 1000000000LL + (ended.tv_nsec - started.tv_nsec);
   reply.kind = PZ_LAUNCH_DONE;
   reply.wait_status = usage.child_status;
@@ -225,6 +233,10 @@ static int run_one(int sock, const struct request* req) {
   reply.user_microseconds = usage.user_microseconds;
   reply.system_microseconds = usage.system_microseconds;
   reply.run_delay_microseconds = usage.run_delay_microseconds;
+  reply.voluntary_switches = usage.voluntary_switches;
+  reply.involuntary_switches = usage.involuntary_switches;
+  reply.minor_faults = usage.minor_faults;
+  reply.major_faults = usage.major_faults;
   return send_reply(sock, &reply);
 }
 

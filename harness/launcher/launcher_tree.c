@@ -97,7 +97,7 @@ static long run_delay_of(pid_t pid) {
 }
 
 struct tree_usage reap_tree(pid_t child) {
-  struct tree_usage usage = {0, 0, 0, -1, 0, 0, 0};
+  struct tree_usage usage = {0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0};
   int child_done = 0;
   for (;;) {
     int status = 0;
@@ -121,6 +121,10 @@ struct tree_usage reap_tree(pid_t child) {
     if (ru.ru_maxrss > usage.maxrss_kib) usage.maxrss_kib = ru.ru_maxrss;
     usage.user_microseconds += microseconds(ru.ru_utime);
     usage.system_microseconds += microseconds(ru.ru_stime);
+    usage.voluntary_switches += ru.ru_nvcsw;
+    usage.involuntary_switches += ru.ru_nivcsw;
+    usage.minor_faults += ru.ru_minflt;
+    usage.major_faults += ru.ru_majflt;
     if (pid == child) {
       usage.child_status = status;
       child_done = 1;

@@ -25,6 +25,11 @@ struct tree_usage {
   int reaped;
   int leftovers_killed; /* killed by SIGKILL after the main process ended: what it left running */
   int child_status;
+  /* rusage of the reaped processes (each with its own waited-for descendants), summed */
+  long voluntary_switches;
+  long involuntary_switches;
+  long minor_faults;
+  long major_faults;
 };
 
 /* Reaps every process of the tree until none is left; ends what the method leaves behind. */

@@ -86,7 +86,7 @@ LauncherOutcome launcher_serving_one_request(const fs::path& dir, const fs::path
   const std::vector<std::string> strings{dir.string(), "/bin/sh", "-c", "echo ran > '" + marker.string() + "'",
                                          "PATH=/usr/bin:/bin"};
   for (const auto& s : strings) payload += s + '\0';
-  pz_launch_request header{PZ_LAUNCH_MAGIC, static_cast<uint32_t>(payload.size()), 3, 1};
+  pz_launch_request header{PZ_LAUNCH_MAGIC, static_cast<uint32_t>(payload.size()), 3, 1, 0, 0};
   iovec iov{&header, sizeof header};
   union {
     char buffer[CMSG_SPACE(sizeof(int))];

@@ -24,7 +24,7 @@ TrialExecution measured_execution(int exit_code) {
   e.end = ProcessEnd::exited;
   e.exit_code = exit_code;
   e.wall_seconds = 0.25;
-  e.kernel = KernelUsage{64ULL << 20, 0.125, 0.0625, 2, 0, std::nullopt, std::nullopt};
+  e.kernel = KernelUsage{64ULL << 20, 0.125, 0.0625, 2, 0, std::nullopt, std::nullopt, {}};
   e.tree.max_hwm_process = 32ULL << 20;
   return e;
 }

@@ -209,6 +209,7 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
 
   runner::TrialRequest& request = job.request;
   request.command = child_command(planned, job.dir, step.number, options_.root_data_dir);
+  request.command.counters = options_.counters;
   request.log_path = job.dir / files::kChildLogFile;
   request.timeout = planned.timeout;
   request.monitor_interval = planned.monitor_interval;

@@ -12,6 +12,7 @@
 #include "cli/history_options.hpp"
 #include "cli/report_options.hpp"
 #include "config/run_plan.hpp"
+#include "samplers/counter_readings.hpp"
 
 namespace perfzero::cli {
 
@@ -39,6 +40,7 @@ struct Options {
   std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold
   std::vector<std::string> reports;        // --report: the outputs to write; empty means every built-in one
   std::string dmi_root = "/sys/class/dmi/id";
+  std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms
   // Flags as given, name -> value, for the report's benchmark_info.flags.
   std::vector<std::pair<std::string, std::string>> given;

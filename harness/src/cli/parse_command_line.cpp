@@ -10,6 +10,7 @@
 #include "common/table_cells.hpp"
 #include "common/text.hpp"
 #include "perfzero_build_info.hpp"
+#include "samplers/counter_readings.hpp"
 
 namespace perfzero::cli {
 
@@ -51,6 +52,7 @@ struct RawValues {
   std::string timeout;
   std::string interval;
   std::string launch;
+  std::string counters;
   std::string max_cases;
   std::string max_result_bytes;
   std::string max_log_bytes;
@@ -119,6 +121,13 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
   app.add_option("--monitor_interval_ms", raw.interval, "Process-tree sampling interval (default 100)")
       ->group(run)
       ->type_name("MS");
+  app.add_option("--counters", raw.counters,
+                 "What perf_event_open counts per trial, from the method's exec with its children: default "
+                 "(all), none, software, hardware, or names (task_clock,context_switches,cpu_migrations,"
+                 "page_faults,cycles,instructions,branches,branch_misses,cache_references,cache_misses); "
+                 "docs/monitoring.md")
+      ->group(run)
+      ->type_name("SET");
   app.add_option("--launch", raw.launch,
                  "How every method's processes start: local (default), mpirun[,nodes=N,tasks_per_node=K,"
                  "hosts=a:b,hostfile=F,extra_args=x:y] or slurm[,nodes=N,tasks_per_node=K,hosts=a:b,"
@@ -307,6 +316,12 @@ void convert_raw_values(const RawValues& raw, Options& o) {
   if (!raw.interval.empty()) {
     o.settings.monitor_interval =
         std::chrono::milliseconds(int_value("monitor_interval_ms", raw.interval, 1, 3'600'000));
+  }
+  if (!raw.counters.empty()) {
+    std::string why;
+    const auto bits = samplers::counter_set(raw.counters, why);
+    if (!bits) throw UsageError(why);
+    o.counters = *bits;
   }
   if (!raw.max_cases.empty()) {
     try {

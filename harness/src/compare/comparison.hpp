@@ -77,7 +77,8 @@ void judge(MetricComparison& m, const Settings& settings);
 std::string disturbance_words(const Side& baseline, const Side& candidate);
 
 // True when the row's metric is gated by `pattern` (an ECMAScript regular expression searched in the
-// metric's name; empty gates every metric). Throws std::regex_error for a bad pattern.
+// metric's name; empty gates every metric but the counters', results/counter_metrics.hpp). Throws
+// std::regex_error for a bad pattern.
 bool gates(const std::string& pattern, const std::string& metric);
 
 }  // namespace perfzero::compare

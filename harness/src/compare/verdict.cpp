@@ -7,6 +7,7 @@
 
 #include "compare/comparison.hpp"
 #include "compare/significance.hpp"
+#include "results/counter_metrics.hpp"
 #include "results/statistics.hpp"
 
 namespace perfzero::compare {
@@ -79,7 +80,7 @@ Verdict directed(double change, Direction direction) {
 }
 
 bool gates(const std::string& pattern, const std::string& metric) {
-  if (pattern.empty()) return true;
+  if (pattern.empty()) return !results::is_counter_metric(metric);
   return std::regex_search(metric, std::regex(pattern, std::regex::ECMAScript));
 }
 

@@ -24,6 +24,14 @@
 
 namespace perfzero::runner {
 
+static_assert(samplers::kCounterCount == PZ_COUNTERS,
+              "launch_protocol.h and counter_readings.hpp list the same counters");
+static_assert(static_cast<int>(samplers::Counter::context_switches) == PZ_COUNTER_CONTEXT_SWITCHES &&
+                  static_cast<int>(samplers::Counter::page_faults) == PZ_COUNTER_PAGE_FAULTS &&
+                  static_cast<int>(samplers::Counter::cycles) == PZ_COUNTER_CYCLES &&
+                  static_cast<int>(samplers::Counter::cache_misses) == PZ_COUNTER_CACHE_MISSES,
+              "samplers::Counter follows enum pz_counter");
+
 namespace bp = boost::process::v2;
 
 namespace {
@@ -120,9 +128,12 @@ void LaunchServer::spawn() {
 
 bool LaunchServer::send_request(const ChildCommand& command, int log_fd) {
   const std::string payload = payload_of(command);
-  pz_launch_request header{PZ_LAUNCH_MAGIC, static_cast<std::uint32_t>(payload.size()),
+  pz_launch_request header{PZ_LAUNCH_MAGIC,
+                           static_cast<std::uint32_t>(payload.size()),
                            static_cast<std::uint32_t>(command.argv.size()),
-                           static_cast<std::uint32_t>(command.environment.size())};
+                           static_cast<std::uint32_t>(command.environment.size()),
+                           command.counters,
+                           0};
   if (payload.size() > PZ_LAUNCH_MAX_PAYLOAD) throw LaunchError("the command line and environment exceed 16 MiB");
   union {
     char buffer[CMSG_SPACE(sizeof(int))];
@@ -196,6 +207,19 @@ std::optional<TreeEnd> LaunchServer::finish(std::string& launcher_end) {
   if (reply->run_delay_microseconds >= 0) {
     end.usage.run_queue_seconds = static_cast<double>(reply->run_delay_microseconds) / 1e6;
   }
+  samplers::CounterReadings& counters = end.usage.counters;
+  for (std::size_t i = 0; i < samplers::kCounterCount; ++i) {
+    samplers::CounterReading& c = counters.counters[i];
+    c.asked = reply->counter_errors[i] != -1;
+    c.error = std::max(0, reply->counter_errors[i]);
+    if (c.asked && reply->counter_errors[i] == 0) c.value = static_cast<double>(reply->counter_values[i]);
+    c.running_share = static_cast<double>(reply->counter_running_ppm[i]) / 1e6;
+  }
+  counters.user_only = reply->counters_user_only != 0;
+  counters.voluntary_switches = reply->voluntary_switches;
+  counters.involuntary_switches = reply->involuntary_switches;
+  counters.minor_faults = reply->minor_faults;
+  counters.major_faults = reply->major_faults;
   return end;
 }
 

@@ -11,13 +11,15 @@
 #include <vector>
 
 #include "runner/trial_execution.hpp"
+#include "samplers/counter_readings.hpp"
 
 namespace perfzero::runner {
 
 struct ChildCommand {
   std::vector<std::string> argv;  // argv[0] is looked up on the child's PATH
   std::filesystem::path working_dir;
-  std::vector<std::string> environment;  // NAME=value, the child's whole environment
+  std::vector<std::string> environment;             // NAME=value, the child's whole environment
+  std::uint32_t counters = samplers::kAllCounters;  // what perfzero-launch counts (--counters)
 };
 
 // The method could not be started (the launcher cannot run, fork or chdir failed): the trial fails

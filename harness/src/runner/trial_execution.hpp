@@ -40,6 +40,8 @@ struct KernelUsage {
   std::optional<double> run_queue_seconds;
   // The tree's wall time as perfzero-launch measured it (just before the fork to the tree reaped).
   std::optional<double> wall_seconds;
+  // What perf_event_open counted over the tree from the method's exec, and the tree's rusage.
+  samplers::CounterReadings counters;
 };
 
 struct TrialExecution {

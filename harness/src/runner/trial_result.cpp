@@ -245,6 +245,7 @@ results::Trial make_trial(const TrialRecord& record) {
   }
   for (const auto& [name, output] : e.samplers) {
     t.samplers[name] = output.summary;
+    t.metrics.insert(t.metrics.end(), output.metrics.begin(), output.metrics.end());
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());
   }
   // Another host of the method was busy with something else: the trial is disturbed, as when this one is.

@@ -151,6 +151,7 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
                                             : tree.result().tree_cpu_seconds;
   if (execution.kernel) {
     facts.run_queue_seconds = execution.kernel->run_queue_seconds;
+    facts.counters = execution.kernel->counters;
     facts.max_rss_bytes = static_cast<double>(execution.kernel->max_rss_bytes);
   }
   for (auto* s : all) execution.samplers.emplace_back(s->name(), s->finish(facts));

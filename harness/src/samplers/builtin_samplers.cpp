@@ -1,4 +1,5 @@
 // The optional samplers this build has: one line each. The process tree is always on (runner).
+#include "samplers/counters_sampler.hpp"
 #include "samplers/gpu_sampler.hpp"
 #include "samplers/host_load_sampler.hpp"
 #include "samplers/leftover_files_sampler.hpp"
@@ -11,6 +12,10 @@ const std::vector<SamplerInfo>& builtin_samplers() {
        [] { return std::make_unique<HostLoadSampler>(); }},
       {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
        [] { return std::make_unique<LeftoverFilesSampler>(); }},
+      {"counters",
+       "what the CPU did for the method (perf_event_open from its exec, children included: task clock, context "
+       "switches, migrations, page faults; cycles, instructions, branches, cache misses with a PMU): metrics",
+       [] { return std::make_unique<CountersSampler>(); }},
       {"gpu", "NVIDIA GPUs through NVML: utilization, memory, power, clocks, temperature, PCIe; flags gpu_throttled",
        [] { return GpuSampler::make_on_process_nvml(); }},
   };

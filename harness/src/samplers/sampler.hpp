@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/events.hpp"
+#include "samplers/counter_readings.hpp"
 
 namespace perfzero::samplers {
 
@@ -26,12 +27,15 @@ struct TrialFacts {
   std::optional<double> run_queue_seconds;  // how long its processes waited for a CPU (schedstat)
   std::optional<double> max_rss_bytes;      // largest ru_maxrss of any process of the tree (kernel)
   std::filesystem::path trial_dir;          // where the trial writes; its TMPDIR is trial_dir/tmp
+  std::optional<CounterReadings> counters;  // what perfzero-launch counted (none: it was lost)
 };
 
 struct SamplerOutput {
   nlohmann::json summary = nlohmann::json::object();  // named values, e.g. {"max_rss_tree": ...}
   std::vector<std::string> flags;                     // e.g. "host_busy": shown in the summaries
   results::TimeSeries series;
+  // Figures of the method itself, added to its benchmark_result.metrics (the counters' sampler).
+  std::vector<results::MetricValue> metrics;
 };
 
 class Sampler {

@@ -1,0 +1,92 @@
+#define _GNU_SOURCE
+#include "launcher_counters.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const struct {
+  uint32_t type;
+  uint64_t config;
+} kEvents[PZ_COUNTERS] = {
+    [PZ_COUNTER_TASK_CLOCK] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    [PZ_COUNTER_CONTEXT_SWITCHES] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    [PZ_COUNTER_CPU_MIGRATIONS] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    [PZ_COUNTER_PAGE_FAULTS] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    [PZ_COUNTER_CYCLES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    [PZ_COUNTER_INSTRUCTIONS] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    [PZ_COUNTER_BRANCHES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    [PZ_COUNTER_BRANCH_MISSES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    [PZ_COUNTER_CACHE_REFERENCES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    [PZ_COUNTER_CACHE_MISSES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+};
+
+static int open_one(int counter, int user_only) {
+  struct perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = kEvents[counter].type;
+  attr.config = kEvents[counter].config;
+  attr.disabled = 1;
+  attr.inherit = 1;
+  attr.enable_on_exec = 1;
+  attr.exclude_hv = 1;
+  attr.exclude_kernel = (uint64_t)user_only;
+  attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+  return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void counters_open(struct counter_set* set, uint32_t wanted) {
+  set->user_only = 0;
+  for (int i = 0; i < PZ_COUNTERS; ++i) {
+    set->fd[i] = -1;
+    set->error[i] = (wanted & (1u << i)) != 0 ? 0 : -1;
+  }
+  for (int i = 0; i < PZ_COUNTERS; ++i) {
+    if (set->error[i] != 0) continue;
+    int fd = open_one(i, set->user_only);
+    /* perf_event_paranoid 2 allows a process's own user-space events only: count those, and say so. */
+    if (fd < 0 && (errno == EACCES || errno == EPERM) && !set->user_only) {
+      fd = open_one(i, 1);
+      if (fd >= 0) {
+        set->user_only = 1;
+        for (int j = 0; j < i; ++j) { /* the ones opened so far count the kernel too: reopen them alike */
+          if (set->fd[j] < 0) continue;
+          close(set->fd[j]);
+          set->fd[j] = open_one(j, 1);
+          if (set->fd[j] < 0) set->error[j] = errno;
+        }
+      }
+    }
+    set->fd[i] = fd;
+    if (fd < 0) set->error[i] = errno != 0 ? errno : EINVAL;
+  }
+}
+
+void counters_finish(struct counter_set* set, struct pz_launch_reply* reply) {
+  reply->counters_user_only = set->user_only;
+  for (int i = 0; i < PZ_COUNTERS; ++i) {
+    reply->counter_values[i] = 0;
+    reply->counter_running_ppm[i] = 0;
+    reply->counter_errors[i] = set->error[i];
+    if (set->fd[i] < 0) continue;
+    uint64_t data[3] = {0, 0, 0}; /* value, time enabled, time running */
+    if (read(set->fd[i], data, sizeof data) != (ssize_t)sizeof data) {
+      reply->counter_errors[i] = errno != 0 ? errno : EIO;
+    } else if (data[1] == 0 || data[2] == 0) {
+      /* Never enabled (the method never ran) or never on the PMU: nothing was counted. */
+      reply->counter_values[i] = (int64_t)data[0];
+      reply->counter_running_ppm[i] = data[1] == 0 ? 1000000 : 0;
+    } else {
+      /* Multiplexed with other events: scaled to the whole time, as perf stat does. */
+      const double share = (double)data[2] / (double)data[1];
+      reply->counter_values[i] = (int64_t)((double)data[0] / share + 0.5);
+      reply->counter_running_ppm[i] = (int32_t)(share * 1e6 + 0.5);
+    }
+    close(set->fd[i]);
+    set->fd[i] = -1;
+  }
+}
