@@ -39,7 +39,12 @@ static int open_one(int counter, int user_only) {
   return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-void counters_open(struct counter_set* set, uint32_t wanted) {
+static void read_counter(int fd, uint64_t data[3]) {
+  data[0] = data[1] = data[2] = 0;
+  if (read(fd, data, 3 * sizeof(uint64_t)) != (ssize_t)(3 * sizeof(uint64_t))) data[0] = data[1] = data[2] = 0;
+}
+
+static void counters_open(struct counter_set* set, uint32_t wanted) {
   set->user_only = 0;
   for (int i = 0; i < PZ_COUNTERS; ++i) {
     set->fd[i] = -1;
@@ -66,17 +71,34 @@ void counters_open(struct counter_set* set, uint32_t wanted) {
   }
 }
 
-void counters_finish(struct counter_set* set, struct pz_launch_reply* reply) {
+void counters_before_trial(struct counter_set* set, uint32_t wanted) {
+  if (!set->opened || set->opened_mask != wanted) {
+    if (set->opened) {
+      for (int i = 0; i < PZ_COUNTERS; ++i) {
+        if (set->fd[i] >= 0) close(set->fd[i]);
+      }
+    }
+    counters_open(set, wanted);
+    set->opened = 1;
+    set->opened_mask = wanted;
+  }
+  for (int i = 0; i < PZ_COUNTERS; ++i) {
+    if (set->fd[i] >= 0) read_counter(set->fd[i], set->before[i]);
+  }
+}
+
+void counters_after_trial(struct counter_set* set, struct pz_launch_reply* reply) {
   reply->counters_user_only = set->user_only;
   for (int i = 0; i < PZ_COUNTERS; ++i) {
     reply->counter_values[i] = 0;
     reply->counter_running_ppm[i] = 0;
     reply->counter_errors[i] = set->error[i];
     if (set->fd[i] < 0) continue;
-    uint64_t data[3] = {0, 0, 0}; /* value, time enabled, time running */
-    if (read(set->fd[i], data, sizeof data) != (ssize_t)sizeof data) {
-      reply->counter_errors[i] = errno != 0 ? errno : EIO;
-    } else if (data[1] == 0 || data[2] == 0) {
+    uint64_t now[3];
+    read_counter(set->fd[i], now);
+    /* value, time enabled, time running: what this trial added */
+    const uint64_t data[3] = {now[0] - set->before[i][0], now[1] - set->before[i][1], now[2] - set->before[i][2]};
+    if (data[1] == 0 || data[2] == 0) {
       /* Never enabled (the method never ran) or never on the PMU: nothing was counted. */
       reply->counter_values[i] = (int64_t)data[0];
       reply->counter_running_ppm[i] = data[1] == 0 ? 1000000 : 0;
@@ -86,7 +108,5 @@ void counters_finish(struct counter_set* set, struct pz_launch_reply* reply) {
       reply->counter_values[i] = (int64_t)((double)data[0] / share + 0.5);
       reply->counter_running_ppm[i] = (int32_t)(share * 1e6 + 0.5);
     }
-    close(set->fd[i]);
-    set->fd[i] = -1;
   }
 }

@@ -179,6 +179,9 @@ static int reset_peak_rss(void) {
   return ok ? 0 : -1;
 }
 
+/* The run's counters, open from its first trial on. */
+static struct counter_set run_counters;
+
 /* Starts the method, tells the harness, reaps the tree and tells the harness again. */
 static int run_one(int sock, const struct request* req) {
   struct pz_launch_reply reply;
@@ -194,9 +197,8 @@ static int run_one(int sock, const struct request* req) {
   sigprocmask(SIG_SETMASK, &all, &own_mask);
   char** const own_environ = environ;
   const int reset = reset_peak_rss();
-  /* Opened on this process, inherited by the method and enabled at its exec (launcher_counters.h). */
-  struct counter_set counters;
-  counters_open(&counters, req->counters);
+  /* On this process, inherited by the method and enabled at its exec (launcher_counters.h). */
+  counters_before_trial(&run_counters, req->counters);
   struct timespec started;
   clock_gettime(CLOCK_MONOTONIC, &started);
   const pid_t child = reset == 0 ? vfork() : fork();
@@ -211,7 +213,7 @@ static int run_one(int sock, const struct request* req) {
   if (setup[0] >= 0) close(setup[0]);
   if (child < 0 || setup_error != 0) {
     if (child > 0) waitpid(child, NULL, 0);
-    counters_finish(&counters, &reply);
+    counters_after_trial(&run_counters, &reply);
     reply.kind = child < 0 ? PZ_LAUNCH_FORK_FAILED : PZ_LAUNCH_SETUP_FAILED;
     reply.error = child < 0 ? fork_error : setup_error;
     return send_reply(sock, &reply);
@@ -223,7 +225,7 @@ static int run_one(int sock, const struct request* req) {
   const struct tree_usage usage = reap_tree(child);
   struct timespec ended;
   clock_gettime(CLOCK_MONOTONIC, &ended);
-  counters_finish(&counters, &reply);
+  counters_after_trial(&run_counters, &reply);
   reply.wall_nanoseconds = (int64_t)(ended.tv_sec - started.tv_sec) * 1000000000LL + (ended.tv_nsec - started.tv_nsec);
   reply.kind = PZ_LAUNCH_DONE;
   reply.wait_status = usage.child_status;
@@ -247,7 +249,11 @@ static int serve(int sock) {
     const int got = read_request(sock, &req);
     if (got <= 0 || launcher_parent_gone) {
       if (got < 0 && !launcher_parent_gone) {
-        struct pz_launch_reply bad = {PZ_LAUNCH_BAD_REQUEST, 0, EPROTO, 0, 0, 0, 0, 0, 0, -1, 0};
+                struct pz_launch_reply bad;
+        memset(&bad, 0, sizeof bad);
+        bad.kind = PZ_LAUNCH_BAD_REQUEST;
+        bad.error = EPROTO;
+        bad.run_delay_microseconds = -1;
         send_reply(sock, &bad);
       }
       free_request(&req);
