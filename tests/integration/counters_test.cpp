@@ -89,5 +89,26 @@ TEST(Counters, NoneCountsNothingAndAnUnknownNameIsAUsageError) {
   EXPECT_NE(bad.err.find("unknown counter 'bogus'"), std::string::npos) << bad.err;
 }
 
+// The clock beside the counters: here (no cpufreq in this VM) read from /proc/cpuinfo and not judged;
+// the limits are checked flags.
+TEST(Counters, TheCpuClockIsRecordedAndItsLimitsAreCheckedFlags) {
+  TempDir dir;
+  const auto suite = dir.write("s.yaml", kSuite);
+  const auto f =
+      run_perfzero({"--config=" + suite.string(), "--output_dir=run", "--cpu_throttle_threshold=80"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
+  const auto clock = trial_report(dir.path() / "run", "sleeps")["perfzero_cpp"]["samplers"]["cpu_clock"];
+  ASSERT_TRUE(clock.is_object()) << clock.dump();
+  EXPECT_EQ(clock["threshold_percent"], 80.0);
+  EXPECT_GE(clock["samples"].get<int>(), 1) << clock.dump();  // 20 sleeps of 10 ms: at least 200 ms
+    if (clock["judged"] == false) {
+    EXPECT_TRUE(clock.contains("why_not_judged")) << clock.dump();
+  }
+  const auto bad =
+      run_perfzero({"--config=" + suite.string(), "--output_dir=run2", "--cpu_throttle_share=101"}, dir.path());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("cpu_throttle_share"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace perfzero::testing

@@ -19,6 +19,7 @@
 #include "results/run_manifest.hpp"
 #include "run_outputs/trial_report.hpp"
 #include "runner/signals.hpp"
+#include "samplers/cpu_clock_sampler.hpp"
 
 namespace perfzero::app {
 
@@ -73,7 +74,9 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
       progress_out_(progress_out),
       run_start_(Clock::now()),
       executor_(paths.launcher),
-      paths_(paths) {}
+      paths_(paths) {
+  samplers::set_cpu_clock_settings({options.cpu_throttle_threshold, options.cpu_throttle_share});
+}
 
 void RunLoop::begin(int total_steps) {
   own_progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);

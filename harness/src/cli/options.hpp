@@ -40,7 +40,9 @@ struct Options {
   std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold
   std::vector<std::string> reports;        // --report: the outputs to write; empty means every built-in one
   std::string dmi_root = "/sys/class/dmi/id";
-  std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
+    std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
+  double cpu_throttle_threshold = 0.90;  // --cpu_throttle_threshold / 100: of the CPU's maximum clock
+  double cpu_throttle_share = 0.10;      // --cpu_throttle_share / 100: of a trial's clock samples
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms
   // Flags as given, name -> value, for the report's benchmark_info.flags.
   std::vector<std::pair<std::string, std::string>> given;

@@ -53,6 +53,8 @@ struct RawValues {
   std::string interval;
   std::string launch;
   std::string counters;
+  std::string cpu_throttle_threshold;
+  std::string cpu_throttle_share;
   std::string max_cases;
   std::string max_result_bytes;
   std::string max_log_bytes;
@@ -128,6 +130,15 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
                  "docs/monitoring.md")
       ->group(run)
       ->type_name("SET");
+  app.add_option("--cpu_throttle_threshold", raw.cpu_throttle_threshold,
+                 "A CPU clock below this percentage of the CPU's maximum counts as throttled (default 90)")
+      ->group(run)
+      ->type_name("PCT");
+  app.add_option("--cpu_throttle_share", raw.cpu_throttle_share,
+                 "A trial whose clock was throttled in more than this percentage of its samples is flagged "
+                 "cpu_throttled (default 10)")
+      ->group(run)
+      ->type_name("PCT");
   app.add_option("--launch", raw.launch,
                  "How every method's processes start: local (default), mpirun[,nodes=N,tasks_per_node=K,"
                  "hosts=a:b,hostfile=F,extra_args=x:y] or slurm[,nodes=N,tasks_per_node=K,hosts=a:b,"
@@ -316,6 +327,12 @@ void convert_raw_values(const RawValues& raw, Options& o) {
   if (!raw.interval.empty()) {
     o.settings.monitor_interval =
         std::chrono::milliseconds(int_value("monitor_interval_ms", raw.interval, 1, 3'600'000));
+  }
+  if (!raw.cpu_throttle_threshold.empty()) {
+    o.cpu_throttle_threshold = int_value("cpu_throttle_threshold", raw.cpu_throttle_threshold, 1, 100) / 100.0;
+  }
+  if (!raw.cpu_throttle_share.empty()) {
+    o.cpu_throttle_share = int_value("cpu_throttle_share", raw.cpu_throttle_share, 0, 100) / 100.0;
   }
   if (!raw.counters.empty()) {
     std::string why;

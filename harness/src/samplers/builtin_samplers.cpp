@@ -1,5 +1,6 @@
 // The optional samplers this build has: one line each. The process tree is always on (runner).
 #include "samplers/counters_sampler.hpp"
+#include "samplers/cpu_clock_sampler.hpp"
 #include "samplers/gpu_sampler.hpp"
 #include "samplers/host_load_sampler.hpp"
 #include "samplers/leftover_files_sampler.hpp"
@@ -16,6 +17,10 @@ const std::vector<SamplerInfo>& builtin_samplers() {
        "what the CPU did for the method (perf_event_open from its exec, children included: task clock, context "
        "switches, migrations, page faults; cycles, instructions, branches, cache misses with a PMU): metrics",
        [] { return std::make_unique<CountersSampler>(); }},
+      {"cpu_clock",
+       "the CPU's clock while the method ran (cpufreq, else /proc/cpuinfo) and thermal throttle events; flags "
+       "cpu_throttled",
+       [] { return std::make_unique<CpuClockSampler>(); }},
       {"gpu", "NVIDIA GPUs through NVML: utilization, memory, power, clocks, temperature, PCIe; flags gpu_throttled",
        [] { return GpuSampler::make_on_process_nvml(); }},
   };

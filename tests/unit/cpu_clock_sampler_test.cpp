@@ -1,0 +1,104 @@
+// The CPU clock sampler on fake sysfs trees and /proc/cpuinfo files (samplers/cpu_clock_sampler.hpp):
+// what it reads, when it flags cpu_throttled, and what it says where no maximum clock is known.
+#include "samplers/cpu_clock_sampler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "temp_dir.hpp"
+
+namespace perfzero::samplers {
+namespace {
+
+void put(const std::filesystem::path& file, const std::string& text) {
+  std::filesystem::create_directories(file.parent_path());
+  std::ofstream(file) << text << "\n";
+}
+
+// Two CPUs with cpufreq (maximum 3 GHz) and thermal throttle counters.
+struct FakeCpus {
+  testing::TempDir dir;
+  FakeCpus() {
+    for (const char* cpu : {"cpu0", "cpu1"}) {
+      put(dir.path() / cpu / "cpufreq" / "cpuinfo_max_freq", "3000000");
+      put(dir.path() / cpu / "cpufreq" / "scaling_cur_freq", "2950000");
+      put(dir.path() / cpu / "thermal_throttle" / "core_throttle_count", "5");
+      put(dir.path() / cpu / "thermal_throttle" / "package_throttle_count", "1");
+    }
+    std::filesystem::create_directories(dir.path() / "cpufreq");  // not a CPU
+  }
+  void clock(const char* khz) {
+    for (const char* cpu : {"cpu0", "cpu1"}) put(dir.path() / cpu / "cpufreq" / "scaling_cur_freq", khz);
+  }
+  CpuClockPaths paths() const { return {dir.path(), dir.path() / "no-cpuinfo"}; }
+};
+
+TEST(CpuClockSampler, AClockBelowNinetyPercentInMoreThanATenthOfTheSamplesIsThrottled) {
+  FakeCpus cpus;
+  CpuClockSampler sampler(cpus.paths());
+  sampler.start(0);
+  for (int i = 0; i < 3; ++i) sampler.sample(0.25 * i);
+  cpus.clock("2000000");  // 2 GHz: 67 % of the maximum
+  sampler.sample(0.75);
+  sampler.sample(1.0);
+  put(cpus.dir.path() / "cpu0" / "thermal_throttle" / "core_throttle_count", "8");
+  const SamplerOutput out = sampler.finish(TrialFacts{});
+  EXPECT_EQ(out.flags, std::vector<std::string>{"cpu_throttled"});
+  EXPECT_EQ(out.summary["source"], "cpufreq scaling_cur_freq");
+  EXPECT_DOUBLE_EQ(out.summary["max_mhz"].get<double>(), 3000);
+  EXPECT_DOUBLE_EQ(out.summary["lowest_mhz"].get<double>(), 2000);
+  EXPECT_DOUBLE_EQ(out.summary["mean_mhz"].get<double>(), (3 * 2950 + 2 * 2000) / 5.0);
+  EXPECT_DOUBLE_EQ(out.summary["below_threshold_percent"].get<double>(), 40);
+  EXPECT_EQ(out.summary["thermal_throttle_events"]["core"], 3);
+  EXPECT_EQ(out.summary["thermal_throttle_events"]["package"], 0);
+  EXPECT_EQ(out.series.rows.size(), 5U);
+}
+
+TEST(CpuClockSampler, OneLowSampleInTwentyIsNotThrottledAndTheLimitsAreSettable) {
+  FakeCpus cpus;
+  CpuClockSampler sampler(cpus.paths());
+  sampler.start(0);
+  for (int i = 0; i < 19; ++i) sampler.sample(i);
+  cpus.clock("1000000");
+  sampler.sample(19);
+  const SamplerOutput out = sampler.finish(TrialFacts{});
+  EXPECT_TRUE(out.flags.empty());
+  EXPECT_DOUBLE_EQ(out.summary["below_threshold_percent"].get<double>(), 5);
+  // At a threshold of 50 % a 2 GHz clock of a 3 GHz CPU is not throttled.
+  FakeCpus again;
+  again.clock("2000000");
+  CpuClockSampler lenient(again.paths(), CpuClockSettings{0.5, 0.1});
+  lenient.start(0);
+  lenient.sample(0);
+  EXPECT_TRUE(lenient.finish(TrialFacts{}).flags.empty());
+}
+
+TEST(CpuClockSampler, WithoutCpufreqTheClockComesFromCpuinfoAndNothingIsJudged) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "cpus" / "cpu0");
+  put(dir.path() / "cpuinfo", "processor\t: 0\ncpu MHz\t\t: 2445.426\n\nprocessor\t: 1\ncpu MHz\t\t: 2400.000");
+  CpuClockSampler sampler({dir.path() / "cpus", dir.path() / "cpuinfo"});
+  sampler.start(0);
+  sampler.sample(0);
+  const SamplerOutput out = sampler.finish(TrialFacts{});
+  EXPECT_TRUE(out.flags.empty());
+  EXPECT_EQ(out.summary["source"], "/proc/cpuinfo cpu MHz");
+  EXPECT_NEAR(out.summary["mean_mhz"].get<double>(), 2422.713, 1e-9);
+  EXPECT_EQ(out.summary["judged"], false);
+  EXPECT_NE(out.summary["why_not_judged"].get<std::string>().find("no maximum clock known"), std::string::npos);
+  EXPECT_TRUE(out.summary["thermal_throttle_events"]["core"].is_null());
+}
+
+TEST(CpuClockSampler, ATrialShorterThanASampleSaysSo) {
+  FakeCpus cpus;
+  CpuClockSampler sampler(cpus.paths());
+  sampler.start(0);
+  const SamplerOutput out = sampler.finish(TrialFacts{});
+  EXPECT_EQ(out.summary["judged"], false);
+  EXPECT_NE(out.summary["why_not_judged"].get<std::string>().find("no sample"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfzero::samplers
