@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <sstream>
 
@@ -38,6 +40,33 @@ std::vector<std::filesystem::path> cpu_dirs(const std::filesystem::path& root) {
   return dirs;
 }
 
+// What does not change while perfzero runs: which CPUs have cpufreq, their maximum, and which have
+// thermal throttle counters. Found once per root (the sampler is made per trial, and a large machine
+// has hundreds of CPUs).
+struct CpuLayout {
+  std::vector<std::filesystem::path> cur_freq_files;
+  std::optional<double> max_mhz;
+  std::vector<std::filesystem::path> throttle_dirs;
+};
+
+const CpuLayout& layout_of(const std::filesystem::path& root) {
+  static std::mutex mutex;
+  static std::map<std::filesystem::path, CpuLayout> layouts;
+  const std::lock_guard lock(mutex);
+  const auto found = layouts.find(root);
+  if (found != layouts.end()) return found->second;
+  CpuLayout l;
+  for (const auto& dir : cpu_dirs(root)) {
+    const auto cur = dir / "cpufreq" / "scaling_cur_freq";
+    if (std::filesystem::exists(cur)) l.cur_freq_files.push_back(cur);
+    if (const auto max_khz = read_number(dir / "cpufreq" / "cpuinfo_max_freq")) {
+      l.max_mhz = std::max(l.max_mhz.value_or(0), *max_khz / 1000.0);
+    }
+    if (std::filesystem::exists(dir / "thermal_throttle")) l.throttle_dirs.push_back(dir / "thermal_throttle");
+  }
+  return layouts.emplace(root, std::move(l)).first->second;
+}
+
 }  // namespace
 
 void set_cpu_clock_settings(const CpuClockSettings& settings) { settings_store() = settings; }
@@ -69,9 +98,8 @@ std::vector<double> CpuClockSampler::current_mhz() const {
 
 std::optional<std::int64_t> CpuClockSampler::throttle_events(const char* which) const {
   std::optional<std::int64_t> total;
-  for (const auto& dir : cpu_dirs(paths_.cpus)) {
-    if (const auto n = read_number(dir / "thermal_throttle" / which))
-      total = total.value_or(0) + static_cast<std::int64_t>(*n);
+  for (const auto& dir : layout_of(paths_.cpus).throttle_dirs) {
+    if (const auto n = read_number(dir / which)) total = total.value_or(0) + static_cast<std::int64_t>(*n);
   }
   return total;
 }
@@ -79,13 +107,9 @@ std::optional<std::int64_t> CpuClockSampler::throttle_events(const char* which) 
 void CpuClockSampler::start(pid_t /*root*/) {
   series_.sampler = name();
   series_.columns = {"time", "mean_mhz", "min_mhz"};
-  for (const auto& dir : cpu_dirs(paths_.cpus)) {
-    const auto cur = dir / "cpufreq" / "scaling_cur_freq";
-    if (std::filesystem::exists(cur)) cur_freq_files_.push_back(cur);
-    if (const auto max_khz = read_number(dir / "cpufreq" / "cpuinfo_max_freq")) {
-      max_mhz_ = std::max(max_mhz_.value_or(0), *max_khz / 1000.0);
-    }
-  }
+  const CpuLayout& layout = layout_of(paths_.cpus);
+  cur_freq_files_ = layout.cur_freq_files;
+  max_mhz_ = layout.max_mhz;
   core_events_at_start_ = throttle_events("core_throttle_count");
   package_events_at_start_ = throttle_events("package_throttle_count");
 }
