@@ -53,6 +53,7 @@ int command(const cli::ValidateOptions& options) {
   return validate_suites(options, method_catalog::discover_installed(stderr));
 }
 
+int command(const cli::DoctorOptions& options) { return doctor_command(options); }
 int command(const cli::AbOptions& options) { return ab_command(options, method_catalog::discover_installed(stderr)); }
 int command(const cli::ReportOptions& options) { return report_command(options); }
 int command(const cli::CompareOptions& options) { return compare_command(options); }

@@ -7,6 +7,7 @@
 #include "app/run_setup.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "doctor/doctor.hpp"
 #include "results/reader.hpp"
 #include "results/run_manifest.hpp"
 #include "run_outputs/reporter.hpp"
@@ -90,6 +91,19 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
   if (previous) check_resumed_plan(options, run, *previous);
   recorder_ = std::make_unique<results::Recorder>(std::move(run), output_.resuming, std::move(observers));
   const bool with_trial_reports = std::find(report_names.begin(), report_names.end(), "perfzero") != report_names.end();
+  if (options.doctor) {
+    // Before the first trial, so its noise kernels run on a machine nothing of the run loads yet.
+    const doctor::DoctorReport report = doctor::examine(true, doctor::DoctorPaths{}, output_.dir);
+    nlohmann::json verdict = doctor::to_json(report);
+    std::string names;
+    for (const auto& name : verdict["warnings"]) names += (names.empty() ? "" : ", ") + name.get<std::string>();
+    std::fprintf(
+        progress_out != nullptr ? progress_out : stderr, "perfzero: doctor: %s (run.json: run.system.doctor)\n",
+        report.warnings() == 0
+            ? "nothing to fix"
+            : fmt::format("{} warning{}: {}", report.warnings(), report.warnings() == 1 ? "" : "s", names).c_str());
+    recorder_->add_system_entry("doctor", std::move(verdict));
+  }
   loop_ = std::make_unique<RunLoop>(options, paths, plan, *recorder_, std::move(previous), with_trial_reports,
                                     progress_out);
   // Room for the final run.json, journal line and summaries when a method fills the disk.

@@ -40,9 +40,10 @@ struct Options {
   std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold
   std::vector<std::string> reports;        // --report: the outputs to write; empty means every built-in one
   std::string dmi_root = "/sys/class/dmi/id";
-    std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
-  double cpu_throttle_threshold = 0.90;  // --cpu_throttle_threshold / 100: of the CPU's maximum clock
-  double cpu_throttle_share = 0.10;      // --cpu_throttle_share / 100: of a trial's clock samples
+  std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
+  double cpu_throttle_threshold = 0.90;             // --cpu_throttle_threshold / 100: of the CPU's maximum clock
+  double cpu_throttle_share = 0.10;                 // --cpu_throttle_share / 100: of a trial's clock samples
+  bool doctor = false;           // --doctor: check the machine first (quick) and record the verdict in run.json
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms
   // Flags as given, name -> value, for the report's benchmark_info.flags.
   std::vector<std::pair<std::string, std::string>> given;
@@ -69,12 +70,19 @@ struct ValidateOptions {
   std::vector<std::string> suites;
 };
 
+struct DoctorOptions {
+  bool quick = false;  // --quick: about 5 s instead of about 20
+  bool json = false;   // --format=json
+};
+
 // Git-style subcommands, one alternative each: `run` (Options) is the default, so every PerfZero
 // command line keeps working. The names, summaries and parsers are one table
 // (cli/parse_subcommands.cpp); the commands themselves are app/perfzero_main.cpp's overloads, which
 // std::visit makes complete.
 struct Invocation {
-  std::variant<Options, ListOptions, ValidateOptions, ReportOptions, CompareOptions, AbOptions, HistoryOptions> command;
+  std::variant<Options, ListOptions, ValidateOptions, DoctorOptions, ReportOptions, CompareOptions, AbOptions,
+               HistoryOptions>
+      command;
 };
 
 struct InvocationResult {

@@ -55,6 +55,7 @@ struct RawValues {
   std::string counters;
   std::string cpu_throttle_threshold;
   std::string cpu_throttle_share;
+  bool doctor = false;
   std::string max_cases;
   std::string max_result_bytes;
   std::string max_log_bytes;
@@ -130,6 +131,9 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
                  "docs/monitoring.md")
       ->group(run)
       ->type_name("SET");
+  app.add_flag("--doctor", raw.doctor,
+               "Check the machine first (perfzero doctor --quick, 5 s) and record the verdict in run.json")
+      ->group(run);
   app.add_option("--cpu_throttle_threshold", raw.cpu_throttle_threshold,
                  "A CPU clock below this percentage of the CPU's maximum counts as throttled (default 90)")
       ->group(run)
@@ -328,6 +332,7 @@ void convert_raw_values(const RawValues& raw, Options& o) {
     o.settings.monitor_interval =
         std::chrono::milliseconds(int_value("monitor_interval_ms", raw.interval, 1, 3'600'000));
   }
+  o.doctor = raw.doctor;
   if (!raw.cpu_throttle_threshold.empty()) {
     o.cpu_throttle_threshold = int_value("cpu_throttle_threshold", raw.cpu_throttle_threshold, 1, 100) / 100.0;
   }

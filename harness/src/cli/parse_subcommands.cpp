@@ -47,6 +47,23 @@ InvocationResult parse_validate(int argc, const char* const* argv) {
   return ready(std::move(options));
 }
 
+InvocationResult parse_doctor(int argc, const char* const* argv) {
+  CLI::App app{
+      "Checks whether this machine is a good place to measure, with the fix for each finding: CPU governor "
+      "and boost, SMT, steal time and host load, a noise score (fixed compute, memory and file kernels "
+      "run again and again), ASLR, transparent huge pages, swap, perf_event_paranoid, the container's "
+      "limits, and NVIDIA GPUs through NVML. About 20 s (--quick: 5 s). Exit 0 when nothing needs fixing, "
+      "1 with warnings, 2 for bad flags (docs/doctor.md).",
+      "perfzero doctor"};
+  DoctorOptions options;
+  std::string format = "text";
+  app.add_flag("--quick", options.quick, "About 5 s: a shorter load window and fewer noise rounds");
+  app.add_option("--format", format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  if (auto text = parse_or_help(app, argc, argv)) return help(*text);
+  options.json = format == "json";
+  return ready(options);
+}
+
 // The commands that own their flags (report, compare, ab, history): each parser fills its options.
 template <typename Options, std::optional<std::string> (*parse)(int, const char* const*, Options&)>
 InvocationResult parse_own_flags(int argc, const char* const* argv) {
@@ -68,6 +85,8 @@ const std::array kCommands{
                 [](int argc, const char* const* argv) { return parse_run(argc, argv, false); }},
     CommandInfo{"list", "List the methods the installed workers offer (--format=text|json)", parse_list},
     CommandInfo{"validate", "Check suite files against the methods and print the plan's size", parse_validate},
+    CommandInfo{"doctor", "Check this machine before measuring, with the fix for each finding; exit 1 on warnings",
+                parse_doctor},
     CommandInfo{"report", "Price finished runs across instance types (Markdown, CSV, JSON, HTML)",
                 parse_own_flags<ReportOptions, parse_report_flags>},
     CommandInfo{"compare", "Compare two runs (or a run with the history) per method; exit 1 on a slowdown",

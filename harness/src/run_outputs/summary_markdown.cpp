@@ -24,6 +24,15 @@ std::string header(const results::Run& run) {
                      text::md_cell(info.system_info.value("cpu_model", "")),
                      info.system_info.value("logical_cpu_count", 0), info.system.value("effective_vcpus", 0.0));
   if (!info.instance_type.empty()) out += fmt::format("- instance type: {}\n", text::md_cell(info.instance_type));
+  // run --doctor: the machine's pre-flight verdict (docs/doctor.md).
+  if (const auto d = info.system.find("doctor"); d != info.system.end() && d->is_object()) {
+    std::string warnings;
+    for (const auto& w : d->value("warnings", nlohmann::json::array())) {
+      if (w.is_string()) warnings += (warnings.empty() ? "" : ", ") + w.get<std::string>();
+    }
+    out += warnings.empty() ? std::string("- doctor: nothing to fix\n")
+                            : fmt::format("- doctor: warnings: {}\n", text::md_cell(warnings));
+  }
   return out;
 }
 

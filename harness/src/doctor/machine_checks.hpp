@@ -1,0 +1,40 @@
+#pragma once
+// `perfzero doctor`: is this machine a good place to measure? Each check reads what the kernel
+// exposes (paths configurable, so tests read fake trees), says what it found, whether it needs
+// fixing, and how to fix it (docs/doctor.md).
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace perfzero::doctor {
+
+enum class Status { ok, warn, info };  // info: recorded, nothing to fix (or nothing could be read)
+
+struct Check {
+  std::string name;  // "cpu_governor", ...
+  Status status = Status::info;
+  std::string found;  // what the machine has, in words
+  std::string fix;    // how to fix it, when status is warn
+};
+
+struct DoctorPaths {
+  std::filesystem::path proc = "/proc";
+  std::filesystem::path sys = "/sys";
+  std::filesystem::path cgroup = "/sys/fs/cgroup";
+};
+
+// The checks that only read files: governor, boost, SMT, ASLR, transparent huge pages, swap,
+// perf_event_paranoid, the container's limits.
+std::vector<Check> read_checks(const DoctorPaths& paths);
+// Steal time and the host's load beside this process, over `window` (/proc/stat twice).
+std::vector<Check> load_checks(const DoctorPaths& paths, std::chrono::milliseconds window);
+// NVIDIA GPUs through NVML, where it loads: ECC, throttle reasons now; nothing when there is none.
+std::vector<Check> gpu_checks();
+
+std::string status_name(Status s);
+nlohmann::json to_json(const std::vector<Check>& checks);
+
+}  // namespace perfzero::doctor
