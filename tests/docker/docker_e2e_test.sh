@@ -53,8 +53,24 @@ if [ -f "$report" ]; then
   check "the speed cube ran one thread" test "$(field "d['benchmark_result']['extras']['threads']")" = 1
   check "setup_info names the image" test "$(field "d['setup_info']['docker_image']")" = "$image"
   check "setup_info has the git revision" test "$(field "d['setup_info']['docker_image_revision']")" != unknown
-  check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
+    check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
+  # Docker's default seccomp profile refuses perf_event_open: the switches and faults come from the
+  # tree's rusage, and the rest is named unavailable with the reason (docs/monitoring.md).
+  check "counters fall back on rusage in a default container" \
+    test "$(field "d['perfzero_cpp']['samplers']['counters']['counted']['context_switches']['source']")" = rusage
+  check "the counters say why perf_event_open was refused" \
+    test "$(field "'seccomp' in d['perfzero_cpp']['samplers']['counters']['unavailable']['task_clock']")" = True
 fi
+
+# perfzero doctor in a container with limits: the quota and the memory limit are named.
+docker run --rm --cpus=1 --memory=1g "$image" doctor --quick --format=json > "$work/doctor.json" 2> "$work/doctor.err"
+rc=$?
+check "doctor exits 0 or 1 in a container" test "$rc" -le 1
+check "doctor names the container's limits" /usr/bin/python3 -c "
+import json, sys
+checks = {c['name']: c for c in json.load(open(sys.argv[1]))['checks']}
+found = checks['container_limits']['found']
+sys.exit(0 if 'CPU quota 1.00 CPUs' in found and 'memory limit 1024 MiB' in found else 1)" "$work/doctor.json"
 
 # The OpenCL family in the image: PoCL makes the container's CPU an OpenCL device.
 docker run --rm --cpus=1 --user "$uid:$uid" -v "$work/results:/results" "$image" \
