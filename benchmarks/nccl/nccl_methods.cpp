@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/rank_env.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device.hpp"
 #include "cuda/device_buffer.hpp"
@@ -43,16 +44,6 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kDebugPrefix = "nccl-debug.";
 constexpr const char* kTopologyFile = "nccl-topology.xml";
 constexpr const char* kTransportsFile = "nccl_transports.json";
-
-long env_number(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::strtol(v, nullptr, 10) : fallback;
-}
-
-fs::path trial_dir() {
-  const char* dir = std::getenv("PERFZERO_TRIAL_DIR");
-  return dir != nullptr && *dir != '\0' ? fs::path(dir) : fs::current_path();
-}
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
@@ -179,16 +170,7 @@ double seconds_per_operation(const Communicators& comms, Operation op, const Lay
   return comms.average(mine);
 }
 
-struct Place {
-  int rank = 0;
-  int world = 1;
-  int local_rank = 0;
-};
-
-Place place_of_this_rank() {
-  return {static_cast<int>(env_number("PERFZERO_RANK", 0)), static_cast<int>(env_number("PERFZERO_WORLD_SIZE", 1)),
-          static_cast<int>(env_number("PERFZERO_LOCAL_RANK", 0))};
-}
+using Place = bench::RankPlace;
 
 // One rank per GPU: the local rank's device, or the only one a launcher left visible to this rank.
 std::variant<int, std::string> device_of_rank(const Place& place) {
@@ -202,7 +184,7 @@ std::variant<int, std::string> device_of_rank(const Place& place) {
 // The communicators; nullopt when the method ended skipped or failed (recorded on ctx). Rank 0
 // publishes why it cannot take part, so the other ranks end at once rather than at join_timeout.
 std::optional<Communicators> form(Context& ctx, const Place& place, int gpus, std::chrono::milliseconds join) {
-  const fs::path dir = trial_dir();
+  const fs::path dir = bench::trial_dir();
   const bool root = place.rank == 0;
   // Rank 0 publishes the same outcome it ends with, so every rank ends alike.
   auto stop = [&](const std::string& why, bool skipped) -> std::optional<Communicators> {
@@ -298,8 +280,8 @@ void run_operation(Context& ctx, Operation op) {
   if (iters < 1 || warmups < 0) return ctx.fail("iters must be at least 1 and warmup_iters at least 0");
   if (gpus < 0) return ctx.fail("gpus must be 0 (every GPU) or more");
   if (join_s < 1) return ctx.fail("join_timeout must be at least 1 s");
-  const Place place = place_of_this_rank();
-  const fs::path dir = trial_dir();
+  const Place place = bench::rank_place();
+  const fs::path dir = bench::trial_dir();
   // Set before the first NCCL call, which reads the variables (and only where NCCL will run).
   const std::string not_read = cuda::no_device_reason().empty() ? ask_nccl_to_log(dir) : "";
   std::optional<Communicators> comms = form(ctx, place, gpus, std::chrono::seconds(join_s));

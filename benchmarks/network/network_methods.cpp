@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/latency_report.hpp"
+#include "common/rank_env.hpp"
 #include "network/tcp_client.hpp"
 #include "network/tcp_protocol.hpp"
 #include "network/tcp_server.hpp"
@@ -30,20 +31,13 @@ namespace perfzero::network {
 
 namespace {
 
+using bench::env_number;
+using bench::trial_dir;
+
 using namespace std::chrono_literals;
 
 constexpr const char* kServerFile = "network_server.json";
 constexpr auto kServerWait = 60s;
-
-long env_number(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::strtol(v, nullptr, 10) : fallback;
-}
-
-std::filesystem::path trial_dir() {
-  const char* dir = std::getenv("PERFZERO_TRIAL_DIR");
-  return dir != nullptr ? std::filesystem::path(dir) : std::filesystem::current_path();
-}
 
 // The address other hosts reach this one at: what its name resolves to (the cluster's /etc/hosts
 // or DNS), IPv4 first.
