@@ -98,10 +98,13 @@ void counters_after_trial(struct counter_set* set, struct pz_launch_reply* reply
     read_counter(set->fd[i], now);
     /* value, time enabled, time running: what this trial added */
     const uint64_t data[3] = {now[0] - set->before[i][0], now[1] - set->before[i][1], now[2] - set->before[i][2]};
-    if (data[1] == 0 || data[2] == 0) {
-      /* Never enabled (the method never ran) or never on the PMU: nothing was counted. */
+    if (data[1] == 0) {
+      /* Never enabled: the method never ran (it could not be started), so nothing to count. */
       reply->counter_values[i] = (int64_t)data[0];
-      reply->counter_running_ppm[i] = data[1] == 0 ? 1000000 : 0;
+      reply->counter_running_ppm[i] = 1000000;
+    } else if (data[2] == 0) {
+      /* Enabled but never on the PMU (other events held every counter): a count of 0 would be a lie. */
+      reply->counter_errors[i] = EBUSY;
     } else {
       /* Multiplexed with other events: scaled to the whole time, as perf stat does. */
       const double share = (double)data[2] / (double)data[1];

@@ -50,6 +50,10 @@ TEST(CountersSampler, WithoutAPmuTheHardwareCountersAreNamedAndNoRatioIsMade) {
   EXPECT_EQ(find(out, "cycles"), nullptr);
   EXPECT_NE(out.summary["unavailable"]["cycles"].get<std::string>().find("no PMU"), std::string::npos);
   EXPECT_NE(find(out, "page_faults"), nullptr);
+  // Enabled but never scheduled on the PMU: unavailable, not a count of 0.
+  r[Counter::cycles] = {true, std::nullopt, EBUSY, 0};
+  EXPECT_NE(counters_output(r).summary["unavailable"]["cycles"].get<std::string>().find("never on the PMU"),
+            std::string::npos);
 }
 
 TEST(CountersSampler, WherePerfIsForbiddenSwitchesAndFaultsComeFromRusage) {

@@ -56,6 +56,9 @@ std::string why_not_counted(int error, bool hardware) {
       return "this kernel has no perf_event_open";
     case EMFILE:
       return "no file descriptor left for it (EMFILE)";
+    case EBUSY:
+      return "never on the PMU during the trial: other events (a profiler, the NMI watchdog) held every "
+             "hardware counter";
     default:
       return fmt::format("perf_event_open failed: {}", std::strerror(error));
   }
