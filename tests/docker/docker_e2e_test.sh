@@ -29,7 +29,7 @@ if ! "$source_dir/scripts/docker-env.sh"; then
   [ "${CI:-}" = "true" ] && exit 1
   exit 77
 fi
-cd "$source_dir"
+cd "$source_dir" || exit 1
 docker/build.sh --tag e2e-test > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
 tail -n 1 "$work/build.log"
 image=perfzero-cpp:e2e-test

@@ -36,6 +36,8 @@ struct FakeMachine {
     put(paths.sys / "kernel/mm/transparent_hugepage/enabled", "[always] madvise never");
     put(paths.proc / "meminfo", "MemTotal:       1000000 kB\nSwapTotal:       2097152 kB\nSwapFree:        1048576 kB");
     put(paths.proc / "sys/kernel/perf_event_paranoid", "1");
+    put(paths.proc / "self/cgroup", "0::/");
+    put(paths.cgroup / "cgroup.controllers", "cpu memory");
     put(paths.cgroup / "cpu.max", "50000 100000");
     put(paths.cgroup / "memory.max", "1073741824");
   }

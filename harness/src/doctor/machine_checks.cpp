@@ -1,8 +1,12 @@
 #include "doctor/machine_checks.hpp"
 
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "nvml/nvml_library.hpp"
+#include "sysinfo/system_info.hpp"
 
 namespace perfzero::doctor {
 
@@ -116,7 +121,30 @@ Check swap(const DoctorPaths& p) {
   return info("swap", fmt::format("{} MiB, none in use", total / 1024));
 }
 
+// Whether this process may count its own software events at all: a container's seccomp profile
+// refuses perf_event_open whatever perf_event_paranoid says.
+int perf_open_error() {
+  struct perf_event_attr attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  const long fd = ::syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0) return errno;
+  ::close(static_cast<int>(fd));
+  return 0;
+}
+
 Check paranoid(const DoctorPaths& p) {
+  if (const int error = perf_open_error(); error == EPERM || error == EACCES || error == ENOSYS) {
+    return warn("perf_event_paranoid",
+                fmt::format("perf_event_open refused ({}): the counters fall back on rusage", std::strerror(error)),
+                "in a container, docker run --cap-add PERFMON (SYS_ADMIN before Docker 23), or --security-opt "
+                "seccomp=unconfined for user space; elsewhere sysctl kernel.perf_event_paranoid=1");
+  }
   const auto v = first_line(p.proc / "sys/kernel/perf_event_paranoid");
   if (!v) return info("perf_event_paranoid", "no perf_event_open here: the counters come from rusage");
   const int level = std::atoi(v->c_str());
@@ -125,30 +153,23 @@ Check paranoid(const DoctorPaths& p) {
               "sysctl kernel.perf_event_paranoid=1 (or run as root) for the kernel's share of each counter");
 }
 
+// cgroup v1 or v2, the smallest limit on the way from the root to this process's own cgroup: what
+// the system info reports too (sysinfo/cgroup_limits.cpp).
 Check container_limits(const DoctorPaths& p) {
-  const auto cpu = first_line(p.cgroup / "cpu.max");
-  const auto mem = first_line(p.cgroup / "memory.max");
-  if (!cpu && !mem) return info("container_limits", "no cgroup v2 limits readable");
-  std::string found;
-  bool limited = false;
-  if (cpu) {
-    std::istringstream in(*cpu);
-    std::string quota;
-    double period = 0;
-    in >> quota >> period;
-    if (quota != "max" && period > 0) {
-      found += fmt::format("CPU quota {:.2f} CPUs", std::atof(quota.c_str()) / period);
-      limited = true;
-    } else {
-      found += "no CPU quota";
-    }
+  sysinfo::Paths paths;
+  paths.proc = p.proc;
+  paths.cgroup = p.cgroup;
+  const sysinfo::CgroupLimits limits = sysinfo::read_cgroup_limits(paths);
+  if (limits.version == "none") return info("container_limits", "no cgroup found");
+  std::string found = limits.cpu_quota_cpus ? fmt::format("CPU quota {:.2f} CPUs", *limits.cpu_quota_cpus)
+                                            : std::string("no CPU quota");
+  found += limits.memory_limit_bytes ? fmt::format(", memory limit {} MiB", *limits.memory_limit_bytes >> 20)
+                                     : std::string(", no memory limit");
+  found += fmt::format(" (cgroup {})", limits.version);
+  if (limits.cpu_quota_cpus || limits.memory_limit_bytes) {
+    return info("container_limits", found + ": figures are this container's, and reports say so");
   }
-  if (mem) {
-    found += *mem == "max" ? ", no memory limit" : fmt::format(", memory limit {} MiB", std::atoll(mem->c_str()) >> 20);
-    limited = limited || *mem != "max";
-  }
-  return limited ? info("container_limits", found + ": figures are this container's, and reports say so")
-                 : ok("container_limits", found);
+  return ok("container_limits", found);
 }
 
 struct CpuTimes {
