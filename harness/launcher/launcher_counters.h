@@ -19,6 +19,7 @@ struct counter_set {
   int fd[PZ_COUNTERS];
   int32_t error[PZ_COUNTERS]; /* 0, an errno, or -1: not asked for */
   int user_only;
+  int dummy_fd;                    /* an event the method does not inherit (launcher_counters.c says why); -1: none */
   uint64_t before[PZ_COUNTERS][3]; /* value, time enabled, time running, read before the trial */
 };
 

@@ -180,7 +180,7 @@ static int reset_peak_rss(void) {
 }
 
 /* The run's counters, open from its first trial on. */
-static struct counter_set run_counters;
+static struct counter_set run_counters = {.dummy_fd = -1};
 
 /* Starts the method, tells the harness, reaps the tree and tells the harness again. */
 static int run_one(int sock, const struct request* req) {
@@ -249,7 +249,7 @@ static int serve(int sock) {
     const int got = read_request(sock, &req);
     if (got <= 0 || launcher_parent_gone) {
       if (got < 0 && !launcher_parent_gone) {
-                struct pz_launch_reply bad;
+        struct pz_launch_reply bad;
         memset(&bad, 0, sizeof bad);
         bad.kind = PZ_LAUNCH_BAD_REQUEST;
         bad.error = EPROTO;

@@ -53,7 +53,7 @@ if [ -f "$report" ]; then
   check "the speed cube ran one thread" test "$(field "d['benchmark_result']['extras']['threads']")" = 1
   check "setup_info names the image" test "$(field "d['setup_info']['docker_image']")" = "$image"
   check "setup_info has the git revision" test "$(field "d['setup_info']['docker_image_revision']")" != unknown
-    check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
+  check "results belong to --user" test "$(stat -c %u "$report")" = "$uid"
   # Docker's default seccomp profile refuses perf_event_open: the switches and faults come from the
   # tree's rusage, and the rest is named unavailable with the reason (docs/monitoring.md).
   check "counters fall back on rusage in a default container" \
