@@ -2,13 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "results/counter_metrics.hpp"
+
 namespace perfzero::samplers {
 
 namespace {
 
-constexpr std::array<std::string_view, kCounterCount> kNames{
-    "task_clock",   "context_switches", "cpu_migrations", "page_faults",      "cycles",
-    "instructions", "branches",         "branch_misses",  "cache_references", "cache_misses"};
+// The counters' metric names are the first kCounterCount of results::kCounterMetrics, in this order.
+const auto& kNames = results::kCounterMetrics;
+static_assert(results::kCounterMetrics[kCounterCount - 1] == "cache_misses", "the counters come first, in enum order");
 
 constexpr std::uint32_t kSoftware = 0b1111;  // the first four: the kernel's own, no PMU needed
 
@@ -29,10 +31,11 @@ std::optional<std::uint32_t> counter_set(std::string_view text, std::string& err
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string_view name = text.substr(start, comma - start);
     std::size_t i = 0;
-    while (i < kNames.size() && kNames[i] != name) ++i;
-    if (i == kNames.size()) {
+    while (i < kCounterCount && kNames[i] != name) ++i;
+    if (i == kCounterCount) {
       std::string known;
-      for (const auto n : kNames) known += fmt::format("{}{}", known.empty() ? "" : ", ", n);
+      for (std::size_t k = 0; k < kCounterCount; ++k)
+        known += fmt::format("{}{}", known.empty() ? "" : ", ", kNames[k]);
       error = fmt::format("--counters: unknown counter '{}': default, none, software, hardware, or names among {}",
                           name, known);
       return std::nullopt;
