@@ -330,6 +330,14 @@ TEST_F(MultiRank, BadLaunchInputIsAOneLineErrorBeforeAnyTrial) {
   EXPECT_EQ(f.exit_code, 2) << f.err;
   EXPECT_NE(f.err.find("s.yaml:2:"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("expected local, mpirun or slurm"), std::string::npos) << f.err;
+  // A name the kernel refuses (ENAMETOOLONG) is the same one-line error, not an internal error.
+  const auto long_host = dir.write("h.yaml",
+                                   "methods:\n  - {name: c, command: [/bin/true], launch: {engine: mpirun, "
+                                   "hostfile: /tmp/" +
+                                       std::string(5000, 'h') + "}}\n");
+  f = run_perfzero({"validate", long_host.string()}, dir.path());
+  EXPECT_EQ(f.exit_code, 2) << f.err;
+  EXPECT_NE(f.err.find("is not a file"), std::string::npos) << f.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "results")) << "nothing ran";
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -110,7 +111,8 @@ void check_engines(const std::vector<PlannedCase>& cases, const std::string& pat
       }
       checked_mpirun = true;
     }
-    if (!c.launch.hostfile.empty() && !std::filesystem::is_regular_file(c.launch.hostfile)) {
+    std::error_code ec;  // a name the kernel refuses is "not a file", not an exception
+    if (!c.launch.hostfile.empty() && !std::filesystem::is_regular_file(c.launch.hostfile, ec)) {
       throw ConfigError(fmt::format("{}: launch: hostfile '{}' is not a file", c.origin, c.launch.hostfile));
     }
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <string_view>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -251,8 +252,12 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
   if (const auto w = entry["working_dir"]) {
     const std::filesystem::path dir = check.string_of(w, key + ".working_dir");
     out.working_dir = dir.is_absolute() ? dir : suite_dir / dir;
-    if (!std::filesystem::is_directory(out.working_dir)) {
-      check.fail(w, key + ".working_dir", "no such directory: " + out.working_dir.string());
+    // The error_code form: a name the kernel refuses (too long, a loop of links) is the user's mistake,
+    // not an exception out of the loader.
+    std::error_code ec;
+    if (!std::filesystem::is_directory(out.working_dir, ec)) {
+      check.fail(w, key + ".working_dir",
+                 (ec ? "cannot be read (" + ec.message() + "): " : "no such directory: ") + out.working_dir.string());
     }
   }
   if (const auto output = entry["output"]) {
