@@ -256,8 +256,10 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
     // not an exception out of the loader.
     std::error_code ec;
     if (!std::filesystem::is_directory(out.working_dir, ec)) {
-      check.fail(w, key + ".working_dir",
-                 (ec ? "cannot be read (" + ec.message() + "): " : "no such directory: ") + out.working_dir.string());
+      const bool missing = !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+      check.fail(
+          w, key + ".working_dir",
+          (missing ? "no such directory: " : "cannot be read (" + ec.message() + "): ") + out.working_dir.string());
     }
   }
   if (const auto output = entry["output"]) {
