@@ -8,8 +8,16 @@
  *   FAKE_NVML_INIT_FAIL=1     nvmlInit_v2 returns NVML_ERROR_DRIVER_NOT_LOADED
  *   FAKE_NVML_NVLINK=1        NVLink counters that grow by 1 KiB sent and 0.5 KiB received per
  *                             microsecond of the clock (1024 and 512 MB/s); else NOT_SUPPORTED
+ *   FAKE_NVML_PERSISTENCE=0   persistence mode off (else on)
+ *   FAKE_NVML_XID=N           the first nvmlEventSetWait_v2 of a process returns XID N on GPU 0
+ *   FAKE_NVML_LOCK_DENIED=1   nvmlDeviceSetGpuLockedClocks answers NVML_ERROR_NO_PERMISSION
+ *   FAKE_NVML_STATE_DIR=DIR   locked clocks outlive the process, as a driver's do: gpuN.locked in DIR
+ *                             holds "min max" MHz while GPU N is locked (the TDP limit is 1590 MHz);
+ *                             a locked GPU's SM clock is its max, with the "applications clocks
+ *                             setting" event reason
  * A sample is one nvmlDeviceGetUtilizationRates call; utilization ramps by 20 % a sample up to 100.
  * Built twice: FAKE_NVML_WITHOUT_PCIE leaves nvmlDeviceGetPcieThroughput out (a missing symbol). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,6 +65,32 @@ static void copy_text(char* out, unsigned length, const char* text) {
 #define FAIL_IF_SCRIPTED(name) \
   if (fails(name)) return NVML_ERROR_UNKNOWN
 
+#define FAKE_TDP_MHZ 1590u
+#define FAKE_MAX_SM_MHZ 1980u
+
+/* DIR/gpuN.locked, or "" when FAKE_NVML_STATE_DIR is unset (then nothing stays locked). */
+static void lock_file(const struct nvmlDevice_st* d, char* out, size_t length) {
+  const char* dir = getenv("FAKE_NVML_STATE_DIR");
+  if (dir == NULL || *dir == '\0') {
+    out[0] = '\0';
+    return;
+  }
+  snprintf(out, length, "%s/gpu%u.locked", dir, d->index);
+}
+
+/* The locked max clock of GPU d, or 0 when it is not locked. */
+static unsigned locked_max(const struct nvmlDevice_st* d) {
+  char path[4096];
+  lock_file(d, path, sizeof path);
+  if (path[0] == '\0') return 0;
+  FILE* f = fopen(path, "r");
+  if (f == NULL) return 0;
+  unsigned low = 0, high = 0;
+  const int n = fscanf(f, "%u %u", &low, &high);
+  fclose(f);
+  return n == 2 ? high : 0;
+}
+
 EXPORT nvmlReturn_t nvmlInit_v2(void) {
   return env_int("FAKE_NVML_INIT_FAIL", 0) ? NVML_ERROR_DRIVER_NOT_LOADED : NVML_SUCCESS;
 }
@@ -69,6 +103,8 @@ EXPORT const char* nvmlErrorString(nvmlReturn_t result) {
       return "Not Supported";
     case NVML_ERROR_DRIVER_NOT_LOADED:
       return "Driver Not Loaded";
+    case NVML_ERROR_NO_PERMISSION:
+      return "Insufficient Permissions";
     default:
       return "Unknown Error";
   }
@@ -129,12 +165,13 @@ EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int* milliw
 }
 EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
   FAIL_IF_SCRIPTED("nvmlDeviceGetClockInfo");
-  *mhz = type == NVML_CLOCK_MEM ? 2619 : (throttled(d) ? 1200 : 1980);
+  const unsigned locked = locked_max(d);
+  *mhz = type == NVML_CLOCK_MEM ? 2619 : (throttled(d) ? 1200 : (locked != 0 ? locked : FAKE_MAX_SM_MHZ));
   return NVML_SUCCESS;
 }
 EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
   (void)d;
-  *mhz = type == NVML_CLOCK_MEM ? 2619 : 1980;
+  *mhz = type == NVML_CLOCK_MEM ? 2619 : FAKE_MAX_SM_MHZ;
   return NVML_SUCCESS;
 }
 EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, nvmlTemperatureSensors_t sensor, unsigned int* c) {
@@ -146,7 +183,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, nvmlTemperatureSens
 /* The pre-r535 name only: perfzero must fall back to it when ClocksEventReasons is absent. */
 EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long* reasons) {
   FAIL_IF_SCRIPTED("nvmlDeviceGetCurrentClocksThrottleReasons");
-  *reasons = throttled(d) ? nvmlClocksThrottleReasonSwThermalSlowdown : 0;
+  *reasons = (throttled(d) ? nvmlClocksThrottleReasonSwThermalSlowdown : 0) |
+             (locked_max(d) != 0 ? nvmlClocksThrottleReasonApplicationsClocksSetting : 0);
   return NVML_SUCCESS;
 }
 #ifndef FAKE_NVML_WITHOUT_PCIE
@@ -202,5 +240,81 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned
 EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int* width) {
   (void)d;
   *width = 16;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, nvmlEnableState_t* mode) {
+  (void)d;
+  FAIL_IF_SCRIPTED("nvmlDeviceGetPersistenceMode");
+  *mode = env_int("FAKE_NVML_PERSISTENCE", 1) ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetApplicationsClock(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
+  (void)d;
+  *mhz = type == NVML_CLOCK_MEM ? 2619 : FAKE_TDP_MHZ;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
+  (void)d;
+  *mhz = type == NVML_CLOCK_MEM ? 2619 : FAKE_TDP_MHZ;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int low, unsigned int high) {
+  FAIL_IF_SCRIPTED("nvmlDeviceSetGpuLockedClocks");
+  if (env_int("FAKE_NVML_LOCK_DENIED", 0)) return NVML_ERROR_NO_PERMISSION;
+  const int low_symbolic = low >= NVML_CLOCK_LIMIT_ID_TDP && low <= NVML_CLOCK_LIMIT_ID_UNLIMITED;
+  const int high_symbolic = high >= NVML_CLOCK_LIMIT_ID_TDP && high <= NVML_CLOCK_LIMIT_ID_UNLIMITED;
+  if (low_symbolic != high_symbolic) return NVML_ERROR_INVALID_ARGUMENT; /* as the real one */
+  if (low == NVML_CLOCK_LIMIT_ID_TDP) low = FAKE_TDP_MHZ;
+  if (high == NVML_CLOCK_LIMIT_ID_TDP) high = FAKE_TDP_MHZ;
+  if (low > high || high > FAKE_MAX_SM_MHZ) return NVML_ERROR_INVALID_ARGUMENT;
+  char path[4096];
+  lock_file(d, path, sizeof path);
+  if (path[0] == '\0') return NVML_SUCCESS;
+  FILE* f = fopen(path, "w");
+  if (f == NULL) return NVML_ERROR_UNKNOWN;
+  fprintf(f, "%u %u\n", low, high);
+  fclose(f);
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d) {
+  FAIL_IF_SCRIPTED("nvmlDeviceResetGpuLockedClocks");
+  if (env_int("FAKE_NVML_LOCK_DENIED", 0)) return NVML_ERROR_NO_PERMISSION;
+  char path[4096];
+  lock_file(d, path, sizeof path);
+  if (path[0] != '\0') remove(path);
+  return NVML_SUCCESS;
+}
+
+struct nvmlEventSet_st {
+  int xid_delivered;
+};
+static struct nvmlEventSet_st event_set = {0};
+
+EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t* set) {
+  FAIL_IF_SCRIPTED("nvmlEventSetCreate");
+  event_set.xid_delivered = 0; /* each set hears the scripted XID once */
+  *set = &event_set;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t d, unsigned long long types, nvmlEventSet_t set) {
+  (void)d;
+  (void)types;
+  (void)set;
+  FAIL_IF_SCRIPTED("nvmlDeviceRegisterEvents");
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t* data, unsigned int timeout_ms) {
+  (void)timeout_ms;
+  const int xid = env_int("FAKE_NVML_XID", 0);
+  if (xid <= 0 || set->xid_delivered) return NVML_ERROR_TIMEOUT;
+  set->xid_delivered = 1;
+  memset(data, 0, sizeof *data);
+  data->device = &devices[0];
+  data->eventType = nvmlEventTypeXidCriticalError;
+  data->eventData = (unsigned long long)xid;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set) {
+  (void)set;
   return NVML_SUCCESS;
 }

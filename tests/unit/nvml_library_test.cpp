@@ -7,6 +7,7 @@
 #include "nvml/nvml_api.h"
 #include "scoped_env.hpp"
 #include "sysinfo/system_info.hpp"
+#include "temp_dir.hpp"
 
 namespace perfzero::nvml {
 namespace {
@@ -115,6 +116,48 @@ TEST(NvmlLibrary, SystemInfoFillsPerfZerosAcceleratorKeysFromIt) {
   ASSERT_EQ(info.devices.size(), 2U);
   EXPECT_EQ(info.devices[1].model, "Fake A100-SXM4-40GB");
   EXPECT_EQ(info.devices[0].pcie_generation, 5U);
+}
+
+TEST(NvmlLibrary, LocksToBaseOrMaxAndResetsWhatItLocked) {
+  testing::TempDir dir;
+  const ScopedEnv env{{kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_STATE_DIR", dir.path().string()}};
+  std::string why;
+  const auto lib = Library::open(why);
+  ASSERT_NE(lib, nullptr) << why;
+  EXPECT_EQ(lib->settings(0).clocks_held_by_setting, false);
+  EXPECT_EQ(lib->settings(0).persistence_mode, true);
+  ASSERT_EQ(lib->lock_clocks(0, ClockLock::base), "");
+  std::vector<std::string> errors;
+  EXPECT_EQ(lib->read(0, errors).sm_clock_mhz, 1590.0);  // NVML's TDP limit, in the fake 1590 MHz
+  EXPECT_EQ(lib->settings(0).clocks_held_by_setting, true);
+  ASSERT_EQ(lib->lock_clocks(0, ClockLock::max), "");
+  EXPECT_EQ(lib->read(0, errors).sm_clock_mhz, 1980.0);  // the highest SM clock, as both bounds
+  ASSERT_EQ(lib->reset_locked_clocks(0), "");
+  EXPECT_EQ(lib->settings(0).clocks_held_by_setting, false);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "gpu0.locked"));
+}
+
+TEST(NvmlLibrary, ALockNvmlRefusesSaysWhyAndThatItNeedsRoot) {
+  const ScopedEnv env{{kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_LOCK_DENIED", "1"}};
+  std::string why;
+  const auto lib = Library::open(why);
+  ASSERT_NE(lib, nullptr) << why;
+  EXPECT_EQ(lib->lock_clocks(0, ClockLock::base),
+            "GPU 0: nvmlDeviceSetGpuLockedClocks: Insufficient Permissions (4): locking clocks needs root");
+}
+
+TEST(NvmlLibrary, XidEventsAreTakenOnceEach) {
+  const ScopedEnv env{{kLibraryEnv, PERFZERO_FAKE_NVML}, {"FAKE_NVML_XID", "79"}};
+  std::string why;
+  const auto lib = Library::open(why);
+  ASSERT_NE(lib, nullptr) << why;
+  EXPECT_TRUE(lib->take_xids().empty()) << "nothing is heard before watching";
+  ASSERT_EQ(lib->watch_xids(), "");
+  const auto events = lib->take_xids();
+  ASSERT_EQ(events.size(), 1U);
+  EXPECT_EQ(events[0].gpu, 0U);
+  EXPECT_EQ(events[0].xid, 79U);
+  EXPECT_TRUE(lib->take_xids().empty());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "doctor/doctor.hpp"
+#include "nvml/gpu_clock_lock.hpp"
 #include "results/reader.hpp"
 #include "results/run_manifest.hpp"
 #include "run_outputs/reporter.hpp"
@@ -79,6 +80,14 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
                        std::FILE* progress_out) {
   const std::vector<std::string> report_names = run_outputs::selected_reporter_names(options.reports);
   auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
+  if (const auto how = nvml::clock_lock_from(options.lock_gpu_clocks)) {
+    // Before anything is written too: a run that cannot lock does not start.
+    try {
+      clock_lock_ = std::make_unique<nvml::GpuClockLock>(*how);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(fmt::format("--lock_gpu_clocks={}: {}", options.lock_gpu_clocks, e.what()));
+    }
+  }
   output_ = claim_output_dir(options.output_dir, options.execution_id, options.resume);
   try {
     root_ = std::make_unique<files::TrustedRoot>(output_.dir);
@@ -103,6 +112,12 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
             ? "nothing to fix"
             : fmt::format("{} warning{}: {}", report.warnings(), report.warnings() == 1 ? "" : "s", names).c_str());
     recorder_->add_system_entry("doctor", std::move(verdict));
+  }
+  if (clock_lock_) {
+    recorder_->add_system_entry("gpu_clock_lock", clock_lock_->record());
+    std::fprintf(progress_out != nullptr ? progress_out : stderr,
+                 "perfzero: GPU clocks locked at %s for the run (run.json: run.system.gpu_clock_lock)\n",
+                 options.lock_gpu_clocks.c_str());
   }
   loop_ = std::make_unique<RunLoop>(options, paths, plan, *recorder_, std::move(previous), with_trial_reports,
                                     progress_out);

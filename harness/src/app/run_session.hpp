@@ -13,6 +13,7 @@
 #include "cli/options.hpp"
 #include "common/trusted_root.hpp"
 #include "config/run_plan.hpp"
+#include "nvml/gpu_clock_lock.hpp"
 #include "results/recorder.hpp"
 
 namespace perfzero::app {
@@ -22,8 +23,8 @@ inline constexpr const char* kInterruptedAfterCompletion = "interrupted_after_co
 
 class RunSession {
  public:
-  // Throws UsageError for a bad --report name, an output directory that holds another run, or a
-  // --resume whose plan differs from the run's.
+  // Throws UsageError for a bad --report name, an output directory that holds another run, a
+  // --resume whose plan differs from the run's, or --lock_gpu_clocks that cannot lock.
   RunSession(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
              const std::vector<config::Comparison>& comparisons, std::FILE* progress_out = stdout);
   ~RunSession();
@@ -42,6 +43,8 @@ class RunSession {
   std::optional<int> late_signal() const { return late_signal_; }
 
  private:
+  // First, so it is released last: the GPUs stay locked until every trial and output is done.
+  std::unique_ptr<nvml::GpuClockLock> clock_lock_;
   ClaimedOutput output_;
   // Every file written under the run directory goes through it, no link followed (common/trusted_root.hpp).
   std::unique_ptr<files::TrustedRoot> root_;

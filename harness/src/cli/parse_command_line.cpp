@@ -9,6 +9,7 @@
 #include "common/errors.hpp"
 #include "common/table_cells.hpp"
 #include "common/text.hpp"
+#include "nvml/gpu_clock_lock.hpp"
 #include "perfzero_build_info.hpp"
 #include "samplers/counter_readings.hpp"
 
@@ -53,6 +54,7 @@ struct RawValues {
   std::string interval;
   std::string launch;
   std::string counters;
+  std::string lock_gpu_clocks;
   std::string cpu_throttle_threshold;
   std::string cpu_throttle_share;
   bool doctor = false;
@@ -131,6 +133,11 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
                  "docs/monitoring.md")
       ->group(run)
       ->type_name("SET");
+  app.add_option("--lock_gpu_clocks", raw.lock_gpu_clocks,
+                 "Hold every GPU's SM clock for the run: base (the TDP clock) or max (the highest); needs root "
+                 "and an NVIDIA driver; released when the run ends (docs/gpu.md)")
+      ->group(run)
+      ->type_name("base|max");
   app.add_flag("--doctor", raw.doctor,
                "Check the machine first (perfzero doctor --quick, 5 s) and record the verdict in run.json")
       ->group(run);
@@ -333,6 +340,12 @@ void convert_raw_values(const RawValues& raw, Options& o) {
         std::chrono::milliseconds(int_value("monitor_interval_ms", raw.interval, 1, 3'600'000));
   }
   o.doctor = raw.doctor;
+  if (!raw.lock_gpu_clocks.empty()) {
+    if (!nvml::clock_lock_from(raw.lock_gpu_clocks)) {
+      throw UsageError(fmt::format("--lock_gpu_clocks: '{}' is not base or max", raw.lock_gpu_clocks));
+    }
+    o.lock_gpu_clocks = raw.lock_gpu_clocks;
+  }
   if (!raw.cpu_throttle_threshold.empty()) {
     o.cpu_throttle_threshold = int_value("cpu_throttle_threshold", raw.cpu_throttle_threshold, 1, 100) / 100.0;
   }

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "doctor/gpu_checks.hpp"
+
 namespace perfzero::doctor {
 
 int DoctorReport::warnings() const {
@@ -14,11 +16,12 @@ int DoctorReport::warnings() const {
 DoctorReport examine(bool quick, const DoctorPaths& paths, const std::filesystem::path& scratch) {
   const auto start = std::chrono::steady_clock::now();
   DoctorReport r;
+  GpuChecks gpus(paths);  // first: it watches for XID errors while the rest runs
   r.checks = read_checks(paths);
   for (auto& c : load_checks(paths, std::chrono::milliseconds(quick ? 1000 : 3000))) r.checks.push_back(std::move(c));
   r.noise = measure_noise(std::chrono::milliseconds(quick ? 3000 : 15000), scratch);
   r.checks.push_back(noise_check(r.noise));
-  for (auto& c : gpu_checks()) r.checks.push_back(std::move(c));
+  for (auto& c : gpus.finish()) r.checks.push_back(std::move(c));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 
-#include "nvml/nvml_library.hpp"
 #include "sysinfo/system_info.hpp"
 
 namespace perfzero::doctor {
@@ -231,29 +230,6 @@ std::vector<Check> load_checks(const DoctorPaths& paths, std::chrono::millisecon
                                    fmt::format("{:.2f} CPUs busy with something else over {} ms", busy, window.count()),
                                    "stop what else runs here (top), or expect trials flagged host_busy")
                             : ok("host_load", fmt::format("{:.2f} CPUs busy over {} ms", busy, window.count())));
-  return out;
-}
-
-std::vector<Check> gpu_checks() {
-  std::string why;
-  const auto nvml = nvml::Library::open(why);
-  if (!nvml || nvml->device_count() == 0) return {};
-  std::vector<Check> out;
-  for (unsigned i = 0; i < nvml->device_count(); ++i) {
-    const auto d = nvml->describe(i);
-    std::vector<std::string> errors;
-    const auto r = nvml->read(i, errors);
-    const std::string name = fmt::format("gpu{}", i);
-    if (d.ecc_enabled) out.push_back(info(name + "_ecc", *d.ecc_enabled ? "ECC on" : "ECC off"));
-    if (r.throttle_reasons && nvml::is_performance_throttle(*r.throttle_reasons)) {
-      out.push_back(warn(name + "_throttle", nvml::throttle_reason_names(*r.throttle_reasons),
-                         "the GPU is power or thermally throttled while idle: check cooling and power limits "
-                         "(nvidia-smi -q -d PERFORMANCE)"));
-    } else {
-      out.push_back(ok(name + "_throttle", fmt::format("{}: no power or thermal throttle now", d.model)));
-    }
-  }
-  out.push_back(info("gpu_not_checked", "persistence mode, locked clocks and XID errors are not read yet"));
   return out;
 }
 

@@ -24,6 +24,7 @@ struct DoctorPaths {
   std::filesystem::path proc = "/proc";
   std::filesystem::path sys = "/sys";
   std::filesystem::path cgroup = "/sys/fs/cgroup";
+  std::filesystem::path kmsg = "/dev/kmsg";  // the kernel log, for the driver's XID errors
 };
 
 // The checks that only read files: governor, boost, SMT, ASLR, transparent huge pages, swap,
@@ -31,8 +32,6 @@ struct DoctorPaths {
 std::vector<Check> read_checks(const DoctorPaths& paths);
 // Steal time and the host's load beside this process, over `window` (/proc/stat twice).
 std::vector<Check> load_checks(const DoctorPaths& paths, std::chrono::milliseconds window);
-// NVIDIA GPUs through NVML, where it loads: ECC, throttle reasons now; nothing when there is none.
-std::vector<Check> gpu_checks();
 
 std::string status_name(Status s);
 nlohmann::json to_json(const std::vector<Check>& checks);

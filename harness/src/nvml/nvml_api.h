@@ -108,6 +108,21 @@ typedef struct nvmlFieldValue_st {
 #define nvmlClocksThrottleReasonHwThermalSlowdown 0x0000000000000040ULL
 #define nvmlClocksThrottleReasonHwPowerBrakeSlowdown 0x0000000000000080ULL
 
+/* nvmlDeviceSetGpuLockedClocks: symbolic limits instead of MHz (both arguments symbolic or neither) */
+#define NVML_CLOCK_LIMIT_ID_TDP 0xffffff01u
+#define NVML_CLOCK_LIMIT_ID_UNLIMITED 0xffffff02u
+
+/* Events (nvmlEventSetWait_v2): an XID error is the driver reporting a fault of the GPU or its use. */
+typedef struct nvmlEventSet_st* nvmlEventSet_t;
+#define nvmlEventTypeXidCriticalError 0x0000000000000008LL
+typedef struct nvmlEventData_st {
+  nvmlDevice_t device;
+  unsigned long long eventType;
+  unsigned long long eventData; /* the XID number */
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+} nvmlEventData_t;
+
 nvmlReturn_t nvmlInit_v2(void);
 nvmlReturn_t nvmlShutdown(void);
 const char* nvmlErrorString(nvmlReturn_t result);
@@ -131,6 +146,17 @@ nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t device, nvmlEnableState_t* curren
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device, unsigned int* currLinkGen);
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device, unsigned int* currLinkWidth);
 nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t* values);
+nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t* mode);
+nvmlReturn_t nvmlDeviceGetApplicationsClock(nvmlDevice_t device, nvmlClockType_t clockType, unsigned int* clockMHz);
+nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t device, nvmlClockType_t clockType,
+                                                   unsigned int* clockMHz);
+nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t device, unsigned int minGpuClockMHz,
+                                          unsigned int maxGpuClockMHz);
+nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t device);
+nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t* set);
+nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set);
+nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t* data, unsigned int timeoutms);
+nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set);
 
 #ifdef __cplusplus
 }

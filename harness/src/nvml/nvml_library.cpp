@@ -37,6 +37,15 @@ struct Library::Functions {
   decltype(&nvmlDeviceGetCurrPcieLinkWidth) pcie_width = nullptr;
   decltype(&nvmlDeviceGetHandleByPciBusId_v2) by_pci_bus = nullptr;
   decltype(&nvmlDeviceGetFieldValues) field_values = nullptr;
+  decltype(&nvmlDeviceGetPersistenceMode) persistence = nullptr;
+  decltype(&nvmlDeviceGetApplicationsClock) application_clock = nullptr;
+  decltype(&nvmlDeviceGetDefaultApplicationsClock) default_application_clock = nullptr;
+  decltype(&nvmlDeviceSetGpuLockedClocks) lock_clocks = nullptr;
+  decltype(&nvmlDeviceResetGpuLockedClocks) reset_locked_clocks = nullptr;
+  decltype(&nvmlEventSetCreate) event_set_create = nullptr;
+  decltype(&nvmlDeviceRegisterEvents) register_events = nullptr;
+  decltype(&nvmlEventSetWait_v2) event_set_wait = nullptr;
+  decltype(&nvmlEventSetFree) event_set_free = nullptr;
   std::vector<std::string> missing;
 };
 
@@ -126,6 +135,15 @@ std::unique_ptr<Library> Library::open(std::string& why) {
   load(handle, "nvmlDeviceGetCurrPcieLinkWidth", f.pcie_width, f.missing);
   load(handle, "nvmlDeviceGetHandleByPciBusId_v2", f.by_pci_bus, f.missing);
   load(handle, "nvmlDeviceGetFieldValues", f.field_values, f.missing);
+  load(handle, "nvmlDeviceGetPersistenceMode", f.persistence, f.missing);
+  load(handle, "nvmlDeviceGetApplicationsClock", f.application_clock, f.missing);
+  load(handle, "nvmlDeviceGetDefaultApplicationsClock", f.default_application_clock, f.missing);
+  load(handle, "nvmlDeviceSetGpuLockedClocks", f.lock_clocks, f.missing);
+  load(handle, "nvmlDeviceResetGpuLockedClocks", f.reset_locked_clocks, f.missing);
+  load(handle, "nvmlEventSetCreate", f.event_set_create, f.missing);
+  load(handle, "nvmlDeviceRegisterEvents", f.register_events, f.missing);
+  load(handle, "nvmlEventSetWait_v2", f.event_set_wait, f.missing);
+  load(handle, "nvmlEventSetFree", f.event_set_free, f.missing);
   if (const nvmlReturn_t rc = f.init(); rc != NVML_SUCCESS) {
     why = fmt::format("nvmlInit_v2 failed: {} ({})", f.error_string != nullptr ? f.error_string(rc) : "?",
                       static_cast<int>(rc));
@@ -142,6 +160,9 @@ std::unique_ptr<Library> Library::open(std::string& why) {
 }
 
 Library::~Library() {
+  if (fn_ && xid_events_ != nullptr && fn_->event_set_free != nullptr) {
+    fn_->event_set_free(static_cast<nvmlEventSet_t>(xid_events_));
+  }
   if (fn_ && fn_->init != nullptr) fn_->shutdown();
   if (handle_ != nullptr) ::dlclose(handle_);
 }
@@ -161,6 +182,103 @@ std::optional<int> Library::cuda_driver_version() {
   int version = 0;
   if (fn_->cuda_driver_version == nullptr || fn_->cuda_driver_version(&version) != NVML_SUCCESS) return std::nullopt;
   return version;
+}
+
+std::string Library::error_text(int rc) const {
+  const auto code = static_cast<nvmlReturn_t>(rc);
+  return fmt::format("{} ({})", fn_->error_string != nullptr ? fn_->error_string(code) : "error", rc);
+}
+
+GpuSettings Library::settings(unsigned index) {
+  GpuSettings s;
+  auto device = static_cast<nvmlDevice_t>(devices_.at(index));
+  const Functions& f = *fn_;
+  nvmlEnableState_t mode{};
+  if (f.persistence != nullptr && f.persistence(device, &mode) == NVML_SUCCESS) {
+    s.persistence_mode = mode == NVML_FEATURE_ENABLED;
+  }
+  unsigned long long reasons = 0;
+  if (f.throttle != nullptr && f.throttle(device, &reasons) == NVML_SUCCESS) {
+    s.clocks_held_by_setting = (reasons & nvmlClocksThrottleReasonApplicationsClocksSetting) != 0;
+  }
+  unsigned mhz = 0;
+  if (f.application_clock != nullptr && f.application_clock(device, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS) {
+    s.application_sm_clock_mhz = mhz;
+  }
+  if (f.default_application_clock != nullptr &&
+      f.default_application_clock(device, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS) {
+    s.default_application_sm_clock_mhz = mhz;
+  }
+  return s;
+}
+
+std::string Library::lock_clocks(unsigned index, ClockLock how) {
+  auto device = static_cast<nvmlDevice_t>(devices_.at(index));
+  const Functions& f = *fn_;
+  if (f.lock_clocks == nullptr) return "this NVML has no nvmlDeviceSetGpuLockedClocks (a driver before r418)";
+  unsigned low = NVML_CLOCK_LIMIT_ID_TDP;
+  unsigned high = NVML_CLOCK_LIMIT_ID_TDP;
+  if (how == ClockLock::max) {
+    // nvbench's choice: the highest SM clock, as both bounds, so boost cannot move it.
+    unsigned max_mhz = 0;
+    if (f.max_clock == nullptr || f.max_clock(device, NVML_CLOCK_SM, &max_mhz) != NVML_SUCCESS || max_mhz == 0) {
+      return fmt::format("GPU {}: nvmlDeviceGetMaxClockInfo(SM) gave no clock to lock to", index);
+    }
+    low = high = max_mhz;
+  }
+  if (const nvmlReturn_t rc = f.lock_clocks(device, low, high); rc != NVML_SUCCESS) {
+    return fmt::format("GPU {}: nvmlDeviceSetGpuLockedClocks: {}{}", index, error_text(rc),
+                       rc == NVML_ERROR_NO_PERMISSION ? ": locking clocks needs root" : "");
+  }
+  return "";
+}
+
+std::string Library::reset_locked_clocks(unsigned index) {
+  auto device = static_cast<nvmlDevice_t>(devices_.at(index));
+  if (fn_->reset_locked_clocks == nullptr) return "this NVML has no nvmlDeviceResetGpuLockedClocks";
+  if (const nvmlReturn_t rc = fn_->reset_locked_clocks(device); rc != NVML_SUCCESS) {
+    return fmt::format("GPU {}: nvmlDeviceResetGpuLockedClocks: {}", index, error_text(rc));
+  }
+  return "";
+}
+
+std::string Library::watch_xids() {
+  const Functions& f = *fn_;
+  if (f.event_set_create == nullptr || f.register_events == nullptr || f.event_set_wait == nullptr) {
+    return "this NVML has no event sets";
+  }
+  if (xid_events_ == nullptr) {
+    nvmlEventSet_t set = nullptr;
+    if (const nvmlReturn_t rc = f.event_set_create(&set); rc != NVML_SUCCESS) {
+      return "nvmlEventSetCreate: " + error_text(rc);
+    }
+    xid_events_ = set;
+  }
+  for (unsigned i = 0; i < devices_.size(); ++i) {
+    const nvmlReturn_t rc = f.register_events(static_cast<nvmlDevice_t>(devices_[i]), nvmlEventTypeXidCriticalError,
+                                              static_cast<nvmlEventSet_t>(xid_events_));
+    if (rc != NVML_SUCCESS) return fmt::format("GPU {}: nvmlDeviceRegisterEvents(XID): {}", i, error_text(rc));
+  }
+  return "";
+}
+
+std::vector<XidEvent> Library::take_xids() {
+  std::vector<XidEvent> out;
+  if (xid_events_ == nullptr) return out;
+  // Timeout 0: only what has happened; a bound, so a driver that keeps reporting cannot hold us.
+  constexpr int kMostEvents = 1000;
+  for (int n = 0; n < kMostEvents; ++n) {
+    nvmlEventData_t data{};
+    if (fn_->event_set_wait(static_cast<nvmlEventSet_t>(xid_events_), &data, 0) != NVML_SUCCESS) break;
+    if ((data.eventType & nvmlEventTypeXidCriticalError) == 0) continue;
+    XidEvent e;
+    e.xid = data.eventData;
+    for (unsigned i = 0; i < devices_.size(); ++i) {
+      if (devices_[i] == data.device) e.gpu = i;
+    }
+    out.push_back(e);
+  }
+  return out;
 }
 
 std::optional<unsigned> Library::index_of_pci_bus(const std::string& bus_id) {

@@ -47,6 +47,26 @@ struct GpuDescription {
   std::optional<unsigned> max_sm_clock_mhz;
 };
 
+// What a user (or an earlier run) has set on a GPU, as the doctor reports it.
+struct GpuSettings {
+  std::optional<bool> persistence_mode;
+  // NVML cannot read back locked clocks (nvidia-smi -lgc); it says when a user setting, locked or
+  // application clocks, holds the clock (clocks event reason "applications clocks setting"), and
+  // reads the application clocks against their default.
+  std::optional<bool> clocks_held_by_setting;
+  std::optional<unsigned> application_sm_clock_mhz;
+  std::optional<unsigned> default_application_sm_clock_mhz;
+};
+
+// An XID error: the driver's report of a fault of the GPU or of its use (NVIDIA's XID catalog).
+struct XidEvent {
+  unsigned gpu = 0;
+  unsigned long long xid = 0;
+};
+
+// What --lock_gpu_clocks asks for: the base (TDP) clock, or the highest SM clock the GPU supports.
+enum class ClockLock { base, max };
+
 // The throttle bits that mean the GPU ran slower than it could for a reason other than idleness or
 // a user's clock settings: power cap, thermal (software or hardware), hardware slowdown, power brake.
 bool is_performance_throttle(std::uint64_t reasons);
@@ -71,6 +91,15 @@ class Library {
   GpuReading read(unsigned index, std::vector<std::string>& errors);
   // Optional symbols this NVML lacks (older drivers, the tests' fake).
   const std::vector<std::string>& missing_symbols() const;
+  GpuSettings settings(unsigned index);
+  // Locks GPU `index`'s SM clock (nvmlDeviceSetGpuLockedClocks, root only): base is NVML's TDP limit
+  // for both bounds, max the GPU's highest SM clock for both. "" when done, else why (call, error).
+  std::string lock_clocks(unsigned index, ClockLock how);
+  std::string reset_locked_clocks(unsigned index);
+  // Registers every GPU for XID events; those that happen from now on are returned by take_xids.
+  // "" when registered, else why (an older driver, a container without the capability).
+  std::string watch_xids();
+  std::vector<XidEvent> take_xids();
   // NVML's index of the GPU at a PCI bus id ("0000:3B:00.0", as cudaDeviceGetPCIBusId writes it):
   // CUDA's device order need not be NVML's.
   std::optional<unsigned> index_of_pci_bus(const std::string& bus_id);
@@ -82,6 +111,8 @@ class Library {
   void* handle_ = nullptr;
   std::unique_ptr<Functions> fn_;
   std::vector<void*> devices_;
+  void* xid_events_ = nullptr;  // nvmlEventSet_t, freed with the library
+  std::string error_text(int rc) const;
 };
 
 }  // namespace perfzero::nvml

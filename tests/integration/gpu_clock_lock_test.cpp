@@ -1,0 +1,143 @@
+// --lock_gpu_clocks and the doctor's GPU checks on the real binary. No GPU can exist here, so
+// perfzero is pointed at the tests' fake libnvidia-ml (tests/fakes/fake_nvml.c), whose locked
+// clocks outlive a process as a driver's do (FAKE_NVML_STATE_DIR); the rest is real.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <thread>
+
+#include "../unit/scoped_env.hpp"
+#include "../unit/temp_dir.hpp"
+#include "perfzero_runner.hpp"
+
+namespace perfzero::testing {
+namespace {
+
+// While its trial runs, the method copies what the driver holds locked.
+const char* const kSeeLocksSuite = R"(
+methods:
+  - name: see_locks
+    command: [/bin/sh, -c, 'sleep 0.5; cat "$FAKE_NVML_STATE_DIR"/gpu0.locked "$FAKE_NVML_STATE_DIR"/gpu1.locked > "$FAKE_NVML_STATE_DIR"/seen']
+    output: none
+)";
+
+TEST(GpuClockLock, EveryGpuIsHeldForTheRunAndReleasedAfterIt) {
+  TempDir dir;
+  const auto state = dir.path() / "driver";
+  std::filesystem::create_directories(state);
+  const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML},
+                      {"FAKE_NVML_GPUS", "2"},
+                      {"FAKE_NVML_STATE_DIR", state.string()}};
+  const auto f = run_perfzero(
+      {"--config=" + dir.write("s.yaml", kSeeLocksSuite).string(), "--output_dir=run", "--lock_gpu_clocks=base"},
+      dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_NE((f.out + f.err).find("GPU clocks locked at base for the run"), std::string::npos) << f.out << f.err;
+  EXPECT_EQ(slurp(state / "seen"), "1590 1590\n1590 1590\n") << "both GPUs at the TDP clock during the trial";
+  EXPECT_FALSE(std::filesystem::exists(state / "gpu0.locked")) << "released after the run";
+  EXPECT_FALSE(std::filesystem::exists(state / "gpu1.locked"));
+  const auto run = read_json(dir.path() / "run" / "run.json");
+  const auto& lock = run["run"]["system"]["gpu_clock_lock"];
+  ASSERT_TRUE(lock.is_object()) << run["run"]["system"].dump();
+  EXPECT_EQ(lock["mode"], "base");
+  ASSERT_EQ(lock["gpus"].size(), 2U);
+  EXPECT_EQ(lock["gpus"][1]["sm_clock_mhz"], 1590);
+  EXPECT_EQ(lock["gpus"][1]["model"], "Fake A100-SXM4-40GB");
+  EXPECT_EQ(lock["gpus"][0]["held_before"], false);
+}
+
+TEST(GpuClockLock, AStopBySignalStillReleasesTheClocks) {
+  TempDir dir;
+  const auto state = dir.path() / "driver";
+  std::filesystem::create_directories(state);
+  const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_STATE_DIR", state.string()}};
+  const auto suite = dir.write("s.yaml", "methods:\n  - {name: long, command: [/bin/sleep, '30'], output: none}\n");
+  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=run", "--lock_gpu_clocks=max"}, dir.path());
+  for (int i = 0; i < 200 && !std::filesystem::exists(dir.path() / "run" / "long" / "trial_1"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(slurp(state / "gpu0.locked"), "1980 1980\n") << "max: the highest SM clock as both bounds";
+  p.signal(SIGTERM);
+  const auto f = p.wait();
+  EXPECT_EQ(f.exit_code, 128 + SIGTERM) << f.err;
+  EXPECT_FALSE(std::filesystem::exists(state / "gpu0.locked")) << f.err;
+}
+
+TEST(GpuClockLock, AKillNineLeavesThemLockedAndTheDoctorAndTheNextRunSaySo) {
+  TempDir dir;
+  const auto state = dir.path() / "driver";
+  std::filesystem::create_directories(state);
+  const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_STATE_DIR", state.string()}};
+  const auto suite = dir.write("s.yaml", "methods:\n  - {name: long, command: [/bin/sleep, '30'], output: none}\n");
+  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=run", "--lock_gpu_clocks=base"}, dir.path());
+  for (int i = 0; i < 200 && !std::filesystem::exists(dir.path() / "run" / "long" / "trial_1"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  p.signal(SIGKILL);
+  (void)p.wait();
+  ASSERT_TRUE(std::filesystem::exists(state / "gpu0.locked")) << "nothing runs after a kill -9";
+  const auto doctor = run_perfzero({"doctor", "--quick", "--format=json"}, dir.path() / "d");
+  for (const auto& c : nlohmann::json::parse(doctor.out)["checks"]) {
+    if (c["name"] != "gpu0_clocks") continue;
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_NE(c["found"].get<std::string>().find("held by a user setting"), std::string::npos) << c.dump();
+  }
+  const auto f = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=again", "--lock_gpu_clocks=base"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_NE(f.err.find("GPU 0's clocks were already held by a setting"), std::string::npos) << f.err;
+  EXPECT_EQ(read_json(dir.path() / "again" / "run.json")["run"]["system"]["gpu_clock_lock"]["gpus"][0]["held_before"],
+            true);
+  EXPECT_FALSE(std::filesystem::exists(state / "gpu0.locked")) << "reset after the run";
+}
+
+TEST(GpuClockLock, ARunThatCannotLockDoesNotStart) {
+  TempDir dir;
+  const auto state = dir.path() / "driver";
+  std::filesystem::create_directories(state);
+  {
+    const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_LOCK_DENIED", "1"}};
+    const auto f = run_perfzero(
+        {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run", "--lock_gpu_clocks=base"}, dir.path());
+    EXPECT_EQ(f.exit_code, 2) << f.err;
+    EXPECT_NE(f.err.find("--lock_gpu_clocks=base: GPU 0: nvmlDeviceSetGpuLockedClocks: Insufficient Permissions (4): "
+                         "locking clocks needs root"),
+              std::string::npos)
+        << f.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "run")) << "nothing ran, nothing was written";
+  }
+  {
+    const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"}};
+    const auto f = run_perfzero(
+        {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run", "--lock_gpu_clocks=max"}, dir.path());
+    EXPECT_EQ(f.exit_code, 2) << f.err;
+    EXPECT_NE(f.err.find("--lock_gpu_clocks=max: no NVIDIA driver to lock clocks with: cannot load"), std::string::npos)
+        << f.err;
+  }
+  const auto bad =
+      run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--lock_gpu_clocks=fast"}, dir.path());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--lock_gpu_clocks: 'fast' is not base or max"), std::string::npos) << bad.err;
+}
+
+TEST(GpuClockLock, DoctorWarnsOfPersistenceOffUnlockedClocksAndAnXid) {
+  TempDir dir;
+  const ScopedEnv env{
+      {"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_PERSISTENCE", "0"}, {"FAKE_NVML_XID", "43"}};
+  const auto f = run_perfzero({"doctor", "--quick", "--format=json"}, dir.path());
+  ASSERT_EQ(f.exit_code, 1) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  std::map<std::string, nlohmann::json> checks;
+  for (const auto& c : doc["checks"]) checks[c["name"].get<std::string>()] = c;
+  EXPECT_EQ(checks["gpu0_persistence"]["status"], "warn") << doc.dump(1);
+  EXPECT_EQ(checks["gpu0_clocks"]["status"], "warn");
+  EXPECT_EQ(checks["gpu0_ecc"]["status"], "info");
+  EXPECT_EQ(checks["gpu_xid"]["status"], "warn");
+  EXPECT_NE(checks["gpu_xid"]["found"].get<std::string>().find("XID 43 on GPU 0 during this check"), std::string::npos)
+      << checks["gpu_xid"].dump();
+  const auto& warnings = doc["warnings"];
+  EXPECT_NE(std::find(warnings.begin(), warnings.end(), "gpu_xid"), warnings.end());
+}
+
+}  // namespace
+}  // namespace perfzero::testing
