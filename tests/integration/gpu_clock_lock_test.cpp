@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <optional>
 #include <thread>
 
 #include "../unit/scoped_env.hpp"
@@ -46,16 +47,29 @@ TEST(GpuClockLock, EveryGpuIsHeldForTheRunAndReleasedAfterIt) {
   EXPECT_EQ(lock["gpus"][0]["held_before"], false);
 }
 
-TEST(GpuClockLock, AStopBySignalStillReleasesTheClocks) {
+// A run of a 30 s method with the clocks locked, started and left in its trial.
+struct LockedLongRun {
   TempDir dir;
-  const auto state = dir.path() / "driver";
-  std::filesystem::create_directories(state);
-  const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_STATE_DIR", state.string()}};
-  const auto suite = dir.write("s.yaml", "methods:\n  - {name: long, command: [/bin/sleep, '30'], output: none}\n");
-  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=run", "--lock_gpu_clocks=max"}, dir.path());
-  for (int i = 0; i < 200 && !std::filesystem::exists(dir.path() / "run" / "long" / "trial_1"); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::filesystem::path state = dir.path() / "driver";
+  ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_STATE_DIR", state.string()}};
+  std::optional<RunningPerfzero> perfzero;
+
+  explicit LockedLongRun(const std::string& how) {
+    std::filesystem::create_directories(state);
+    const auto suite = dir.write("s.yaml", "methods:\n  - {name: long, command: [/bin/sleep, '30'], output: none}\n");
+    perfzero.emplace(
+        std::vector<std::string>{"--config=" + suite.string(), "--output_dir=run", "--lock_gpu_clocks=" + how},
+        dir.path());
+    for (int i = 0; i < 200 && !std::filesystem::exists(dir.path() / "run" / "long" / "trial_1"); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
   }
+};
+
+TEST(GpuClockLock, AStopBySignalStillReleasesTheClocks) {
+  LockedLongRun run("max");
+  const auto& state = run.state;
+  auto& p = *run.perfzero;
   EXPECT_EQ(slurp(state / "gpu0.locked"), "1980 1980\n") << "max: the highest SM clock as both bounds";
   p.signal(SIGTERM);
   const auto f = p.wait();
@@ -64,24 +78,23 @@ TEST(GpuClockLock, AStopBySignalStillReleasesTheClocks) {
 }
 
 TEST(GpuClockLock, AKillNineLeavesThemLockedAndTheDoctorAndTheNextRunSaySo) {
-  TempDir dir;
-  const auto state = dir.path() / "driver";
-  std::filesystem::create_directories(state);
-  const ScopedEnv env{{"PERFZERO_TEST_NVML_LIBRARY", PERFZERO_FAKE_NVML}, {"FAKE_NVML_STATE_DIR", state.string()}};
-  const auto suite = dir.write("s.yaml", "methods:\n  - {name: long, command: [/bin/sleep, '30'], output: none}\n");
-  RunningPerfzero p({"--config=" + suite.string(), "--output_dir=run", "--lock_gpu_clocks=base"}, dir.path());
-  for (int i = 0; i < 200 && !std::filesystem::exists(dir.path() / "run" / "long" / "trial_1"); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  LockedLongRun run("base");
+  const auto& state = run.state;
+  const auto& dir = run.dir;
+  auto& p = *run.perfzero;
   p.signal(SIGKILL);
   (void)p.wait();
   ASSERT_TRUE(std::filesystem::exists(state / "gpu0.locked")) << "nothing runs after a kill -9";
   const auto doctor = run_perfzero({"doctor", "--quick", "--format=json"}, dir.path() / "d");
-  for (const auto& c : nlohmann::json::parse(doctor.out)["checks"]) {
+  const auto checks = nlohmann::json::parse(doctor.out);
+  int seen = 0;
+  for (const auto& c : checks["checks"]) {
     if (c["name"] != "gpu0_clocks") continue;
+    ++seen;
     EXPECT_EQ(c["status"], "ok") << c.dump();
     EXPECT_NE(c["found"].get<std::string>().find("held by a user setting"), std::string::npos) << c.dump();
   }
+  EXPECT_EQ(seen, 1) << doctor.out;
   const auto f = run_perfzero(
       {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=again", "--lock_gpu_clocks=base"}, dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;

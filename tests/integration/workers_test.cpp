@@ -2,8 +2,10 @@
 // worker is not installed says which worker it needs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
+#include "../unit/scoped_env.hpp"
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -68,6 +70,48 @@ TEST_F(WithoutOnednnWorker, ASuiteNamesTheMissingWorker) {
   const auto f = run({"validate", suite.string()});
   EXPECT_EQ(f.exit_code, 2);
   EXPECT_NE(f.err.find(suite.string() + ":3:5: " + kOnednnMessage), std::string::npos) << f.err;
+}
+
+// Start-up asks a worker for its methods once; later start-ups read its answer from the cache until
+// the worker's file changes (method_catalog/list_cache.hpp).
+TEST_F(WithoutOnednnWorker, AWorkersListIsAskedOnceAndThenReadFromTheCache) {
+  const auto worker = install_.write("perfzero-worker-logged",
+                                     "#!/bin/sh\necho asked >> \"$(dirname \"$0\")/asked.log\"\n"
+                                     "echo '{\"list_protocol_version\": 1, \"worker\": \"logged\", \"methods\": "
+                                     "[{\"name\": \"logged.L.benchmark_x\", \"family\": \"logged\", \"class\": \"L\", "
+                                     "\"method\": \"benchmark_x\", \"description\": \"x\", \"params\": []}]}'\n");
+  std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
+  const auto suite = scratch_.write("logged.yaml", "methods:\n  - logged.L.benchmark_x\n");
+  const ScopedEnv env{{"XDG_CACHE_HOME", (scratch_.path() / "cache").string()}, {"PERFZERO_WORKER_CACHE", ""}};
+  auto asked = [&] {
+    const std::string log = slurp(install_.path() / "asked.log");
+    return std::count(log.begin(), log.end(), '\n');
+  };
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(run({"validate", suite.string()}).exit_code, 0);
+  EXPECT_EQ(asked(), 1) << "asked by the first start-up only";
+  EXPECT_EQ(run({"list"}).out.find("logged.L.benchmark_x") != std::string::npos, true);
+  EXPECT_EQ(asked(), 1);
+  // Replaced (a new build): asked again.
+  const std::string text = slurp(worker);
+  std::filesystem::remove(worker);
+  std::filesystem::copy_file(scratch_.write("new", text), worker);
+  std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
+  EXPECT_EQ(run({"validate", suite.string()}).exit_code, 0);
+  EXPECT_EQ(asked(), 2);
+  const ScopedEnv off{{"PERFZERO_WORKER_CACHE", "off"}};
+  EXPECT_EQ(run({"validate", suite.string()}).exit_code, 0);
+  EXPECT_EQ(asked(), 3) << "PERFZERO_WORKER_CACHE=off asks every time";
+  // A suite of external commands needs no worker's list, cached or not: none is asked.
+  const auto commands =
+      scratch_.write("commands.yaml", "methods:\n  - {name: t, command: [/bin/true], output: none}\n");
+  EXPECT_EQ(run({"validate", commands.string()}).exit_code, 0);
+  const auto f = run({"--config=" + commands.string(), "--output_dir=run"});
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_EQ(asked(), 3) << "no worker started for a suite of external commands";
+  // One built-in method among them, or --benchmark_methods, asks them.
+  EXPECT_EQ(run({"--config=" + commands.string(), "--benchmark_methods=logged.L.benchmark_x", "--dry_run"}).exit_code,
+            0);
+  EXPECT_EQ(asked(), 4);
 }
 
 }  // namespace

@@ -5,13 +5,18 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
 
 #include "api/list_protocol.hpp"
 #include "common/errors.hpp"
 #include "config/method_selector.hpp"
+#include "method_catalog/list_cache.hpp"
 #include "method_catalog/list_json_parser.hpp"
 #include "method_catalog/worker_discovery.hpp"
+#include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
 namespace perfzero::method_catalog {
@@ -37,6 +42,11 @@ std::string list_text(const std::string& family, const std::string& worker) {
   return detail::method_list_json(sample_registry(family), worker).dump();
 }
 
+std::string slurp_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 std::string parse_error(const std::string& text) {
   try {
     parse_method_list(text);
@@ -57,7 +67,8 @@ struct Captured {
   std::string warnings;
 };
 
-Captured discover_in(const std::filesystem::path& bin_dir, const std::string& worker_path) {
+Captured discover_in(const std::filesystem::path& bin_dir, const std::string& worker_path,
+                     const std::filesystem::path& cache_dir = {}) {
   // The stream is closed and its buffer freed on the throwing path too (LeakSanitizer checks it).
   struct Memstream {
     char* buffer = nullptr;
@@ -76,7 +87,7 @@ Captured discover_in(const std::filesystem::path& bin_dir, const std::string& wo
       return {buffer, size};
     }
   } warnings;
-  Captured out{discover({bin_dir, worker_path, std::chrono::milliseconds(2000)}, warnings.file), ""};
+  Captured out{discover({bin_dir, worker_path, std::chrono::milliseconds(2000), cache_dir}, warnings.file), ""};
   out.warnings = warnings.close();
   return out;
 }
@@ -183,6 +194,122 @@ TEST(Discovery, TheSameMethodInTwoDirectoriesIsAnError) {
   write_worker(bin, "perfzero-worker-a", "echo '" + list_text("team", "a") + "'");
   write_worker(extra, "perfzero-worker-b", "echo '" + list_text("team", "b") + "'");
   EXPECT_THROW(discover_in(bin.path(), extra.path().string()), ConfigError);
+}
+
+// A worker that notes each time it is asked, in asked.log beside it.
+void write_counting_worker(const TempDir& bin, const std::string& family) {
+  write_worker(bin, "perfzero-worker-" + family,
+               "echo x >> \"$(dirname \"$0\")/asked.log\"; echo '" + list_text(family, family) + "'");
+}
+
+int times_asked(const TempDir& bin) {
+  const std::string log = slurp_file(bin.path() / "asked.log");
+  return static_cast<int>(std::count(log.begin(), log.end(), '\n'));
+}
+
+TEST(ListCache, AnUnchangedWorkerIsAskedOnceAndAChangedOneAgain) {
+  TempDir bin;
+  TempDir cache;
+  write_counting_worker(bin, "counted");
+  for (int i = 0; i < 3; ++i) {
+    const auto found = discover_in(bin.path(), "", cache.path());
+    EXPECT_NE(found.catalog.registry().find("counted.Example.benchmark_sum"), nullptr);
+    EXPECT_EQ(found.warnings, "");
+  }
+  EXPECT_EQ(times_asked(bin), 1) << "the second and third start-ups read the cache";
+  // Rewritten in place (same inode, same size): the change time tells.
+  const auto worker = bin.path() / "perfzero-worker-counted";
+  const std::string text = slurp_file(worker);
+  std::ofstream(worker, std::ios::trunc) << text;
+  (void)discover_in(bin.path(), "", cache.path());
+  EXPECT_EQ(times_asked(bin), 2);
+  // Without a cache directory every start-up asks.
+  (void)discover_in(bin.path(), "");
+  EXPECT_EQ(times_asked(bin), 3);
+}
+
+TEST(ListCache, ABrokenForeignOrOddEntryIsIgnoredAndRebuilt) {
+  TempDir bin;
+  TempDir cache;
+  write_counting_worker(bin, "counted");
+  (void)discover_in(bin.path(), "", cache.path());
+  ASSERT_EQ(times_asked(bin), 1);
+  std::filesystem::path entry;
+  for (const auto& e : std::filesystem::directory_iterator(cache.path())) entry = e.path();
+  ASSERT_FALSE(entry.empty());
+  const std::string good = slurp_file(entry);
+  int expected = 1;
+  auto expect_asked_again = [&](const std::string& what) {
+    const auto found = discover_in(bin.path(), "", cache.path());
+    EXPECT_NE(found.catalog.registry().find("counted.Example.benchmark_sum"), nullptr) << what;
+    EXPECT_EQ(times_asked(bin), ++expected) << what;
+    EXPECT_EQ(slurp_file(entry), good) << what << ": rewritten";
+  };
+  std::ofstream(entry, std::ios::trunc) << good.substr(0, good.size() / 2);
+  expect_asked_again("a torn entry");
+  std::ofstream(entry, std::ios::trunc) << "\xff\xfe not json";
+  expect_asked_again("bytes that are not JSON");
+  // The entry says another list for this worker, under another identity: not trusted.
+  auto doc = nlohmann::json::parse(good);
+  doc["inode"] = doc["inode"].get<std::uint64_t>() + 1;
+  std::ofstream(entry, std::ios::trunc) << doc.dump();
+  expect_asked_again("another identity");
+  std::filesystem::remove(entry);
+  std::filesystem::create_symlink(bin.path() / "perfzero-worker-counted", entry);
+  (void)discover_in(bin.path(), "", cache.path());
+  EXPECT_EQ(times_asked(bin), ++expected) << "a link in the entry's place is not followed";
+  std::filesystem::remove(entry);
+  ::mkfifo(entry.c_str(), 0600);
+  (void)discover_in(bin.path(), "", cache.path());
+  EXPECT_EQ(times_asked(bin), ++expected) << "a FIFO in the entry's place does not block";
+  std::filesystem::remove(entry);
+  if (::geteuid() == 0) {
+    // Another user's entry is not read, even when it is right.
+    std::ofstream(entry) << good;
+    ASSERT_EQ(::chown(entry.c_str(), 12345, 12345), 0);
+    (void)discover_in(bin.path(), "", cache.path());
+    EXPECT_EQ(times_asked(bin), ++expected) << "another user's entry";
+  }
+}
+
+TEST(ListCache, AnUnwritableCacheIsNoCacheAndABadWorkerIsNeverKept) {
+  TempDir bin;
+  TempDir cache;
+  write_counting_worker(bin, "counted");
+  const auto file_in_the_way = cache.write("file", "not a directory");
+  for (int i = 0; i < 2; ++i) {
+    const auto found = discover_in(bin.path(), "", file_in_the_way / "workers");
+    EXPECT_NE(found.catalog.registry().find("counted.Example.benchmark_sum"), nullptr);
+  }
+  EXPECT_EQ(times_asked(bin), 2);
+  TempDir other;
+  write_worker(other, "perfzero-worker-garbage", "echo 'this is not json'");
+  for (int i = 0; i < 2; ++i) {
+    const auto found = discover_in(other.path(), "", cache.path());
+    EXPECT_NE(found.warnings.find("is unusable"), std::string::npos) << "warned each time, never cached";
+  }
+  int entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(cache.path())) entries += e.path().filename() != "file";
+  EXPECT_EQ(entries, 0) << "a worker whose answer does not parse is never kept";
+}
+
+TEST(ListCache, TheDirectoryFollowsTheEnvironment) {
+  {
+    const testing::ScopedEnv env{{"PERFZERO_WORKER_CACHE", "/x/y"}, {"XDG_CACHE_HOME", "/c"}, {"HOME", "/h"}};
+    EXPECT_EQ(default_cache_dir(), "/x/y");
+  }
+  {
+    const testing::ScopedEnv env{{"PERFZERO_WORKER_CACHE", "off"}, {"XDG_CACHE_HOME", "/c"}};
+    EXPECT_EQ(default_cache_dir(), "");
+  }
+  {
+    const testing::ScopedEnv env{{"PERFZERO_WORKER_CACHE", ""}, {"XDG_CACHE_HOME", "/c"}, {"HOME", "/h"}};
+    EXPECT_EQ(default_cache_dir(), "/c/perfzero/workers");
+  }
+  {
+    const testing::ScopedEnv env{{"PERFZERO_WORKER_CACHE", ""}, {"XDG_CACHE_HOME", "relative"}, {"HOME", "/h"}};
+    EXPECT_EQ(default_cache_dir(), "/h/.cache/perfzero/workers") << "XDG: a relative path is ignored";
+  }
 }
 
 TEST(MissingWorker, AKnownFamilyNamesTheWorkerTheBuildLacks) {

@@ -18,7 +18,7 @@ config::PlanInputs plan_inputs(const method_catalog::Catalog& catalog);
 
 void list_methods(std::FILE* out, const method_catalog::Catalog& catalog);
 void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog);
-int validate_suites(const cli::ValidateOptions& options, const method_catalog::Catalog& catalog);
+int validate_suites(const cli::ValidateOptions& options, method_catalog::LazyCatalog& catalog);
 int doctor_command(const cli::DoctorOptions& options);
 // The commands that read finished runs; each in its own file (report_command.cpp, ...).
 int report_command(const cli::ReportOptions& options);

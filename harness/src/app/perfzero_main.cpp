@@ -16,12 +16,17 @@ namespace perfzero::app {
 
 namespace {
 
-int run(const cli::Options& options, const method_catalog::Catalog& catalog) {
-  config::PlanInputs inputs = plan_inputs(catalog);
+int run(const cli::Options& options, method_catalog::LazyCatalog& catalog) {
+  // The workers are asked for their methods only when a method name needs them.
+  if (!options.benchmark_methods.empty()) (void)catalog.get();
+  const config::RegistrySource registry = [&catalog]() -> const Registry& { return catalog.get().registry(); };
+  std::vector<config::Suite> suites;
+  for (const auto& file : options.configs) suites.push_back(config::load_suite(file, registry));
+  config::PlanInputs inputs = plan_inputs(catalog.learned_or_empty());
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = options.settings;
   inputs.max_cases = options.max_cases;
-  for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file, catalog.registry()));
+  inputs.suites = std::move(suites);
   const auto plan = config::build_plan(inputs);
   if (plan.empty()) throw ConfigError("nothing to run: the methods and suites given select no method");
   const auto comparisons = config::collect_comparisons(inputs.suites, plan);
@@ -35,9 +40,12 @@ int run(const cli::Options& options, const method_catalog::Catalog& catalog) {
 }
 
 // One overload per command (cli::Invocation's alternatives); std::visit refuses to build without
-// one for each. Only the commands that need methods pay for asking the workers (a few ms each,
-// concurrently).
-int command(const cli::Options& options) { return run(options, method_catalog::discover_installed(stderr)); }
+// one for each. Only the commands that need methods pay for asking the workers (concurrently, and
+// only those whose list the cache lacks: method_catalog/list_cache.hpp).
+int command(const cli::Options& options) {
+  method_catalog::LazyCatalog catalog(stderr);
+  return run(options, catalog);
+}
 
 int command(const cli::ListOptions& options) {
   const method_catalog::Catalog catalog = method_catalog::discover_installed(stderr);
@@ -50,7 +58,8 @@ int command(const cli::ListOptions& options) {
 }
 
 int command(const cli::ValidateOptions& options) {
-  return validate_suites(options, method_catalog::discover_installed(stderr));
+  method_catalog::LazyCatalog catalog(stderr);
+  return validate_suites(options, catalog);
 }
 
 int command(const cli::DoctorOptions& options) { return doctor_command(options); }

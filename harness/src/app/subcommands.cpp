@@ -47,12 +47,14 @@ config::PlanInputs plan_inputs(const method_catalog::Catalog& catalog) {
 
 // Each suite on its own, as `perfzero --config=SUITE --dry_run` would plan it; every broken suite
 // is reported, not only the first.
-int validate_suites(const cli::ValidateOptions& options, const method_catalog::Catalog& catalog) {
+int validate_suites(const cli::ValidateOptions& options, method_catalog::LazyCatalog& catalog) {
+  const config::RegistrySource registry = [&catalog]() -> const Registry& { return catalog.get().registry(); };
   int broken = 0;
   for (const auto& file : options.suites) {
     try {
-      config::PlanInputs inputs = plan_inputs(catalog);
-      inputs.suites.push_back(config::load_suite(file, catalog.registry()));
+      auto suite = config::load_suite(file, registry);
+      config::PlanInputs inputs = plan_inputs(catalog.learned_or_empty());
+      inputs.suites.push_back(std::move(suite));
       const auto plan = config::build_plan(inputs);
       config::collect_comparisons(inputs.suites, plan);
       const PlanSize s = size_of(plan);

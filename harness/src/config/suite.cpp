@@ -162,12 +162,12 @@ std::vector<ParamAxis> read_axes(const yaml::Checker& check, const YAML::Node& p
 }
 
 SuiteEntry read_builtin(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
-                        const Registry& registry) {
+                        const RegistrySource& registry) {
   check.check_keys(entry, key, kBuiltinKeys);
   SuiteEntry out;
   out.origin = check.where(entry);
   const auto method_node = entry["method"];
-  out.methods = select_methods(check.string_of(method_node, key + ".method"), check.where(method_node), registry);
+  out.methods = select_methods(check.string_of(method_node, key + ".method"), check.where(method_node), registry());
   for (const MethodInfo* method : out.methods) {
     std::vector<ParamAxis> axes;
     if (const auto params = entry["params"]) {
@@ -309,12 +309,12 @@ Comparison read_comparison(const yaml::Checker& check, const YAML::Node& node, c
 
 // One item of the 'methods' list; its key is set here so error messages can name it later.
 SuiteEntry read_entry(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
-                      const Registry& registry, const std::filesystem::path& suite_dir) {
+                      const RegistrySource& registry, const std::filesystem::path& suite_dir) {
   if (entry.IsScalar()) {
     // A bare name is shorthand for {method: NAME}.
     SuiteEntry out;
     out.origin = check.where(entry);
-    out.methods = select_methods(entry.Scalar(), out.origin, registry);
+    out.methods = select_methods(entry.Scalar(), out.origin, registry());
     out.axes.resize(out.methods.size());
     out.key = key;
     return out;
@@ -336,7 +336,7 @@ SuiteEntry read_entry(const yaml::Checker& check, const YAML::Node& entry, const
 }
 
 void read_entries(const yaml::Checker& check, const YAML::Node& root, const std::filesystem::path& path,
-                  const Registry& registry, Suite& suite) {
+                  const RegistrySource& registry, Suite& suite) {
   const auto methods = root["methods"];
   if (!methods) throw ConfigError(fmt::format("{}: methods: missing; a suite needs a list of methods", path.string()));
   check.expect_sequence(methods, "methods");
@@ -362,6 +362,10 @@ void read_comparisons(const yaml::Checker& check, const YAML::Node& root, Suite&
 }  // namespace
 
 Suite load_suite(const std::filesystem::path& path, const Registry& registry) {
+  return load_suite(path, RegistrySource([&registry]() -> const Registry& { return registry; }));
+}
+
+Suite load_suite(const std::filesystem::path& path, const RegistrySource& registry) {
   const std::string file = path.string();
   const YAML::Node root =
       yaml::load_one_document(file, yaml::read_yaml_file(path, {"suite file", "--config"}),

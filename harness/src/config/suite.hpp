@@ -2,6 +2,7 @@
 // A YAML suite file, checked and resolved against the registry (format: docs/suites.md).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,5 +50,9 @@ struct Suite {
 // Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with
 // any error is never partly used.
 Suite load_suite(const std::filesystem::path& path, const Registry& registry = Registry::instance());
+// The registry asked for only when the suite names a built-in method: a suite of external commands
+// then starts no worker (the catalog behind it is learned from the workers on first use).
+using RegistrySource = std::function<const Registry&()>;
+Suite load_suite(const std::filesystem::path& path, const RegistrySource& registry);
 
 }  // namespace perfzero::config

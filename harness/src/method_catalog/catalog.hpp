@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,13 +41,30 @@ struct DiscoveryOptions {
   std::filesystem::path bin_dir;  // where perfzero is
   std::string worker_path;        // $PERFZERO_WORKER_PATH
   std::chrono::milliseconds limit{std::chrono::seconds(5)};
+  std::filesystem::path cache_dir;  // each worker's listing kept between runs (list_cache.hpp); empty: none
 };
 
-// Runs every worker's --list-json. A worker that fails or prints bad JSON gets a one-line warning
+// Runs every worker's --list-json, but for those whose answer the cache holds for the file as it is
+// now. A worker that fails or prints bad JSON gets a one-line warning
 // on `warnings` and its methods are unavailable; a method listed by two workers is a ConfigError.
 Catalog discover(const DiscoveryOptions& options, std::FILE* warnings);
 
 // The catalog of the running perfzero: its own directory and $PERFZERO_WORKER_PATH.
 Catalog discover_installed(std::FILE* warnings);
+
+// The installed catalog, learned from the workers on first use only: a run or validate whose
+// suites hold only external commands starts no worker.
+class LazyCatalog {
+ public:
+  explicit LazyCatalog(std::FILE* warnings) : warnings_(warnings) {}
+  const Catalog& get();
+  // What get() learned, or an empty catalog when nothing asked for it.
+  const Catalog& learned_or_empty() const { return catalog_ ? *catalog_ : empty_; }
+
+ private:
+  std::FILE* warnings_;
+  std::optional<Catalog> catalog_;
+  Catalog empty_;
+};
 
 }  // namespace perfzero::method_catalog
