@@ -33,6 +33,7 @@ packages=(
   fio iperf3                                    # the storage and network peers, and their output read as method kinds
   procps
   shellcheck                                    # infra tests: the scripts cloud-init installs
+  zsh fish man-db groff-base                    # perfzero completion and perfzero(1) checked in the shells and man
   patchelf                                      # scripts/gpu-bundle.sh: the bundled binaries find their libraries
   awscli                                        # infra runner test: the S3 client the runner uses
 )

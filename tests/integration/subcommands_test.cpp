@@ -2,6 +2,8 @@
 // commands still to come, and unknown ones.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -12,6 +14,17 @@ const std::filesystem::path kBadSuites = kSourceDir / "tests" / "fixtures" / "ba
 const std::filesystem::path kSmoke = kSourceDir / "benchmarks" / "suites" / "cpu_smoke.yaml";
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// What a shell command prints on stdout.
+std::string shell_output(const std::string& command) {
+  std::string out;
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return "popen failed";
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
 
 TEST(Subcommands, ListJsonIsTheCatalogWithWorkersAndParams) {
   TempDir dir;
@@ -110,6 +123,73 @@ TEST(Subcommands, RunIsTheDefault) {
   EXPECT_EQ(explicit_run.exit_code, 0) << explicit_run.err;
   EXPECT_EQ(explicit_run.out, plain.out);
   EXPECT_TRUE(contains(plain.out, "sanity.Sanity.benchmark_noop"));
+}
+
+TEST(Subcommands, VersionSaysTheBuildAndTheWorkersFound) {
+  TempDir dir;
+  const auto f = run_perfzero({"--version"}, dir.path());
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_TRUE(f.out.starts_with("perfzero 0.")) << f.out;
+  EXPECT_TRUE(contains(f.out, "\nbuild: ")) << f.out;
+  EXPECT_TRUE(contains(f.out, "onednn=")) << f.out;
+  EXPECT_TRUE(contains(f.out, "  core ")) << f.out;
+  EXPECT_TRUE(contains(f.out, (kBinDir / "harness" / "perfzero-worker-core").string())) << f.out;
+}
+
+// Each shell's script loaded in that shell, and asked what it completes. zsh's needs a terminal to
+// complete in, so zsh only parses its script.
+TEST(Subcommands, CompletionScriptsCompleteCommandsFlagsChoicesAndMethods) {
+  TempDir dir;
+  const std::string path = "PATH=" + (kBinDir / "harness").string() + ":/usr/bin:/bin";
+  auto output_of = [&](const std::string& command) { return shell_output(path + " " + command + " 2>&1"); };
+  for (const char* sh : {"bash", "zsh", "fish"}) {
+    const auto f = run_perfzero({"completion", sh}, dir.path());
+    ASSERT_EQ(f.exit_code, 0) << f.err;
+    const auto file = dir.write(std::string("perfzero.") + sh, f.out);
+    EXPECT_EQ(output_of(std::string(sh) + " -n " + file.string()), "") << sh;
+  }
+  const auto bash = dir.write("complete.bash", R"(source "$1"
+comp() {
+  COMP_LINE="$1"; COMP_POINT=${#1}
+  read -ra COMP_WORDS <<< "$1"; [[ "$1" == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=()
+  _perfzero; echo "[$1] ${COMPREPLY[*]}"
+}
+comp "perfzero --lock_g"
+comp "perfzero --lock_gpu_clocks="
+comp "perfzero --benchmark_methods=sanity.Sanity.benchmark_n"
+comp "perfzero vali"
+comp "perfzero doctor --format="
+comp "perfzero completion "
+comp "perfzero history "
+)");
+  const std::string completed = output_of("bash " + bash.string() + " " + (dir.path() / "perfzero.bash").string());
+  EXPECT_TRUE(contains(completed, "[perfzero --lock_g] --lock_gpu_clocks=\n")) << completed;
+  EXPECT_TRUE(contains(completed, "[perfzero --lock_gpu_clocks=] base max\n")) << completed;
+  EXPECT_TRUE(contains(completed, "sanity.Sanity.benchmark_noop")) << completed;
+  EXPECT_TRUE(contains(completed, "[perfzero vali] validate\n")) << completed;
+  EXPECT_TRUE(contains(completed, "[perfzero doctor --format=] text json\n")) << completed;
+  EXPECT_TRUE(contains(completed, "[perfzero completion ] bash zsh fish")) << completed;
+  EXPECT_TRUE(contains(completed, "[perfzero history ] ingest list show")) << completed;
+  const std::string fish = output_of("fish -c 'source " + (dir.path() / "perfzero.fish").string() +
+                                     "; complete -C\"perfzero --lock_gpu_clocks=\"; complete -C\"perfzero li\"; "
+                                     "complete -C\"perfzero --benchmark_methods=sanity.Sanity.benchmark_no\"'");
+  EXPECT_TRUE(contains(fish, "--lock_gpu_clocks=max\t")) << fish;
+  EXPECT_TRUE(contains(fish, "list\t")) << fish;
+  EXPECT_TRUE(contains(fish, "--benchmark_methods=sanity.Sanity.benchmark_noop\t")) << fish;
+}
+
+TEST(Subcommands, TheManPageReadsCleanAndHasEveryCommandAndFlag) {
+  TempDir dir;
+  const auto f = run_perfzero({"manpage"}, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto page = dir.write("perfzero.1", f.out);
+  EXPECT_EQ(shell_output("MANWIDTH=80 man --warnings -l " + page.string() + " 2>&1 >/dev/null"), "")
+      << "groff's warnings about the page";
+  for (const char* part : {".TH PERFZERO 1", "perfzero completion", "perfzero history ingest", "\\-\\-lock_gpu_clocks",
+                           "\\-\\-benchmark_methods", "PERFZERO_WORKER_CACHE"}) {
+    EXPECT_TRUE(contains(f.out, part)) << part;
+  }
 }
 
 }  // namespace

@@ -16,6 +16,11 @@ int perfzero_main(int argc, const char* const* argv);
 // What every plan starts from: the catalog, $PATH for external commands, perfzero's own directory.
 config::PlanInputs plan_inputs(const method_catalog::Catalog& catalog);
 
+// perfzero --version: the version, how this build was made, and the workers found.
+int version_command();
+// "0.1.0 (git revision)".
+std::string version_line();
+
 void list_methods(std::FILE* out, const method_catalog::Catalog& catalog);
 void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog);
 int validate_suites(const cli::ValidateOptions& options, method_catalog::LazyCatalog& catalog);

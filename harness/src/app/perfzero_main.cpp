@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
+#include "cli/completion.hpp"
 #include "common/errors.hpp"
 #include "config/plan_builder.hpp"
 #include "method_catalog/catalog.hpp"
@@ -49,7 +50,9 @@ int command(const cli::Options& options) {
 
 int command(const cli::ListOptions& options) {
   const method_catalog::Catalog catalog = method_catalog::discover_installed(stderr);
-  if (options.json) {
+  if (options.names) {
+    for (const auto& m : catalog.registry().methods()) fmt::print("{}\n", m.full_name());
+  } else if (options.json) {
     list_methods_json(stdout, catalog);
   } else {
     list_methods(stdout, catalog);
@@ -63,6 +66,15 @@ int command(const cli::ValidateOptions& options) {
 }
 
 int command(const cli::DoctorOptions& options) { return doctor_command(options); }
+int command(const cli::VersionOptions& /*options*/) { return version_command(); }
+int command(const cli::CompletionOptions& options) {
+  std::fputs(cli::completion_script(options.shell, cli::describe_commands()).c_str(), stdout);
+  return to_int(ExitCode::all_succeeded);
+}
+int command(const cli::ManPageOptions& /*options*/) {
+  std::fputs(cli::man_page(cli::describe_commands(), version_line()).c_str(), stdout);
+  return to_int(ExitCode::all_succeeded);
+}
 int command(const cli::AbOptions& options) { return ab_command(options, method_catalog::discover_installed(stderr)); }
 int command(const cli::ReportOptions& options) { return report_command(options); }
 int command(const cli::CompareOptions& options) { return compare_command(options); }

@@ -11,4 +11,8 @@ namespace perfzero::cli {
 // UsageError naming the command and pointing at its --help.
 std::optional<std::string> parse_or_help(CLI::App& app, int argc, const char* const* argv);
 
+// While describe_commands (cli/describe.hpp) walks the commands, every parser hands it its App at
+// the point where it would parse: this throws the App's description instead. A no-op otherwise.
+void describe_instead_of_parsing(const CLI::App& app);
+
 }  // namespace perfzero::cli

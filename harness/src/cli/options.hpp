@@ -56,6 +56,7 @@ struct ParseResult {
   std::optional<Options> options;
   std::string message;
   int exit_code = 0;
+  bool version = false;  // --version: the app prints it with the build's options and the workers
 };
 
 // Parses the flags of `perfzero run` (argv[0] is the program). Throws UsageError with one line
@@ -64,12 +65,24 @@ struct ParseResult {
 ParseResult parse_command_line(int argc, const char* const* argv, bool top_level = false);
 
 struct ListOptions {
-  bool json = false;  // --format=json: the catalog with parameters and workers
+  bool json = false;   // --format=json: the catalog with parameters and workers
+  bool names = false;  // --format=names: one method name a line (for shell completion)
 };
 
 struct ValidateOptions {
   std::vector<std::string> suites;
 };
+
+// perfzero --version: the version, the build's options and the workers found.
+struct VersionOptions {};
+
+// perfzero completion bash|zsh|fish: a completion script for that shell.
+struct CompletionOptions {
+  std::string shell;
+};
+
+// perfzero manpage: perfzero(1) as roff, for the build to install.
+struct ManPageOptions {};
 
 struct DoctorOptions {
   bool quick = false;  // --quick: about 5 s instead of about 20
@@ -82,7 +95,7 @@ struct DoctorOptions {
 // std::visit makes complete.
 struct Invocation {
   std::variant<Options, ListOptions, ValidateOptions, DoctorOptions, ReportOptions, CompareOptions, AbOptions,
-               HistoryOptions>
+               HistoryOptions, VersionOptions, CompletionOptions, ManPageOptions>
       command;
 };
 

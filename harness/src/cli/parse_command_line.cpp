@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "cli/cli_app.hpp"
 #include "cli/options.hpp"
 #include "common/errors.hpp"
 #include "common/table_cells.hpp"
@@ -267,12 +268,13 @@ void refuse_empty_values(int argc, const char* const* argv) {
 
 // Returns the text to print for --help and --version; turns every other CLI11 error into a UsageError.
 std::optional<ParseResult> parse_or_translate(CLI::App& app, int argc, const char* const* argv) {
+  describe_instead_of_parsing(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     return ParseResult{std::nullopt, app.help(), 0};
   } catch (const CLI::CallForVersion&) {
-    return ParseResult{std::nullopt, app.version() + "\n", 0};
+    return ParseResult{std::nullopt, app.version() + "\n", 0, true};
   } catch (const CLI::ExtrasError&) {
     throw_extras_error(app);
   } catch (const CLI::ConversionError& e) {

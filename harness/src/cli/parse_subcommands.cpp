@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_app.hpp"
+#include "cli/describe.hpp"
 #include "cli/options.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
@@ -22,6 +23,7 @@ InvocationResult help(std::string text) { return {std::nullopt, std::move(text),
 // `run`, also the default: --list makes it an alias of `list`.
 InvocationResult parse_run(int argc, const char* const* argv, bool top_level) {
   auto parsed = parse_command_line(argc, argv, top_level);
+  if (parsed.version) return ready(VersionOptions{});
   if (!parsed.options) return {std::nullopt, std::move(parsed.message), parsed.exit_code};
   if (parsed.options->list) return ready(ListOptions{});
   return ready(std::move(*parsed.options));
@@ -30,10 +32,11 @@ InvocationResult parse_run(int argc, const char* const* argv, bool top_level) {
 InvocationResult parse_list(int argc, const char* const* argv) {
   CLI::App app{"Lists every method the installed workers offer, with its parameters.", "perfzero list"};
   std::string format = "text";
-  app.add_option("--format", format, "text (default) or json: the catalog with parameters and workers")
-      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format,
+                 "text (default), json (the catalog with parameters and workers) or names (one method a line)")
+      ->check(CLI::IsMember({"text", "json", "names"}));
   if (auto text = parse_or_help(app, argc, argv)) return help(*text);
-  return ready(ListOptions{format == "json"});
+  return ready(ListOptions{format == "json", format == "names"});
 }
 
 InvocationResult parse_validate(int argc, const char* const* argv) {
@@ -64,6 +67,27 @@ InvocationResult parse_doctor(int argc, const char* const* argv) {
   return ready(options);
 }
 
+InvocationResult parse_completion(int argc, const char* const* argv) {
+  CLI::App app{
+      "Prints a completion script for bash, zsh or fish, made from the same definitions as --help; method "
+      "names are completed from `perfzero list --format=names`. bash: `source <(perfzero completion bash)`, "
+      "or save it as /usr/share/bash-completion/completions/perfzero; zsh: save it as _perfzero in a "
+      "directory of $fpath; fish: save it as ~/.config/fish/completions/perfzero.fish.",
+      "perfzero completion"};
+  CompletionOptions options;
+  app.add_option("SHELL", options.shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  if (auto text = parse_or_help(app, argc, argv)) return help(*text);
+  return ready(std::move(options));
+}
+
+InvocationResult parse_manpage(int argc, const char* const* argv) {
+  CLI::App app{"Prints the perfzero(1) manual page as roff (man -l <(perfzero manpage) reads it).", "perfzero manpage"};
+  if (auto text = parse_or_help(app, argc, argv)) return help(*text);
+  return ready(ManPageOptions{});
+}
+
 // The commands that own their flags (report, compare, ab, history): each parser fills its options.
 template <typename Options, std::optional<std::string> (*parse)(int, const char* const*, Options&)>
 InvocationResult parse_own_flags(int argc, const char* const* argv) {
@@ -83,7 +107,7 @@ struct CommandInfo {
 const std::array kCommands{
     CommandInfo{"run", "Run benchmark methods and write reports (the default command)",
                 [](int argc, const char* const* argv) { return parse_run(argc, argv, false); }},
-    CommandInfo{"list", "List the methods the installed workers offer (--format=text|json)", parse_list},
+    CommandInfo{"list", "List the methods the installed workers offer (--format=text|json|names)", parse_list},
     CommandInfo{"validate", "Check suite files against the methods and print the plan's size", parse_validate},
     CommandInfo{"doctor", "Check this machine before measuring, with the fix for each finding; exit 1 on warnings",
                 parse_doctor},
@@ -95,6 +119,8 @@ const std::array kCommands{
                 parse_own_flags<AbOptions, parse_ab_flags>},
     CommandInfo{"history", "Store runs in a results database (SQLite or PostgreSQL); list and show them",
                 parse_own_flags<HistoryOptions, parse_history_flags>},
+    CommandInfo{"completion", "Print a completion script for bash, zsh or fish", parse_completion},
+    CommandInfo{"manpage", "Print the perfzero(1) manual page as roff", parse_manpage},
 };
 
 // A stray word that looks like a method or a file goes to `run`, whose message says where it belongs.
@@ -112,6 +138,7 @@ const CommandInfo* find_command(std::string_view name) {
 }  // namespace
 
 std::optional<std::string> parse_or_help(CLI::App& app, int argc, const char* const* argv) {
+  describe_instead_of_parsing(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -120,6 +147,18 @@ std::optional<std::string> parse_or_help(CLI::App& app, int argc, const char* co
     throw UsageError(fmt::format("{}: {} ({} --help lists the flags)", app.get_name(), e.what(), app.get_name()));
   }
   return std::nullopt;
+}
+
+std::vector<CommandDoc> describe_commands() {
+  std::vector<CommandDoc> out;
+  for (const auto& c : kCommands) {
+    const std::string program = "perfzero " + std::string(c.name);
+    CommandDoc doc = detail::describe_one(program.c_str(), c.parse);
+    doc.name = c.name;
+    doc.summary = c.summary;
+    out.push_back(std::move(doc));
+  }
+  return out;
 }
 
 std::string commands_help() {
