@@ -11,6 +11,7 @@
  *   FAKE_NVML_PERSISTENCE=0   persistence mode off (else on)
  *   FAKE_NVML_XID=N           the first nvmlEventSetWait_v2 of a process returns XID N on GPU 0
  *   FAKE_NVML_LOCK_DENIED=1   nvmlDeviceSetGpuLockedClocks answers NVML_ERROR_NO_PERMISSION
+ *   FAKE_NVML_LOCK_DENIED_GPU=N  the same for GPU N only
  *   FAKE_NVML_STATE_DIR=DIR   locked clocks outlive the process, as a driver's do: gpuN.locked in DIR
  *                             holds "min max" MHz while GPU N is locked (the TDP limit is 1590 MHz);
  *                             a locked GPU's SM clock is its max, with the "applications clocks
@@ -260,7 +261,9 @@ EXPORT nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t d, nvmlCl
 }
 EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned int low, unsigned int high) {
   FAIL_IF_SCRIPTED("nvmlDeviceSetGpuLockedClocks");
-  if (env_int("FAKE_NVML_LOCK_DENIED", 0)) return NVML_ERROR_NO_PERMISSION;
+  if (env_int("FAKE_NVML_LOCK_DENIED", 0) || env_int("FAKE_NVML_LOCK_DENIED_GPU", -1) == (int)d->index) {
+    return NVML_ERROR_NO_PERMISSION;
+  }
   const int low_symbolic = low >= NVML_CLOCK_LIMIT_ID_TDP && low <= NVML_CLOCK_LIMIT_ID_UNLIMITED;
   const int high_symbolic = high >= NVML_CLOCK_LIMIT_ID_TDP && high <= NVML_CLOCK_LIMIT_ID_UNLIMITED;
   if (low_symbolic != high_symbolic) return NVML_ERROR_INVALID_ARGUMENT; /* as the real one */

@@ -114,16 +114,15 @@ TEST(DoctorGpuChecks, PersistenceOffUnlockedClocksAndXidsAreWarningsWithTheirFix
   EXPECT_EQ(persistence.status, Status::warn);
   EXPECT_NE(persistence.fix.find("nvidia-smi -pm 1"), std::string::npos);
   const auto& clocks = find(checks, "gpu0_clocks");
-  EXPECT_EQ(clocks.status, Status::warn);
+  EXPECT_EQ(clocks.status, Status::info) << "a guess from NVML's event reasons, not yet checked on a real GPU";
   EXPECT_NE(clocks.found.find("SM at 1980 MHz of at most 1980 MHz"), std::string::npos) << clocks.found;
-  EXPECT_NE(clocks.fix.find("--lock_gpu_clocks=base"), std::string::npos);
+  EXPECT_NE(clocks.found.find("--lock_gpu_clocks=base"), std::string::npos);
   EXPECT_EQ(find(checks, "gpu0_ecc").found, "ECC on");
   EXPECT_EQ(find(checks, "gpu0_throttle").status, Status::ok);
   const auto& xid = find(checks, "gpu_xid");
   EXPECT_EQ(xid.status, Status::warn);
   EXPECT_NE(xid.found.find("XID 94 on GPU 0 during this check"), std::string::npos) << xid.found;
-  EXPECT_NE(xid.found.find("2 XID errors in the kernel log since boot, the last XID 79 on PCI 0000:86:00"),
-            std::string::npos)
+  EXPECT_NE(xid.found.find("2 XID errors in the kernel log, the last XID 79 on PCI 0000:86:00"), std::string::npos)
       << xid.found;
   EXPECT_NE(xid.fix.find("XID catalog"), std::string::npos);
 }
@@ -142,7 +141,7 @@ TEST(DoctorGpuChecks, LockedClocksAndACleanLogAreOk) {
   }
   const auto checks = GpuChecks(machine.paths).finish();
   EXPECT_EQ(find(checks, "gpu0_persistence").status, Status::ok);
-  EXPECT_EQ(find(checks, "gpu0_clocks").status, Status::warn);
+  EXPECT_EQ(find(checks, "gpu0_clocks").status, Status::info);
   const auto& locked = find(checks, "gpu1_clocks");
   EXPECT_EQ(locked.status, Status::ok);
   EXPECT_NE(locked.found.find("held by a user setting"), std::string::npos) << locked.found;

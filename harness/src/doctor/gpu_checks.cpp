@@ -40,10 +40,11 @@ Check clocks(const std::string& name, const nvml::GpuSettings& s, const nvml::Gp
                                 *s.default_application_sm_clock_mhz, now));
   }
   if (!s.clocks_held_by_setting) return info(name, "whether the clocks are locked is not readable; " + now);
-  return warn(name,
-              fmt::format("not locked: the SM clock follows boost, temperature and power ({}{})", now,
-                          d.max_sm_clock_mhz ? fmt::format(" of at most {} MHz", *d.max_sm_clock_mhz) : ""),
-              "perfzero run --lock_gpu_clocks=base (root; restored after the run), or nvidia-smi -lgc MIN,MAX");
+  // Info, not a warning: that NVML reports the "applications clocks setting" reason for a locked but
+  // idle GPU is not yet checked on a real one, so "not held" may be wrong.
+  return info(name, fmt::format("not held by a setting, as far as NVML says: boost, temperature and power move the SM "
+                                "clock ({}{}); perfzero run --lock_gpu_clocks=base holds it for a run",
+                                now, d.max_sm_clock_mhz ? fmt::format(" of at most {} MHz", *d.max_sm_clock_mhz) : ""));
 }
 
 Check throttle(const std::string& name, const nvml::GpuReading& r, const nvml::GpuDescription& d) {
@@ -61,8 +62,8 @@ Check xids(const std::vector<nvml::XidEvent>& live, const std::string& watch_err
   for (const auto& e : live) parts.push_back(fmt::format("XID {} on GPU {} during this check", e.xid, e.gpu));
   if (logged.total > 0) {
     const LoggedXid& last = logged.xids.back();
-    parts.push_back(fmt::format("{} XID error{} in the kernel log since boot, the last XID {} on PCI {}{}",
-                                logged.total, logged.total == 1 ? "" : "s", last.xid, last.pci,
+    parts.push_back(fmt::format("{} XID error{} in the kernel log, the last XID {} on PCI {}{}", logged.total,
+                                logged.total == 1 ? "" : "s", last.xid, last.pci,
                                 last.message.empty() ? "" : " (" + last.message + ")"));
   }
   if (!parts.empty()) {
@@ -75,7 +76,8 @@ Check xids(const std::vector<nvml::XidEvent>& live, const std::string& watch_err
   if (!logged.unreadable.empty()) {
     unseen += (unseen.empty() ? "" : "; ") + std::string("kernel log unreadable (") + logged.unreadable + ")";
   }
-  if (unseen.empty()) return ok("gpu_xid", "none in the kernel log since boot, none during this check");
+  // The kernel log is a ring: it holds the latest messages, since boot only on a quiet machine.
+  if (unseen.empty()) return ok("gpu_xid", "none in the kernel log (as far back as it holds), none during this check");
   return info("gpu_xid", "none seen, but " + unseen);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// XID errors the NVIDIA driver wrote to the kernel log since boot: the doctor's view of faults that
-// happened before it ran (NVML only reports those that happen while it watches).
+// XID errors the NVIDIA driver wrote to the kernel log: the doctor's view of faults that happened
+// before it ran (NVML only reports those that happen while it watches). The log is a ring buffer:
+// it goes back to boot only where the kernel has not written more than it holds since.
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -18,20 +18,26 @@ namespace perfzero::nvml {
 std::optional<ClockLock> clock_lock_from(const std::string& name);
 std::string clock_lock_name(ClockLock how);
 
+// Test-only: the host-wide lock file to take instead of /run/lock/perfzero-gpu-clocks.lock.
+inline constexpr const char* kLockFileEnv = "PERFZERO_TEST_GPU_LOCK_FILE";
+
 class GpuClockLock {
  public:
-  // Locks every GPU, or none: throws std::runtime_error saying why (no NVML, no GPU, not root),
-  // after releasing those it had locked.
+  // Locks every GPU NVML sees, or none: throws std::runtime_error saying why (no NVML, no GPU, not
+  // root, another perfzero run on this host holding them, a GPU already held by a setting), after
+  // releasing those it had locked. A GPU already held is refused, not taken over: its holder would
+  // find it reset under it when this run ends.
   explicit GpuClockLock(ClockLock how);
   ~GpuClockLock();  // releases each GPU; a failure is a warning on stderr
   GpuClockLock(const GpuClockLock&) = delete;
   GpuClockLock& operator=(const GpuClockLock&) = delete;
 
-  // run.json's run.system.gpu_clock_lock: {"mode", "gpus": [{"gpu", "model", "sm_clock_mhz",
-  // "held_before"}], "released"...}
+  // run.json's run.system.gpu_clock_lock: {"mode", "gpus": [{"gpu", "model", "sm_clock_mhz"}]}
   const nlohmann::json& record() const { return record_; }
 
  private:
+  void release();
+  int host_lock_fd_ = -1;  // flock'ed for the run: one perfzero run locks this host's clocks at a time
   std::unique_ptr<Library> nvml_;
   std::vector<unsigned> locked_;
   nlohmann::json record_;
