@@ -254,8 +254,10 @@ TEST(ListCache, ABrokenForeignOrOddEntryIsIgnoredAndRebuilt) {
   doc["inode"] = doc["inode"].get<std::uint64_t>() + 1;
   std::ofstream(entry, std::ios::trunc) << doc.dump();
   expect_asked_again("another identity");
+  // A link in the entry's place, to a copy of the right entry: only not following it refuses it.
   std::filesystem::remove(entry);
-  std::filesystem::create_symlink(bin.path() / "perfzero-worker-counted", entry);
+  const auto copy = cache.write("copy-of-entry", good);
+  std::filesystem::create_symlink(copy, entry);
   (void)discover_in(bin.path(), "", cache.path());
   EXPECT_EQ(times_asked(bin), ++expected) << "a link in the entry's place is not followed";
   std::filesystem::remove(entry);
@@ -269,6 +271,44 @@ TEST(ListCache, ABrokenForeignOrOddEntryIsIgnoredAndRebuilt) {
     ASSERT_EQ(::chown(entry.c_str(), 12345, 12345), 0);
     (void)discover_in(bin.path(), "", cache.path());
     EXPECT_EQ(times_asked(bin), ++expected) << "another user's entry";
+  }
+}
+
+TEST(ListCache, AnotherLibraryPathIsAnotherEntry) {
+  TempDir bin;
+  TempDir cache;
+  write_counting_worker(bin, "counted");
+  (void)discover_in(bin.path(), "", cache.path());
+  (void)discover_in(bin.path(), "", cache.path());
+  EXPECT_EQ(times_asked(bin), 1);
+  {
+    const testing::ScopedEnv env{{"LD_LIBRARY_PATH", "/opt/other/lib"}};
+    (void)discover_in(bin.path(), "", cache.path());
+    EXPECT_EQ(times_asked(bin), 2) << "the libraries it loads may differ";
+  }
+}
+
+TEST(ListCache, ADirectoryThatIsALinkOrAnotherUsersIsNoCache) {
+  TempDir bin;
+  TempDir place;
+  write_counting_worker(bin, "counted");
+  // Made by the cache itself: private.
+  (void)discover_in(bin.path(), "", place.path() / "made" / "workers");
+  struct stat st {};
+  ASSERT_EQ(::stat((place.path() / "made" / "workers").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700U);
+  // A link in the directory's place: nothing read or written through it.
+  std::filesystem::create_directories(place.path() / "elsewhere");
+  std::filesystem::create_symlink(place.path() / "elsewhere", place.path() / "linked");
+  for (int i = 0; i < 2; ++i) (void)discover_in(bin.path(), "", place.path() / "linked");
+  EXPECT_TRUE(std::filesystem::is_empty(place.path() / "elsewhere"));
+  EXPECT_EQ(times_asked(bin), 3) << "once for the private directory, twice through the link";
+  if (::geteuid() == 0) {
+    std::filesystem::create_directories(place.path() / "theirs");
+    ASSERT_EQ(::chown((place.path() / "theirs").c_str(), 12345, 12345), 0);
+    for (int i = 0; i < 2; ++i) (void)discover_in(bin.path(), "", place.path() / "theirs");
+    EXPECT_TRUE(std::filesystem::is_empty(place.path() / "theirs"));
+    EXPECT_EQ(times_asked(bin), 5);
   }
 }
 

@@ -111,9 +111,11 @@ void check_engines(const std::vector<PlannedCase>& cases, const std::string& pat
       }
       checked_mpirun = true;
     }
-    std::error_code ec;  // a name the kernel refuses is "not a file", not an exception
+    std::error_code ec;  // the error_code form: a name the kernel refuses is a message, not an exception
     if (!c.launch.hostfile.empty() && !std::filesystem::is_regular_file(c.launch.hostfile, ec)) {
-      throw ConfigError(fmt::format("{}: launch: hostfile '{}' is not a file", c.origin, c.launch.hostfile));
+      const bool missing = !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+      throw ConfigError(fmt::format("{}: launch: hostfile '{}' {}", c.origin, c.launch.hostfile,
+                                    missing ? "is not a file" : "cannot be read (" + ec.message() + ")"));
     }
   }
 }

@@ -15,7 +15,7 @@ namespace perfzero::method_catalog {
 
 namespace {
 
-constexpr int kFormat = 1;                    // bumped when an entry's layout changes
+constexpr int kFormat = 2;                    // bumped when an entry's layout changes
 constexpr off_t kMostEntryBytes = 16L << 20;  // a listing of a few thousand methods is well under this
 
 std::int64_t nanoseconds(const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
@@ -28,6 +28,12 @@ std::uint64_t fnv1a(std::string_view text) {
     h *= 1099511628211ULL;
   }
   return h;
+}
+
+// LD_LIBRARY_PATH picks which libraries a worker loads, and so whether and what it answers.
+std::string library_path() {
+  const char* v = std::getenv("LD_LIBRARY_PATH");
+  return v != nullptr ? v : "";
 }
 
 bool write_all(int fd, const std::string& text) {
@@ -65,12 +71,25 @@ std::filesystem::path default_cache_dir() {
   return {};
 }
 
+bool ListCache::usable(bool create) const {
+  if (dir_.empty()) return false;
+  if (create) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir_.parent_path(), ec);
+    (void)::mkdir(dir_.c_str(), 0700);  // private: its entries say which programs this user runs
+  }
+  // The directory itself, not a link to somewhere else, and this user's: entries anyone else can
+  // write could list methods this user never installed.
+  struct stat st {};
+  return ::lstat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid();
+}
+
 std::filesystem::path ListCache::entry(const std::filesystem::path& worker) const {
   return dir_ / fmt::format("{:016x}.json", fnv1a(worker.string()));
 }
 
 std::optional<std::string> ListCache::find(const std::filesystem::path& worker, const WorkerIdentity& id) const {
-  if (dir_.empty()) return std::nullopt;
+  if (!usable(false)) return std::nullopt;
   // No link followed, nothing blocking (a FIFO in its place), only our own plain files.
   const int fd = ::open(entry(worker).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
@@ -89,7 +108,7 @@ std::optional<std::string> ListCache::find(const std::filesystem::path& worker, 
                                 doc.at("size").get<std::uint64_t>(), doc.at("mtime_ns").get<std::int64_t>(),
                                 doc.at("ctime_ns").get<std::int64_t>()};
     if (doc.at("format").get<int>() != kFormat || doc.at("worker").get<std::string>() != worker.string() ||
-        stored != id) {
+        doc.at("ld_library_path").get<std::string>() != library_path() || stored != id) {
       return std::nullopt;
     }
     return doc.at("list").get<std::string>();
@@ -100,24 +119,23 @@ std::optional<std::string> ListCache::find(const std::filesystem::path& worker, 
 
 void ListCache::store(const std::filesystem::path& worker, const WorkerIdentity& id,
                       const std::string& list_json) const {
-  if (dir_.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) return;
+  if (!usable(true)) return;
   std::string text;
   try {
     // A worker's path or output that is not UTF-8 cannot go into JSON: then it is simply not kept.
-    text =
-        nlohmann::json{{"format", kFormat}, {"worker", worker.string()}, {"device", id.device},     {"inode", id.inode},
-                       {"size", id.size},   {"mtime_ns", id.mtime_ns},   {"ctime_ns", id.ctime_ns}, {"list", list_json}}
-            .dump();
+    text = nlohmann::json{{"format", kFormat},       {"worker", worker.string()},
+                          {"device", id.device},     {"inode", id.inode},
+                          {"size", id.size},         {"mtime_ns", id.mtime_ns},
+                          {"ctime_ns", id.ctime_ns}, {"ld_library_path", library_path()},
+                          {"list", list_json}}
+               .dump();
   } catch (const std::exception&) {
     return;
   }
   // Written beside and renamed over: a reader sees the old entry or the new one, never half of one.
   const auto target = entry(worker);
-  const auto temporary = target.string() + fmt::format(".{}.tmp", ::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  std::string temporary = target.string() + ".XXXXXX";  // a fresh name each time: nothing stale blocks it
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
   if (fd < 0) return;
   const bool written = write_all(fd, text);
   const bool closed = ::close(fd) == 0;

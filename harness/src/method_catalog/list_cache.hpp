@@ -1,9 +1,11 @@
 #pragma once
 // Each worker's --list-json answer kept between runs, so start-up asks no worker whose file has not
 // changed (a CUDA worker takes 100 ms and more to load its libraries and answer). An entry is keyed
-// by the worker file's identity (device, inode, size, modification and change times) and holds the
-// worker's own text, which is parsed again each time as if the worker had printed it. It only ever
-// lists methods: which executable runs a method comes from find_workers, never from here.
+// by the worker file's identity (device, inode, size, modification and change times) and
+// $LD_LIBRARY_PATH, and holds the worker's own text, which is parsed again each time as if the
+// worker had printed it. It only ever lists methods: which executable runs a method comes from
+// find_workers, never from here. What the worker file does not show (a wrapper script's target, a
+// library replaced in place) keeps its list until the file changes or the cache is off.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -38,6 +40,8 @@ class ListCache {
   void store(const std::filesystem::path& worker, const WorkerIdentity& id, const std::string& list_json) const;
 
  private:
+  // The directory is there (made, 0700, when `create`), is no link, and is this user's.
+  bool usable(bool create) const;
   std::filesystem::path entry(const std::filesystem::path& worker) const;
   std::filesystem::path dir_;
 };
