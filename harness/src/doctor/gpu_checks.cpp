@@ -9,12 +9,6 @@ namespace perfzero::doctor {
 
 namespace {
 
-Check ok(std::string name, std::string found) { return {std::move(name), Status::ok, std::move(found), ""}; }
-Check warn(std::string name, std::string found, std::string fix) {
-  return {std::move(name), Status::warn, std::move(found), std::move(fix)};
-}
-Check info(std::string name, std::string found) { return {std::move(name), Status::info, std::move(found), ""}; }
-
 constexpr const char* kXidFix =
     "look the number up in NVIDIA's XID catalog (docs.nvidia.com/deploy/xid-errors); 48, 63, 64, 74, 79, 92, 94 "
     "and 95 mean a GPU reset (nvidia-smi -r) or a replaced node, and figures from this GPU are suspect until then";

@@ -18,6 +18,12 @@
 
 namespace perfzero::doctor {
 
+Check ok(std::string name, std::string found) { return {std::move(name), Status::ok, std::move(found), ""}; }
+Check warn(std::string name, std::string found, std::string fix) {
+  return {std::move(name), Status::warn, std::move(found), std::move(fix)};
+}
+Check info(std::string name, std::string found) { return {std::move(name), Status::info, std::move(found), ""}; }
+
 namespace {
 
 std::optional<std::string> first_line(const std::filesystem::path& file) {
@@ -26,12 +32,6 @@ std::optional<std::string> first_line(const std::filesystem::path& file) {
   if (!std::getline(in, line)) return std::nullopt;
   return line;
 }
-
-Check ok(std::string name, std::string found) { return {std::move(name), Status::ok, std::move(found), ""}; }
-Check warn(std::string name, std::string found, std::string fix) {
-  return {std::move(name), Status::warn, std::move(found), std::move(fix)};
-}
-Check info(std::string name, std::string found) { return {std::move(name), Status::info, std::move(found), ""}; }
 
 Check governor(const DoctorPaths& p) {
   std::set<std::string> seen;

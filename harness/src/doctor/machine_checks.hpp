@@ -20,6 +20,11 @@ struct Check {
   std::string fix;    // how to fix it, when status is warn
 };
 
+// A check's verdict, with its fix when it warns.
+Check ok(std::string name, std::string found);
+Check warn(std::string name, std::string found, std::string fix);
+Check info(std::string name, std::string found);
+
 struct DoctorPaths {
   std::filesystem::path proc = "/proc";
   std::filesystem::path sys = "/sys";
