@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Builds and tags the perfzero-cpp image with the git revision passed in, and prints its size.
-# usage: docker/build.sh [--gpu] [--tag TAG]     (default tag: the version; also tagged latest/gpu)
-# --gpu: CUDA_ARCHITECTURES=90 (say) builds device code for one GPU only, faster.
+# usage: docker/build.sh [--gpu | --opencl] [--tag TAG]
+#   (default)  perfzero-cpp:VERSION and :latest, the CPU image without PoCL
+#   --opencl   perfzero-cpp:VERSION-opencl and :opencl, the same plus PoCL (OpenCL on the CPU)
+#   --gpu      perfzero-cpp:VERSION-gpu and :gpu, the CPU image plus the CUDA worker;
+#              CUDA_ARCHITECTURES=90 (say) builds device code for one GPU only, faster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gpu=0
+opencl=0
 tag=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) gpu=1 ;;
+    --opencl) opencl=1 ;;
     --tag) tag=$2; shift ;;
-    *) echo "usage: docker/build.sh [--gpu] [--tag TAG]" >&2; exit 2 ;;
+    *) echo "usage: docker/build.sh [--gpu | --opencl] [--tag TAG]" >&2; exit 2 ;;
   esac
   shift
 done
+[ $((gpu + opencl)) -le 1 ] || { echo "docker/build.sh: --gpu and --opencl are separate images" >&2; exit 2; }
 version=$(sed -n 's/^project(perfzero_cpp VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || revision="${revision}-dirty"
@@ -37,6 +43,10 @@ if [ "$gpu" -eq 1 ]; then
   build_image docker/Dockerfile.gpu build/docker-gpu "$tag" "$extra_tag" \
     --build-arg CPU_IMAGE="$name:$cpu_tag" ${CUDA_ARCHITECTURES:+--build-arg CUDA_ARCHITECTURES="$CUDA_ARCHITECTURES"}
   docker rmi "$name:$cpu_tag" > /dev/null
+elif [ "$opencl" -eq 1 ]; then
+  tag=${tag:-${version}-opencl}
+  extra_tag=opencl
+  build_image docker/Dockerfile . "$tag" "$extra_tag" --target opencl
 else
   tag=${tag:-$version}
   extra_tag=latest

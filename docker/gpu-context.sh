@@ -25,6 +25,7 @@ copy() { cp -a -u "$@"; }
 # The sources, as the CPU image's context has them (cp -a keeps their times: the cache holds).
 rm -rf "${dest:?}/src" && mkdir -p "$dest/src"
 cp -a CMakeLists.txt CMakePresets.json cmake harness benchmarks "$dest/src/"
+mkdir -p "$dest/src/scripts" && cp -a scripts/deps "$dest/src/scripts/"
 # The compiler: nvcc and its tools, cicc and libdevice, the headers (cuBLAS and cuDNN's included).
 copy "$cuda/bin" "$cuda/nvvm" "$cuda/include" "$dest/cuda/"
 # CMake's FindCUDAToolkit looks for targets/<arch>/include and lib.

@@ -4,7 +4,16 @@
 # the arm64 base image perfzero-base-arm64:bookworm built locally with `debootstrap --arch=arm64
 # --foreign` plus its second stage run under qemu, trimmed as scripts/docker-env.sh trims the x86
 # one. Runs scripts/docker-env.sh first. Prints why and exits 1 when it cannot.
+# usage: scripts/docker-arm64-env.sh [--binfmt-only]
+#   --binfmt-only  stop after qemu and binfmt_misc: enough to run arm64 binaries in an x86 container
+#                  that has the arm64 libraries (the cross container), without the arm64 base image.
 set -uo pipefail
+binfmt_only=0
+case "${1:-}" in
+  --binfmt-only) binfmt_only=1 ;;
+  "") ;;
+  *) echo "usage: scripts/docker-arm64-env.sh [--binfmt-only]" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.." || exit 1
 say() { echo "docker-arm64-env: $*" >&2; }
 sudo=""
@@ -22,6 +31,11 @@ if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
 fi
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || $sudo update-binfmts --enable qemu-aarch64 ||
   { say "cannot register qemu-aarch64 with binfmt_misc"; exit 1; }
+
+if [ "$binfmt_only" -eq 1 ]; then
+  say "qemu-aarch64 is registered with binfmt_misc"
+  exit 0
+fi
 
 base=perfzero-base-arm64:bookworm
 if ! docker image inspect "$base" > /dev/null 2>&1; then

@@ -1,9 +1,48 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds the release preset and runs the small default suite.
-# Extra arguments go to perfzero, e.g. scripts/quickstart.sh --execution_label=first-try
+# The five-minute start on a fresh Debian 12 machine: installs only what building and running need
+# (scripts/install-deps.sh --build), builds perfzero, the launcher and the workers (no tests) in
+# build/quickstart, runs the small default suite and shows where its results are and their summary.
+# usage: scripts/quickstart.sh [--with-cuda] [PERFZERO_FLAGS...]
+#   --with-cuda  also build the CUDA worker (needs NVIDIA's toolkit; nvcc takes minutes). Without it
+#                the CUDA worker is built only when this machine has an NVIDIA GPU.
+#   e.g. scripts/quickstart.sh --execution_label=first-try
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-cmake --preset release >/dev/null
-cmake --build --preset release
-exec build/release/harness/perfzero --config benchmarks/suites/cpu_smoke.yaml "$@"
+started=$SECONDS
+cuda=OFF
+if [ "${1:-}" = "--with-cuda" ]; then
+  cuda=ON
+  shift
+elif [ -e /dev/nvidiactl ] || nvidia-smi -L > /dev/null 2>&1; then
+  cuda=ON
+fi
+step() { printf 'quickstart: [%3ds] %s\n' $((SECONDS - started)) "$*"; }
+
+step "installing the build packages (scripts/install-deps.sh --build)"
+scripts/install-deps.sh --build | tail -n 1
+# The CMake defaults build every worker whose dependency is found; only CUDA is decided here,
+# because nvcc takes minutes and its worker cannot run without a GPU.
+step "configuring build/quickstart (Release, no tests, CUDA worker $cuda)"
+mkdir -p build/quickstart
+cmake -S . -B build/quickstart -G Ninja -DCMAKE_BUILD_TYPE=Release -DPERFZERO_BUILD_TESTS=OFF \
+  -DPERFZERO_WITH_CUDA="$cuda" > build/quickstart/configure.log 2>&1 ||
+  { cat build/quickstart/configure.log >&2; exit 1; }
+sed -n 's/^-- perfzero workers:/quickstart: workers:/p' build/quickstart/configure.log
+step "building perfzero, perfzero-launch and the workers"
+cmake --build build/quickstart
+
+step "running benchmarks/suites/cpu_smoke.yaml"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+build/quickstart/harness/perfzero --config benchmarks/suites/cpu_smoke.yaml "$@" 2>&1 | tee "$log" || status=$?
+run_dir=$(sed -n 's/^perfzero: .*results in \(.*\)$/\1/p' "$log" | tail -n 1)
+step "done"
+if [ -n "$run_dir" ] && [ -f "$run_dir/summary.md" ]; then
+  echo
+  cat "$run_dir/summary.md"
+  echo
+  echo "quickstart: results in $run_dir (summary.md, summary.csv, summary.json; a report per trial)"
+  echo "quickstart: perfzero is build/quickstart/harness/perfzero; try: build/quickstart/harness/perfzero list"
+fi
+exit "$status"

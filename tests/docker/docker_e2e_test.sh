@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end test of the CPU image with a real Docker: builds it (docker/build.sh), then runs it as
-# a user would. Checks: a method under --cpus=1 --memory=1g reports the container and its limits and
-# runs one thread; the results belong to the --user given; an OpenCL method runs on PoCL; --list,
+# End-to-end test of the CPU images with a real Docker: builds both tags (docker/build.sh and
+# docker/build.sh --opencl), then runs them as a user would. Checks: a method under --cpus=1
+# --memory=1g reports the container and its limits and runs one thread; the results belong to the
+# --user given; an OpenCL method is skipped with its reason in the default image and runs on PoCL in
+# the opencl one; the FHS layout (helpers in libexec/perfzero); --list,
 # --help and the ready-made suites work in the image; bad input gives the same one-line error and
-# exit code 2; perfzero ab of two images (when the host's perfzero is given as $1); the image size budget.
+# exit code 2; perfzero ab of two images (when the host's perfzero is given as $1); both size budgets.
 # Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
 # that is a failure.
 set -uo pipefail
@@ -32,7 +34,18 @@ fi
 cd "$source_dir" || exit 1
 docker/build.sh --tag e2e-test > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
 tail -n 1 "$work/build.log"
+docker/build.sh --opencl --tag e2e-test-opencl > "$work/build-opencl.log" 2>&1 ||
+  { tail -n 30 "$work/build-opencl.log"; echo "FAILED: opencl image build"; exit 1; }
+tail -n 1 "$work/build-opencl.log"
 image=perfzero-cpp:e2e-test
+opencl_image=perfzero-cpp:e2e-test-opencl
+
+# The FHS layout: only perfzero on the PATH, its helpers in libexec/perfzero.
+docker run --rm --entrypoint sh "$image" -c 'ls /opt/perfzero/bin; ls /opt/perfzero/libexec/perfzero' > "$work/layout.log" 2>&1
+check "bin holds perfzero alone" test "$(head -n 1 "$work/layout.log")" = perfzero
+check "the launcher and the core worker are in libexec/perfzero" \
+  sh -c "grep -qx perfzero-launch '$work/layout.log' && grep -qx perfzero-worker-core '$work/layout.log'"
+check "the default image has the OpenCL worker (a vendor ICD mounted in works)" grep -qx perfzero-worker-opencl "$work/layout.log"
 
 # A run with limits, as a non-root user that owns the results directory.
 uid=4242
@@ -72,8 +85,20 @@ checks = {c['name']: c for c in json.load(open(sys.argv[1]))['checks']}
 found = checks['container_limits']['found']
 sys.exit(0 if 'CPU quota 1.00 CPUs' in found and 'memory limit 1024 MiB' in found else 1)" "$work/doctor.json"
 
-# The OpenCL family in the image: PoCL makes the container's CPU an OpenCL device.
-docker run --rm --cpus=1 --user "$uid:$uid" -v "$work/results:/results" "$image" \
+# The OpenCL family in the default image: no OpenCL platform, so the method is skipped with the reason.
+docker run --rm --user "$uid:$uid" -v "$work/results:/results" "$image" \
+  --benchmark_methods=opencl.VectorAdd.benchmark_vecadd --output_dir=/results/no-opencl > "$work/no-opencl.log" 2>&1
+rc=$?
+report="$work/results/no-opencl/opencl.VectorAdd.benchmark_vecadd/trial_1/perfzero_summary.json"
+check "an OpenCL method without a platform exits 0" test "$rc" -eq 0
+check "... and is reported" test -f "$report"
+if [ -f "$report" ]; then
+  field() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$report" "$1"; }
+  check "... as skipped, with its reason" test "$(field "d['perfzero_cpp']['outcome'] == 'skipped' and 'OpenCL' in d['perfzero_cpp']['outcome_detail']")" = True
+fi
+
+# The OpenCL family in the opencl image: PoCL makes the container's CPU an OpenCL device.
+docker run --rm --cpus=1 --user "$uid:$uid" -v "$work/results:/results" "$opencl_image" \
   --benchmark_methods=opencl.VectorAdd.benchmark_vecadd --output_dir=/results/opencl > "$work/opencl.log" 2>&1
 rc=$?
 cat "$work/opencl.log"
@@ -164,9 +189,12 @@ fi
 
 size=$(docker image inspect --format '{{.Size}}' "$image")
 echo "image size: $((size / 1000000)) MB"
-# 700 MB: PoCL (the OpenCL family on the CPU) compiles kernels at run time, so it brings LLVM and
-# Clang 15 with the GCC runtime libraries; without it the image is about 125 MB (docs/docker.md).
-check "image within the 700 MB budget" test "$size" -le 700000000
+check "the default image within the 250 MB budget" test "$size" -le 250000000
+size=$(docker image inspect --format '{{.Size}}' "$opencl_image")
+echo "opencl image size: $((size / 1000000)) MB"
+# 700 MB: PoCL compiles kernels at run time, so it brings LLVM and Clang 15 with the GCC runtime
+# libraries (docs/docker.md).
+check "the opencl image within the 700 MB budget" test "$size" -le 700000000
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

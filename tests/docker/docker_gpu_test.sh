@@ -49,7 +49,7 @@ check "list shows the CUDA worker" grep -q "family cuda (perfzero-worker-cuda)" 
 check "list marks the GPU methods" grep -q "needs gpu: an NVIDIA GPU (skipped without one)" "$work/list.log"
 check "list still shows the CPU families" grep -q "speedcube.SpeedCube.benchmark_fused" "$work/list.log"
 check "list shows the oneDNN worker" grep -q "perfzero-worker-onednn" "$work/list.log"
-docker run --rm --entrypoint sh "$image" -c 'ldd /opt/perfzero/bin/perfzero-worker-cuda' > "$work/ldd.log" 2>&1
+docker run --rm --entrypoint sh "$image" -c 'ldd /opt/perfzero/libexec/perfzero/perfzero-worker-cuda' > "$work/ldd.log" 2>&1
 check "the CUDA worker finds every library it links" test "$(grep -c 'not found' "$work/ldd.log")" -eq 0
 check "cuBLASLt comes from the image's CUDA directory" grep -q "libcublasLt.so.13 => /opt/perfzero/lib/cuda/" "$work/ldd.log"
 # cuDNN's loader opens these at run time (the cnn method on an H100 did); ldd cannot list them.
@@ -76,7 +76,7 @@ check "the image is labelled" test "$(docker image inspect --format '{{index .Co
 
 size=$(docker image inspect --format '{{.Size}}' "$image")
 echo "image size: $((size / 1000000)) MB; largest parts:"
-docker run --rm --entrypoint sh "$image" -c 'du -sm /opt/perfzero/lib/cuda/* /opt/perfzero/bin /usr/lib/x86_64-linux-gnu | sort -rn | head -n 5'
+docker run --rm --entrypoint sh "$image" -c 'du -sm /opt/perfzero/lib/cuda/* /opt/perfzero/libexec/perfzero /usr/lib/x86_64-linux-gnu | sort -rn | head -n 5'
 check "image within the 3 GB budget" test "$size" -le 3000000000
 
 echo "$passes passed, $failures failed"

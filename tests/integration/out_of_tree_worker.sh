@@ -36,3 +36,24 @@ PERFZERO_WORKER_PATH="$work/build" "$prefix/bin/perfzero" list --format=json | /
 import json, sys
 methods = {m["name"]: m for m in json.load(sys.stdin)["methods"]}
 assert methods["team.Example.benchmark_sum"]["worker"] == "team", methods["team.Example.benchmark_sum"]'
+
+# The installed layout (FHS): perfzero alone in bin, its helpers in libexec/perfzero, where the
+# installed perfzero finds the launcher, the built-in workers and {bindir}/perfzero-micro.
+[ "$(ls "$prefix/bin")" = perfzero ] || { echo "bin holds more than perfzero: $(ls "$prefix/bin")"; exit 1; }
+for helper in perfzero-launch perfzero-rank perfzero-worker-core perfzero-micro; do
+  [ -x "$prefix/libexec/perfzero/$helper" ] || { echo "libexec/perfzero/$helper is missing"; exit 1; }
+done
+cat > "$work/installed.yaml" <<'SUITE'
+methods:
+  - sanity.Sanity.benchmark_noop
+  - name: micro.GoogleBenchmark
+    command: ["{bindir}/perfzero-micro", --benchmark_min_time=0.01, --benchmark_filter=BM_philox]
+    output: google_benchmark
+    trials: 1
+SUITE
+"$prefix/bin/perfzero" --config "$work/installed.yaml" --output_dir "$work/installed" --benchmark_num_trials=1 > "$work/installed.log" 2>&1 ||
+  { cat "$work/installed.log"; exit 1; }
+grep -q "0 not succeeded" "$work/installed.log" || { cat "$work/installed.log"; exit 1; }
+"$prefix/bin/perfzero" --config "$prefix/share/perfzero/suites/cpu_smoke.yaml" --dry_run > /dev/null ||
+  { echo "the installed suites do not plan"; exit 1; }
+echo "installed layout: helpers in libexec/perfzero, suites in share/perfzero/suites"

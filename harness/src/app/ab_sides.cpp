@@ -7,6 +7,7 @@
 #include "api/param_json.hpp"
 #include "app/commands.hpp"
 #include "common/errors.hpp"
+#include "common/install_layout.hpp"
 #include "common/shell_words.hpp"
 #include "common/text.hpp"
 #include "config/output_format.hpp"
@@ -58,13 +59,13 @@ void plan_build(const cli::AbOptions& options, const std::string& dir, AbSide& s
     throw UsageError(fmt::format("ab --{}_build: '{}' is not a directory", side.role, dir));
   }
   method_catalog::DiscoveryOptions discovery;
-  discovery.bin_dir = dir;
+  discovery.bin_dir = files::helper_dir_of(dir);
   side.catalog = std::make_unique<method_catalog::Catalog>(method_catalog::discover(discovery, stderr));
   if (side.catalog->workers().empty()) {
     throw UsageError(fmt::format("ab --{}_build: '{}' holds no usable perfzero-worker-*", side.role, dir));
   }
   // A build's own launcher where it has one; a directory of workers alone uses ours.
-  const auto launcher = std::filesystem::path(dir) / "perfzero-launch";
+  const auto launcher = discovery.bin_dir / "perfzero-launch";
   if (::access(launcher.c_str(), X_OK) == 0) side.paths.launcher = launcher;
   try {
     side.plan = config::build_plan(inputs_for(options, *side.catalog));

@@ -11,6 +11,7 @@
 #include "api/result_protocol.hpp"
 #include "child_results/google_benchmark_result.hpp"
 #include "child_results/tool_output.hpp"
+#include "common/install_layout.hpp"
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "common/trial_files.hpp"
@@ -20,9 +21,7 @@ extern char** environ;
 namespace perfzero::app {
 
 HarnessPaths find_harness_paths() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const auto dir = ec ? std::filesystem::current_path() : self.parent_path();
+  const auto dir = files::helper_dir();
   HarnessPaths paths;
   paths.launcher = dir / "perfzero-launch";
   if (const char* l = std::getenv("PERFZERO_LAUNCH")) paths.launcher = l;
@@ -34,8 +33,9 @@ HarnessPaths find_harness_paths() {
   paths.slurm = runner::find_slurm_tools(path != nullptr ? path : "");
   paths.salloc = files::find_program("salloc", path != nullptr ? path : "");
   if (::access(paths.launcher.c_str(), X_OK) != 0) {
-    throw std::runtime_error(fmt::format("{} is missing or not executable; it is built and installed beside perfzero",
-                                         paths.launcher.string()));
+    throw std::runtime_error(fmt::format(
+        "{} is missing or not executable; it is built beside perfzero and installed in <prefix>/libexec/perfzero",
+        paths.launcher.string()));
   }
   return paths;
 }

@@ -12,6 +12,7 @@
 #include "app/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/install_layout.hpp"
 #include "fleet_report/fleet_exports.hpp"
 #include "fleet_report/report_builder.hpp"
 #include "fleet_report/report_writers.hpp"
@@ -37,9 +38,7 @@ std::string find_catalog(const cli::ReportOptions& options) {
   if (!options.catalog.empty()) return options.catalog;
   if (const char* env = std::getenv("PERFZERO_CATALOG"); env != nullptr && *env != '\0') return env;
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share/perfzero/catalog.yaml");
+  std::vector<fs::path> candidates{files::self_dir().parent_path() / "share/perfzero/catalog.yaml"};
   candidates.emplace_back(PERFZERO_SOURCE_CATALOG);
   for (const auto& c : candidates) {
     if (fs::is_regular_file(c, ec)) return c.string();

@@ -7,6 +7,7 @@
 
 #include "app/commands.hpp"
 #include "common/errors.hpp"
+#include "common/install_layout.hpp"
 #include "config/plan_builder.hpp"
 
 namespace perfzero::app {
@@ -40,8 +41,7 @@ config::PlanInputs plan_inputs(const method_catalog::Catalog& catalog) {
   inputs.catalog = &catalog;
   const char* path = std::getenv("PATH");
   inputs.path_env = path != nullptr ? path : "/usr/bin:/bin";
-  std::error_code no_exe;
-  inputs.bin_dir = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path().string();
+  inputs.bin_dir = files::helper_dir().string();
   return inputs;
 }
 

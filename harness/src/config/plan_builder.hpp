@@ -16,7 +16,7 @@ struct PlanInputs {
   RunSettings flags;                      // values given explicitly on the command line
   std::vector<Suite> suites;
   std::string path_env;                              // PATH used to find external commands
-  std::string bin_dir;                               // replaces {bindir} in commands: where perfzero is installed
+  std::string bin_dir;                               // replaces {bindir} in commands: perfzero's helper programs
   const method_catalog::Catalog* catalog = nullptr;  // the methods and their workers; must be set
   std::optional<std::uint64_t> max_cases;            // --max_cases; else each suite's, else kDefaultMaxCases
 };

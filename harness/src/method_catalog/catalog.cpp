@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/install_layout.hpp"
 #include "common/text.hpp"
 #include "method_catalog/list_cache.hpp"
 #include "method_catalog/worker_discovery.hpp"
@@ -93,9 +94,7 @@ Catalog discover(const DiscoveryOptions& options, std::FILE* warnings) {
 
 Catalog discover_installed(std::FILE* warnings) {
   DiscoveryOptions options;
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  options.bin_dir = ec ? std::filesystem::current_path() : self.parent_path();
+  options.bin_dir = files::helper_dir();
   if (const char* path = std::getenv("PERFZERO_WORKER_PATH")) options.worker_path = path;
   options.cache_dir = default_cache_dir();
   return discover(options, warnings);
