@@ -44,7 +44,8 @@ started=$SECONDS
 docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/src" -w /src -v "$ccache_dir:/ccache" -v "$work:/work" \
   -e CCACHE_DIR=/ccache -e CCACHE_BASEDIR=/src -e HOME=/tmp perfzero-cross-arm64 sh -ec '
     cmake --fresh -S . -B build/arm64-smoke -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_TOOLCHAIN_FILE=docker/arm64/aarch64-linux-gnu.cmake -DPERFZERO_BUILD_TESTS=OFF > /work/configure.log 2>&1 ||
+      -DCMAKE_TOOLCHAIN_FILE=docker/arm64/aarch64-linux-gnu.cmake -DPERFZERO_BUILD_TESTS=OFF \
+      -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 > /work/configure.log 2>&1 ||
       { cat /work/configure.log; exit 10; }
     grep "perfzero workers:" /work/configure.log
     cmake --build build/arm64-smoke --target perfzero perfzero-launch perfzero-worker-core > /work/build.log 2>&1 ||

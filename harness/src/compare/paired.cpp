@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <boost/math/distributions/normal.hpp>
+#include "compare/normal_distribution.hpp"
 
 namespace perfzero::compare {
 
@@ -25,16 +25,6 @@ std::vector<double> signed_rank_distribution(int n) {
     for (std::size_t k = rank; k-- > 0;) p[k] /= 2.0;
   }
   return p;
-}
-
-double normal_upper(double z) {
-  const boost::math::normal standard;
-  return boost::math::cdf(boost::math::complement(standard, z));
-}
-
-double normal_quantile(double p) {
-  const boost::math::normal standard;
-  return boost::math::quantile(standard, p);
 }
 
 }  // namespace

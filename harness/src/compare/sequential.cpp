@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
-#include <boost/math/distributions/normal.hpp>
+#include "compare/normal_distribution.hpp"
 
 namespace perfzero::compare {
 
@@ -12,18 +11,6 @@ namespace {
 
 constexpr int kGridPoints = 301;  // per look: the continuation region's density, trapezoid rule
 constexpr double kLookGrowth = 1.25;
-
-double normal_cdf(double x) {
-  const boost::math::normal standard;
-  return boost::math::cdf(standard, x);
-}
-
-double normal_upper(double x) {
-  const boost::math::normal standard;
-  return boost::math::cdf(boost::math::complement(standard, x));
-}
-
-double normal_density(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi); }
 
 // The density of the score S(t) (S(t) ~ N(0, t) under the null) on a grid over (-b, b), where it
 // has not yet crossed an earlier boundary.
@@ -87,8 +74,7 @@ std::vector<double> spending_boundaries(const std::vector<double>& t, const std:
   for (std::size_t k = 0; k < t.size(); ++k) {
     const double share = std::max(increments[k], 1e-15);
     if (k == 0) {
-      const boost::math::normal standard;
-      c.push_back(boost::math::quantile(boost::math::complement(standard, share / 2.0)));
+      c.push_back(normal_upper_quantile(share / 2.0));
       density = initial(t[0], c.back() * std::sqrt(t[0]));
       continue;
     }

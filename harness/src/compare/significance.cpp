@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <boost/math/distributions/normal.hpp>
-
+#include "compare/normal_distribution.hpp"
 #include "results/bootstrap.hpp"
 
 namespace perfzero::compare {
@@ -68,8 +67,7 @@ double asymptotic_p(double u_big, std::size_t n1, std::size_t n2, double tie_ter
   const double variance = a * b / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
   if (variance <= 0) return 1.0;  // every value tied: nothing tells the samples apart
   const double z = (u_big - a * b / 2.0 - 0.5) / std::sqrt(variance);
-  const boost::math::normal standard;
-  return std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(standard, z)));
+  return std::min(1.0, 2.0 * normal_upper(z));
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ if(t&&t.tHead&&t.tHead.rows[0].cells[+m[2]])sortBy(t,+m[2]);
 })();
 )";
 
-void write_rules(const FleetReport& report, std::ostream& out) {
+void write_html_rules(const FleetReport& report, std::ostream& out) {
   const auto& s = report.settings;
   int disturbed = 0;
   for (const auto& row : report.methods) {
@@ -133,7 +133,7 @@ void write_html(const FleetReport& report, std::ostream& out) {
       report.runs_read, report.trials_read, report.configurations.size(), report.methods.size(),
       escape(report.catalog_file.empty() ? "no catalog" : report.catalog_file), escape(report.generated_on),
       report.baseline.empty() ? "" : " Speedups against " + escape(report.baseline) + ".");
-  write_rules(report, out);
+  write_html_rules(report, out);
   if (!report.warnings.empty()) {
     out << "<div class=warn id=warnings><b>Warnings</b><ul>";
     for (const auto& w : report.warnings) out << "<li>" << escape(w) << "</li>";

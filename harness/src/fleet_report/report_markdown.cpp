@@ -74,7 +74,7 @@ void write_method_table(const FleetReport& report, const MethodRow& row, std::os
   for (const auto& s : row.scaling) write_scaling(report, row, s, out);
 }
 
-void write_rules(const FleetReport& report, std::ostream& out) {
+void write_markdown_rules(const FleetReport& report, std::ostream& out) {
   const auto& s = report.settings;
   out << fmt::format(
       "Fastest, cheapest and speedups carry the {:g}% bootstrap interval of the ratio of medians ({} resamplings, "
@@ -103,7 +103,7 @@ void write_markdown(const FleetReport& report, std::ostream& out) {
                      report.runs_read, report.trials_read, report.configurations.size(), report.methods.size(),
                      report.catalog_file.empty() ? "no catalog" : md(report.catalog_file), report.generated_on);
   if (!report.baseline.empty()) out << fmt::format("Speedups are against {}.\n", md(report.baseline));
-  write_rules(report, out);
+  write_markdown_rules(report, out);
   out << "\n## Configurations\n\n| configuration | provider | label | vCPUs | OCPUs | the runs had | $ per hour | "
          "price "
          "| runs |\n|---|---|---|---|---|---|---|---|---|\n";

@@ -11,7 +11,7 @@ namespace perfzero::fleet_report {
 
 namespace {
 
-std::optional<double> number_at(const nlohmann::json& j, const char* key) {
+std::optional<double> optional_number_at(const nlohmann::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   const auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
@@ -48,21 +48,22 @@ bool memory_agrees(double catalog_gib, double measured_gib) {
 }  // namespace
 
 double memory_gib_of(const nlohmann::json& sys) {
-  const auto total = number_at(sys, "memory_total_bytes");
+  const auto total = optional_number_at(sys, "memory_total_bytes");
   const auto cgroup = sys.is_object() ? sys.find("cgroup") : sys.end();
-  const auto limit = cgroup != sys.end() ? number_at(*cgroup, "memory_limit_bytes") : std::nullopt;
+  const auto limit = cgroup != sys.end() ? optional_number_at(*cgroup, "memory_limit_bytes") : std::nullopt;
   double bytes = total.value_or(0);
   if (limit && *limit > 0 && (bytes <= 0 || *limit < bytes)) bytes = *limit;
   return bytes > 0 ? bytes / 1073741824.0 : 0.0;
 }
 
 void note_measured(Configuration& config, const results::RunInfo& info) {
-  double vcpus = number_at(info.system, "effective_vcpus").value_or(0);
-  if (vcpus <= 0) vcpus = number_at(info.system_info, "logical_cpu_count").value_or(0);
+  double vcpus = optional_number_at(info.system, "effective_vcpus").value_or(0);
+  if (vcpus <= 0) vcpus = optional_number_at(info.system_info, "logical_cpu_count").value_or(0);
   if (vcpus > 0) add_distinct(config.measured_vcpus, rounded(vcpus, 0.01));
   if (const double gib = memory_gib_of(info.system); gib > 0)
     add_distinct(config.measured_memory_gib, rounded(gib, 0.1));
-  if (const auto gpus = number_at(info.system_info, "accelerator_count")) add_distinct(config.measured_gpus, *gpus);
+  if (const auto gpus = optional_number_at(info.system_info, "accelerator_count"))
+    add_distinct(config.measured_gpus, *gpus);
 }
 
 void check_shape(Configuration& c, const pricing::Shape& shape) {

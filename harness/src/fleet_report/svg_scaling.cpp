@@ -17,8 +17,8 @@ namespace {
 
 using html::escape;
 
-constexpr int kPlotWidth = 320;
-constexpr int kPlotHeight = 200;
+constexpr int kScalingPlotWidth = 320;
+constexpr int kScalingPlotHeight = 200;
 
 }  // namespace
 
@@ -42,10 +42,12 @@ std::string scaling_chart(const MethodRow& row, const Scaling& s) {
   for (const auto& l : labels) label_w = std::max(label_w, text_width(l, 11));
   const int left = static_cast<int>(std::ceil(label_w)) + 46;
   const int top = 10;
-  const int width = left + kPlotWidth + 20;
-  const int height = top + kPlotHeight + 46;
-  const auto px = [&](double nodes) { return left + nodes / max_nodes * kPlotWidth; };
-  const auto py = [&](double v) { return top + kPlotHeight - (v - y.low) / (y.high - y.low) * kPlotHeight; };
+  const int width = left + kScalingPlotWidth + 20;
+  const int height = top + kScalingPlotHeight + 46;
+  const auto px = [&](double nodes) { return left + nodes / max_nodes * kScalingPlotWidth; };
+  const auto py = [&](double v) {
+    return top + kScalingPlotHeight - (v - y.low) / (y.high - y.low) * kScalingPlotHeight;
+  };
   std::string out = fmt::format(
       R"(<svg class="scaling" xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
       R"(role="img" aria-label="{2} against hosts on {3}">)",
@@ -53,21 +55,21 @@ std::string scaling_chart(const MethodRow& row, const Scaling& s) {
   for (std::size_t i = 0; i < y.ticks.size(); ++i) {
     out += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" class="grid"/>)"
                        R"(<text x="{3}" y="{4:.1f}" text-anchor="end" class="tick">{5}</text>)",
-                       left, left + kPlotWidth, py(y.ticks[i]), left - 6, py(y.ticks[i]) + 4, escape(labels[i]));
+                       left, left + kScalingPlotWidth, py(y.ticks[i]), left - 6, py(y.ticks[i]) + 4, escape(labels[i]));
   }
   for (const auto& p : s.points) {
     out += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="middle" class="tick">{}</text>)", px(p.nodes),
-                       top + kPlotHeight + 16, p.nodes);
+                       top + kScalingPlotHeight + 16, p.nodes);
   }
   out += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" class="axis"/>)"
                      R"(<line x1="{0}" x2="{0}" y1="{3}" y2="{2}" class="axis"/>)",
-                     left, left + kPlotWidth, top + kPlotHeight, top);
+                     left, left + kScalingPlotWidth, top + kScalingPlotHeight, top);
   out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" class="axis-label">hosts</text>)",
-                     left + kPlotWidth / 2, top + kPlotHeight + 34);
+                     left + kScalingPlotWidth / 2, top + kScalingPlotHeight + 34);
   out += fmt::format(
       R"svg(<text x="12" y="{0}" text-anchor="middle" class="axis-label" transform="rotate(-90 12 {0})">)svg"
       R"({1} (higher is faster)</text>)",
-      top + kPlotHeight / 2, escape(s.unit));
+      top + kScalingPlotHeight / 2, escape(s.unit));
   out += fmt::format(
       R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="ideal"><title>ideal: {} x N/{}</title></line>)",
       px(0), py(0), px(max_nodes), py(ideal_at_max), escape(si(base, s.unit)), s.base_nodes);
