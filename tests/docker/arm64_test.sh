@@ -5,7 +5,10 @@
 #   the core worker's methods run in the arm64 image: the speed cube gives bit-identical numbers to
 #   the x86 image (perfzero-cpp:e2e-test, which docker.e2e builds), STREAM and the sanity methods
 #   succeed;
-#   the arm64 system info reads OCPUs as 1 per vCPU.
+#   the arm64 system info reads OCPUs as 1 per vCPU;
+#   the oneDNN worker is in the arm64 image and its matmul succeeds under qemu;
+#   the arm64 Debian packages (docker/build-arm64.sh --debs) install in the arm64 base with apt-get,
+#   and run the oneDNN matmul there.
 # Exit 77 (skipped) with the reason when arm64 containers cannot run here, except in CI.
 set -uo pipefail
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,7 +35,7 @@ cd "$source_dir" || exit 1
 scripts/docker-arm64-env.sh || skip "arm64 containers cannot run here (reason above)"
 docker image inspect "$x86_image" > /dev/null 2>&1 || skip "image $x86_image is missing (docker.e2e builds it)"
 started=$SECONDS
-docker/build-arm64.sh > "$work/build.log" 2>&1 || { tail -n 40 "$work/build.log"; echo "FAILED: docker/build-arm64.sh"; exit 1; }
+docker/build-arm64.sh --debs "$work/debs" > "$work/build.log" 2>&1 || { tail -n 40 "$work/build.log"; echo "FAILED: docker/build-arm64.sh"; exit 1; }
 tail -n 1 "$work/build.log"
 echo "docker/build-arm64.sh took $((SECONDS - started)) s"
 version=$(sed -n 's/^project(perfzero_cpp VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
@@ -58,6 +61,8 @@ methods:
     params: {n: 2048, chunk: 512, threads: 1}
   - method: stream.Stream.benchmark_stream
     params: {n: 1048576, repetitions: 2, threads: 1}
+  - method: onednn.Matmul.benchmark_matmul_fp32
+    params: {m: 64, n: 64, k: 64, repetitions: 2, threads: 1}
 EOF
 chmod 0644 "$work/suite.yaml"
 mkdir -p "$work/out" && chmod 1777 "$work/out"
@@ -102,6 +107,31 @@ rule=$(value "$arm" "d['perfzero_cpp']['system']['ocpu_rule']")
 echo "arm64 system info: logical_cpu_count $logical, ocpu_count $ocpus, rule $rule"
 check "arm64: OCPUs = vCPUs" /usr/bin/python3 -c "import sys; sys.exit(not (float('$logical') > 0 and float('$ocpus') == float('$logical')))"
 check "arm64: the OCPU rule says 1 OCPU = 1 vCPU" test "$rule" = "'Arm: 1 OCPU = 1 vCPU'"
+
+matmul=$(report arm64 onednn.Matmul.benchmark_matmul_fp32)
+check "arm64: the oneDNN matmul succeeded in the image" test "$(value "$matmul" "d['perfzero_cpp']['outcome']")" = "'succeeded'"
+echo "arm64 oneDNN matmul (64x64x64 under qemu): $(metric "$matmul" gflops) GFLOP/s, oneDNN $(value "$matmul" "d['ml_framework_info']")"
+
+# The arm64 packages, installed with apt-get in the arm64 base (under qemu) and run.
+arch_of() { dpkg-deb -f "$1" Architecture; }
+onednn_debs=("$work"/debs/perfzero-onednn_*_arm64.deb)
+check "arm64 packages were built, perfzero-onednn among them" test -f "${onednn_debs[0]}"
+for deb in "$work"/debs/*.deb; do
+  check "$(basename "$deb") is an arm64 package" test "$(arch_of "$deb")" = arm64
+done
+started=$SECONDS
+docker run --rm -v "$work/debs:/debs:ro" perfzero-base-arm64:bookworm sh -ec '
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q > /dev/null
+  apt-get install -y -q --no-install-recommends /debs/perfzero_*_arm64.deb /debs/perfzero-onednn_*_arm64.deb > /tmp/install.log 2>&1 ||
+    { tail -n 20 /tmp/install.log; exit 1; }
+  printf "%s\n" "methods:" "  - method: onednn.Matmul.benchmark_matmul_fp32" \
+    "    params: {m: 64, n: 64, k: 64, repetitions: 2, threads: 1}" > /tmp/matmul.yaml
+  cd /tmp && perfzero --config /tmp/matmul.yaml --benchmark_num_trials=1 --output_dir=/tmp/run 2>&1 | tail -n 1' > "$work/debs.log" 2>&1
+rc=$?
+cat "$work/debs.log"
+check "the arm64 packages install with apt-get and run the oneDNN matmul ($((SECONDS - started)) s)" test "$rc" -eq 0
+check "... and it succeeded" grep -q "0 not succeeded" "$work/debs.log"
 
 echo "$failures failed"
 [ "$failures" -eq 0 ]
