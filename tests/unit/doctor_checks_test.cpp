@@ -2,6 +2,7 @@
 // noise score's verdict on recorded figures.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <fstream>
 #include <string>
 
@@ -28,6 +29,7 @@ struct FakeMachine {
   testing::TempDir dir;
   DoctorPaths paths{dir.path() / "proc", dir.path() / "sys", dir.path() / "cgroup"};
   FakeMachine() {
+    paths.perf_event_open_error = [] { return 0; };
     put(paths.sys / "devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave");
     put(paths.sys / "devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance");
     put(paths.sys / "devices/system/cpu/cpufreq/boost", "1");
@@ -63,6 +65,18 @@ TEST(DoctorChecks, WhatNeedsFixingIsAWarningWithItsFix) {
   EXPECT_NE(limits.found.find("CPU quota 0.50 CPUs, memory limit 1024 MiB"), std::string::npos) << limits.found;
 }
 
+TEST(DoctorChecks, ARefusedPerfEventOpenIsAWarningWhateverTheSysctlSays) {
+  FakeMachine m;
+  for (const int error : {EPERM, EACCES, ENOSYS}) {
+    m.paths.perf_event_open_error = [error] { return error; };
+    const auto checks = read_checks(m.paths);
+    const Check& c = find(checks, "perf_event_paranoid");
+    EXPECT_EQ(c.status, Status::warn) << error;
+    EXPECT_NE(c.found.find("perf_event_open refused"), std::string::npos) << c.found;
+    EXPECT_NE(c.fix.find("--cap-add PERFMON"), std::string::npos) << c.fix;
+  }
+}
+
 TEST(DoctorChecks, AWellSetMachineIsOk) {
   FakeMachine m;
   put(m.paths.sys / "devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance");
@@ -76,7 +90,8 @@ TEST(DoctorChecks, AWellSetMachineIsOk) {
 
 TEST(DoctorChecks, WhatCannotBeReadIsSaidNotGuessed) {
   testing::TempDir empty;
-  const DoctorPaths paths{empty.path() / "proc", empty.path() / "sys", empty.path() / "cgroup"};
+  DoctorPaths paths{empty.path() / "proc", empty.path() / "sys", empty.path() / "cgroup"};
+  paths.perf_event_open_error = [] { return 0; };
   for (const auto& c : read_checks(paths)) {
     EXPECT_EQ(c.status, Status::info) << c.name;
     EXPECT_FALSE(c.found.empty()) << c.name;

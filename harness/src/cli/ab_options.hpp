@@ -18,9 +18,9 @@ struct AbOptions {
   std::string param_name;  // --param NAME=BASE,CAND
   std::string param_baseline;
   std::string param_candidate;
-  std::string command_output = "none";              // how commands report: none, perfzero, google_benchmark
+  std::string command_output = "none";  // how commands report: none, perfzero, google_benchmark
   std::string image_bin_dir = "/opt/perfzero/libexec/perfzero";  // where an image keeps its workers
-  std::vector<std::string> benchmark_methods;       // builds, images, parameter: what runs
+  std::vector<std::string> benchmark_methods;                    // builds, images, parameter: what runs
   std::vector<std::string> configs;
   double min_change = 0.05;
   double alpha = 0.05;

@@ -63,7 +63,8 @@ void add_what_flags(CLI::App& app, AbOptions& out) {
       ->check(CLI::IsMember({"none", "perfzero", "google_benchmark", "fio", "iperf3"}))
       ->group(group);
   app.add_option("--image_bin_dir", out.image_bin_dir,
-                 "Where the images keep perfzero's workers (default /opt/perfzero/libexec/perfzero, as docker/Dockerfile installs)")
+                 "Where the images keep perfzero's workers (default /opt/perfzero/libexec/perfzero, as "
+                 "docker/Dockerfile installs)")
       ->type_name("DIR")
       ->group(group);
 }

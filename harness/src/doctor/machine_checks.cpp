@@ -138,7 +138,8 @@ int perf_open_error() {
 }
 
 Check paranoid(const DoctorPaths& p) {
-  if (const int error = perf_open_error(); error == EPERM || error == EACCES || error == ENOSYS) {
+  const int error = p.perf_event_open_error ? p.perf_event_open_error() : perf_open_error();
+  if (error == EPERM || error == EACCES || error == ENOSYS) {
     return warn("perf_event_paranoid",
                 fmt::format("perf_event_open refused ({}): the counters fall back on rusage", std::strerror(error)),
                 "in a container, docker run --cap-add PERFMON (SYS_ADMIN before Docker 23), or --security-opt "

@@ -4,6 +4,7 @@
 // fixing, and how to fix it (docs/doctor.md).
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct DoctorPaths {
   std::filesystem::path sys = "/sys";
   std::filesystem::path cgroup = "/sys/fs/cgroup";
   std::filesystem::path kmsg = "/dev/kmsg";  // the kernel log, for the driver's XID errors
+  // perf_event_open's errno for a software counter on this process, 0 when it opens; empty: the
+  // real call. Tests set it, since what the real call says depends on where they run (a
+  // container's seccomp profile refuses it, qemu-user does not implement it).
+  std::function<int()> perf_event_open_error{};
 };
 
 // The checks that only read files: governor, boost, SMT, ASLR, transparent huge pages, swap,
