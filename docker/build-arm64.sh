@@ -52,7 +52,8 @@ docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/src" -w /src -v "$ccache_di
 if [ -n "$debs_dir" ]; then
   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/src" -w /src perfzero-cross-arm64 sh -ec "
     rm -rf build/arm64-debs
-    cpack --config build/arm64/CPackConfig.cmake -G DEB -B build/arm64-debs > build/arm64/cpack.log"
+    cpack --config build/arm64/CPackConfig.cmake -G DEB -B build/arm64-debs > build/arm64/cpack.log ||
+      { tail -n 30 build/arm64/cpack.log; exit 1; }"
   mkdir -p "$debs_dir"
   cp build/arm64-debs/*.deb "$debs_dir/"
   echo "arm64 packages in $debs_dir: $(cd build/arm64-debs && echo ./*.deb)"

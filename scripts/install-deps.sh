@@ -12,7 +12,9 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: scripts/install-deps.sh [--build]" >&2; exit 2 ;;
 esac
-mapfile -t packages < <(scripts/deps/list.sh "${sets[@]}")
+# Through a variable: a failing list.sh (a malformed packages.txt) stops here under set -e.
+list=$(scripts/deps/list.sh "${sets[@]}")
+mapfile -t packages <<< "$list"
 
 # Not from Debian: the CUDA toolkit (nvcc, cuBLAS, cuBLASLt, cuDNN) for perfzero-worker-cuda comes
 # from NVIDIA (default location /usr/local/cuda); without it that worker is simply not built, and the
@@ -45,5 +47,6 @@ else
   $sudo apt-get update -q
   $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-[[ " ${sets[*]} " == *" test "* ]] && install_s3rver
-exit 0
+if [[ " ${sets[*]} " == *" test "* ]]; then
+  install_s3rver
+fi

@@ -4,19 +4,27 @@
 # build/quickstart, runs the small default suite and shows where its results are and their summary.
 # usage: scripts/quickstart.sh [--with-cuda] [PERFZERO_FLAGS...]
 #   --with-cuda  also build the CUDA worker (needs NVIDIA's toolkit; nvcc takes minutes). Without it
-#                the CUDA worker is built only when this machine has an NVIDIA GPU.
+#                the CUDA worker is built only when this machine has an NVIDIA GPU and the toolkit
+#                (a GPU machine with the driver alone builds everything else).
 #   e.g. scripts/quickstart.sh --execution_label=first-try
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
 cuda=OFF
-if [ "${1:-}" = "--with-cuda" ]; then
-  cuda=ON
-  shift
-elif [ -e /dev/nvidiactl ] || nvidia-smi -L > /dev/null 2>&1; then
-  cuda=ON
-fi
+flags=()
+for arg in "$@"; do
+  if [ "$arg" = "--with-cuda" ]; then cuda=ON; else flags+=("$arg"); fi
+done
 step() { printf 'quickstart: [%3ds] %s\n' $((SECONDS - started)) "$*"; }
+if [ "$cuda" = OFF ] && { [ -e /dev/nvidiactl ] || nvidia-smi -L > /dev/null 2>&1; }; then
+  # --with-cuda insists (the configure fails without the toolkit); a GPU alone asks for it only
+  # where nvcc is there, since clouds' GPU images often have the driver but not the toolkit.
+  if command -v nvcc > /dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+    cuda=ON
+  else
+    step "an NVIDIA GPU but no CUDA toolkit (nvcc): the CUDA worker is not built (docs/gpu.md)"
+  fi
+fi
 
 step "installing the build packages (scripts/install-deps.sh --build)"
 scripts/install-deps.sh --build | tail -n 1
@@ -31,14 +39,14 @@ cmake -S . -B build/quickstart -G Ninja -DCMAKE_BUILD_TYPE=Release -DPERFZERO_BU
   -DPERFZERO_WITH_CUDA="$cuda" > build/quickstart/configure.log 2>&1 ||
   { cat build/quickstart/configure.log >&2; exit 1; }
 sed -n 's/^-- perfzero workers:/quickstart: workers:/p' build/quickstart/configure.log
-step "building perfzero, perfzero-launch and the workers"
+step "building perfzero, perfzero-launch, the workers and the man page (no tests)"
 cmake --build build/quickstart
 
 step "running benchmarks/suites/cpu_smoke.yaml"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-build/quickstart/harness/perfzero --config benchmarks/suites/cpu_smoke.yaml "$@" 2>&1 | tee "$log" || status=$?
+build/quickstart/harness/perfzero --config benchmarks/suites/cpu_smoke.yaml ${flags[@]+"${flags[@]}"} 2>&1 | tee "$log" || status=$?
 run_dir=$(sed -n 's/^perfzero: .*results in \(.*\)$/\1/p' "$log" | tail -n 1)
 step "done"
 if [ -n "$run_dir" ] && [ -f "$run_dir/summary.md" ]; then

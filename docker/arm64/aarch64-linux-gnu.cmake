@@ -9,7 +9,7 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 # pkg-config too (libpqxx, libaio): Debian's cross wrapper reads the arm64 .pc files. Without it the
 # native pkg-config finds none, and the configure fails (it did once the history's libpqxx came).
-find_program(PKG_CONFIG_EXECUTABLE aarch64-linux-gnu-pkg-config)
+find_program(PKG_CONFIG_EXECUTABLE aarch64-linux-gnu-pkg-config REQUIRED)
 # Test discovery and ctest run the arm64 binaries through qemu (binfmt_misc makes this optional).
 find_program(PERFZERO_QEMU_AARCH64 qemu-aarch64-static)
 if(PERFZERO_QEMU_AARCH64)

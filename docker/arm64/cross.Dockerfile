@@ -6,7 +6,8 @@
 FROM debian:bookworm-slim
 COPY scripts/deps /deps
 RUN dpkg --add-architecture arm64 \
+ && sh /deps/list.sh tools cross > /tmp/packages \
+ && sh /deps/list.sh --arch arm64 libs unit >> /tmp/packages \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends \
-      $(sh /deps/list.sh tools cross) $(sh /deps/list.sh --arch arm64 libs unit) \
+ && apt-get install -y -q --no-install-recommends $(cat /tmp/packages) \
  && rm -rf /var/lib/apt/lists/*

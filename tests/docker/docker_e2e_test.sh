@@ -41,8 +41,9 @@ image=perfzero-cpp:e2e-test
 opencl_image=perfzero-cpp:e2e-test-opencl
 
 # The FHS layout: only perfzero on the PATH, its helpers in libexec/perfzero.
-docker run --rm --entrypoint sh "$image" -c 'ls /opt/perfzero/bin; ls /opt/perfzero/libexec/perfzero' > "$work/layout.log" 2>&1
-check "bin holds perfzero alone" test "$(head -n 1 "$work/layout.log")" = perfzero
+docker run --rm --entrypoint ls "$image" /opt/perfzero/bin > "$work/bin.log" 2>&1
+docker run --rm --entrypoint ls "$image" /opt/perfzero/libexec/perfzero > "$work/layout.log" 2>&1
+check "bin holds perfzero alone" test "$(cat "$work/bin.log")" = perfzero
 check "the launcher and the core worker are in libexec/perfzero" \
   sh -c "grep -qx perfzero-launch '$work/layout.log' && grep -qx perfzero-worker-core '$work/layout.log'"
 check "the default image has the OpenCL worker (a vendor ICD mounted in works)" grep -qx perfzero-worker-opencl "$work/layout.log"

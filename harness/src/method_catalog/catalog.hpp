@@ -1,6 +1,7 @@
 #pragma once
 // The methods this installation can run, learned at start-up from the worker executables
-// (perfzero-worker-* beside perfzero, then in $PERFZERO_WORKER_PATH), and which worker runs each.
+// (perfzero-worker-* in the helper directory, common/install_layout.hpp, then in
+// $PERFZERO_WORKER_PATH), and which worker runs each.
 // Its registry is what method selection, suites, `list` and `validate` use.
 #include <chrono>
 #include <cstdio>
