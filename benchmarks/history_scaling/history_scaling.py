@@ -11,11 +11,18 @@ reads) under new execution ids, timestamps and labels: every --label_every-th ru
 (each run is its own transaction), then `compare --history --label=main --last=1000` is timed
 against the first run (3 repetitions; the median is printed) and its ratio to the goal.
 
+With --postgresql the same runs are also ingested into a PostgreSQL 15 server the script starts
+in a temporary directory (Debian's initdb and pg_ctl; as root the cluster runs as `nobody`; a Unix
+socket only; fsync on, as SQLite's synchronous = FULL), and both are printed side by side.
+
 usage: /usr/bin/python3 benchmarks/history_scaling/history_scaling.py [--perfzero build/ci/harness/perfzero]
            [--runs 10000] [--label_every 10] [--cases 5] [--trials 5] [--batch 1000] [--db FILE_OR_URL]
+           [--postgresql]
 """
 import argparse
+import contextlib
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -60,6 +67,55 @@ def timed(command):
     return time.perf_counter() - t0, result
 
 
+@contextlib.contextmanager
+def postgresql_server(work):
+    """A throw-away PostgreSQL 15 cluster; yields its URL and a function giving the database's size."""
+    bindir = pathlib.Path("/usr/lib/postgresql/15/bin")
+    home = work / "pg"
+    home.mkdir()
+    as_user = []
+    if os.geteuid() == 0:
+        subprocess.run(["chown", "nobody:nogroup", str(home)], check=True)
+        as_user = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    subprocess.run(as_user + [str(bindir / "initdb"), "-D", str(home / "data"), "-A", "trust", "-U", "perfzero",
+                              "-E", "UTF8"], check=True, stdout=subprocess.DEVNULL)
+    ctl = as_user + [str(bindir / "pg_ctl"), "-D", str(home / "data")]
+    subprocess.run(ctl + ["-l", str(home / "server.log"), "-w", "-o",
+                          f"-k {home} -c listen_addresses='' -p 54330", "start"], check=True,
+                   stdout=subprocess.DEVNULL)
+    url = f"postgresql://perfzero@/postgres?host={home}&port=54330"
+
+    def size():
+        out = subprocess.run(["psql", "-h", str(home), "-p", "54330", "-U", "perfzero", "-d", "postgres", "-tAc",
+                              "SELECT pg_database_size('postgres')"], check=True, stdout=subprocess.PIPE, text=True)
+        return int(out.stdout.strip())
+    try:
+        yield url, size
+    finally:
+        subprocess.run(ctl + ["-m", "fast", "stop"], stdout=subprocess.DEVNULL)
+
+
+def ingest_all(perfzero, db, dirs, batch):
+    seconds = 0.0
+    for i in range(0, len(dirs), batch):
+        t, r = timed([perfzero, "history", "ingest", f"--db={db}"] + [str(d) for d in dirs[i:i + batch]])
+        if r.returncode != 0:
+            raise SystemExit(f"ingest failed: {r.stderr}")
+        seconds += t
+    return seconds
+
+
+def compare_median(perfzero, db, first):
+    times = []
+    for _ in range(3):
+        seconds, r = timed([perfzero, "compare", f"--history={db}", "--label=main", "--last=1000", "--format=json",
+                            str(first)])
+        if r.returncode not in (0, 1):
+            raise SystemExit(f"compare failed: {r.stderr}")
+        times.append(seconds)
+    return statistics.median(times), times, json.loads(r.stdout)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--perfzero", default="build/ci/harness/perfzero")
@@ -69,37 +125,33 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--batch", type=int, default=1000)
     p.add_argument("--db", default="")
+    p.add_argument("--postgresql", action="store_true")
     a = p.parse_args()
     perfzero = str(pathlib.Path(a.perfzero).resolve())
     with tempfile.TemporaryDirectory(prefix="perfzero-history-scaling-") as tmp:
         work = pathlib.Path(tmp)
+        os.chmod(work, 0o755)
         base = make_base_run(perfzero, work, a.cases, a.trials)
         dirs = copy_runs(base, work, a.runs, a.label_every)
-        db = a.db or str(work / "history.sqlite")
-        ingest_seconds = 0.0
-        for i in range(0, len(dirs), a.batch):
-            seconds, r = timed([perfzero, "history", "ingest", f"--db={db}"] + [str(d) for d in dirs[i:i + a.batch]])
-            if r.returncode != 0:
-                raise SystemExit(f"ingest failed: {r.stderr}")
-            ingest_seconds += seconds
         rows = a.runs * a.cases * a.trials
-        print(f"ingest: {a.runs} runs ({a.cases} cases x {a.trials} trials each, {rows} trials, "
-              f"{rows * 4} metrics) in {ingest_seconds:.1f} s: {1e3 * ingest_seconds / a.runs:.2f} ms per run")
-        times = []
-        for _ in range(3):
-            seconds, r = timed([perfzero, "compare", f"--history={db}", "--label=main", "--last=1000",
-                                "--format=json", str(dirs[0])])
-            if r.returncode not in (0, 1):
-                raise SystemExit(f"compare failed: {r.stderr}")
-            times.append(seconds)
-        doc = json.loads(r.stdout)
-        history_runs = doc["results"][0]["baseline"]["trials"]
-        median = statistics.median(times)
-        print(f"compare --history over {history_runs} runs of the label: median {median:.3f} s of "
-              f"{', '.join(f'{t:.3f}' for t in times)} (goal < 1 s: ratio {median / 1.0:.2f})")
-        if not a.db:
-            size = pathlib.Path(db).stat().st_size
-            print(f"database: {size / 1e6:.1f} MB")
+        backends = [("SQLite", a.db or str(work / "history.sqlite"), None)]
+        with contextlib.ExitStack() as stack:
+            if a.postgresql:
+                url, pg_size = stack.enter_context(postgresql_server(work))
+                backends.append(("PostgreSQL", url, pg_size))
+            for name, db, size_of in backends:
+                seconds = ingest_all(perfzero, db, dirs, a.batch)
+                print(f"{name} ingest: {a.runs} runs ({a.cases} cases x {a.trials} trials each, {rows} trials, "
+                      f"{rows * 4} metrics) in {seconds:.1f} s: {1e3 * seconds / a.runs:.2f} ms per run")
+                median, times, doc = compare_median(perfzero, db, dirs[0])
+                history_runs = doc["results"][0]["baseline"]["trials"]
+                print(f"{name} compare --history over {history_runs} runs of the label: median {median:.3f} s of "
+                      f"{', '.join(f'{t:.3f}' for t in times)} (goal < 1 s: ratio {median / 1.0:.2f})")
+                if size_of is not None:
+                    print(f"{name} database: {size_of() / 1e6:.1f} MB (pg_database_size)")
+                elif "://" not in db:
+                    print(f"{name} database: {pathlib.Path(db).stat().st_size / 1e6:.1f} MB (goal <= 100 MB for "
+                          f"10,000 runs)")
 
 
 if __name__ == "__main__":

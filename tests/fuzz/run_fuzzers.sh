@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (the result-file, Google Benchmark, suite, price catalog and journal readers) with clang (build/fuzz) and runs each for SECONDS (default 60) on a
+# Builds the libFuzzer targets (the result-file, Google Benchmark, suite, price catalog, journal and history document readers) with clang (build/fuzz) and runs each for SECONDS (default 60) on a
 # seed corpus from the tests' fixtures. An input that crashes one is copied into
 # tests/fixtures/fuzz_regressions/<target>/, which the unit tests replay (fuzz_regressions_test.cpp).
 # Exit status: 0 when no fuzzer found anything, 1 otherwise.
@@ -11,14 +11,14 @@ build="$root/build/fuzz"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DPERFZERO_BUILD_FUZZERS=ON -DPERFZERO_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" --target fuzz_child_result fuzz_google_benchmark fuzz_tool_output fuzz_suite fuzz_price_catalog \
-  fuzz_journal
+  fuzz_journal fuzz_history_document
 
 # The suite and price catalog targets write each input to a file under TMPDIR; keep those here.
 export TMPDIR="$build/tmp"
 mkdir -p "$TMPDIR"
 
 status=0
-for target in child_result google_benchmark tool_output suite price_catalog journal; do
+for target in child_result google_benchmark tool_output suite price_catalog journal history_document; do
   corpus="$build/corpus/$target"
   artifacts="$build/artifacts/$target"
   rm -rf "$artifacts"  # only what this run finds is copied below
@@ -31,6 +31,7 @@ for target in child_result google_benchmark tool_output suite price_catalog jour
     suite) cp "$root"/tests/fixtures/bad_suites/*.yaml "$root"/benchmarks/suites/*.yaml "$corpus"/ ;;
     price_catalog) cp "$root"/infra/pricing/catalog.yaml "$root"/tests/fuzz/seeds/price_catalog/*.yaml "$corpus"/ ;;
     journal) cp "$root"/tests/fuzz/seeds/journal/* "$corpus"/ ;;
+    history_document) cp "$root"/tests/fuzz/seeds/history_document/* "$corpus"/ ;;
   esac
   mkdir -p "$root/tests/fixtures/fuzz_regressions/$target"
   cp "$root"/tests/fixtures/fuzz_regressions/"$target"/* "$corpus"/ 2>/dev/null || true

@@ -23,7 +23,7 @@ const nlohmann::json& row(const nlohmann::json& doc, const std::string& metric) 
 TEST(Ab, APlantedTenPercentSlowdownIsSlowerAndFailsTheGate) {
   TempDir dir;
   const auto f = run_perfzero({"ab", "--baseline", "sleep 0.05", "--candidate", "sleep 0.055", "--format=json",
-                               "--output_dir=ab", "--max_time=2m"},
+                               "--output_dir=ab", "--max_time=2m", "--junit=ab.xml"},
                               dir.path());
   EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
   // stdout is one JSON document; progress went to stderr.
@@ -35,6 +35,15 @@ TEST(Ab, APlantedTenPercentSlowdownIsSlowerAndFailsTheGate) {
   EXPECT_GE(wall.at("pairs").get<int>(), 10);
   EXPECT_TRUE(doc.at("regression").get<bool>());
   EXPECT_NE(doc.at("design").get<std::string>().find("ABBA"), std::string::npos);
+  // --junit: the slowdown is a failing test case, in XML the schema takes (docs/ci.md).
+  const std::string xml = slurp(dir.path() / "ab.xml");
+  EXPECT_NE(xml.find("<testcase classname=\"command\" name=\"wall_time\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"command: wall_time slower +"), std::string::npos) << xml;
+  EXPECT_EQ(std::system(("xmllint --noout --schema '" + (kSourceDir / "tests/data/junit/junit.xsd").string() + "' '" +
+                         (dir.path() / "ab.xml").string() + "'")
+                            .c_str()),
+            0)
+      << xml;
   EXPECT_NE(f.err.find("baseline command trial 1/"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("candidate command trial 1/"), std::string::npos) << f.err;
   // Not gated: the CPU and memory rows are shown, but nothing waited for them.

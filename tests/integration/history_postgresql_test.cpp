@@ -12,6 +12,7 @@
 #include "../unit/temp_dir.hpp"
 #include "ingest_kill.hpp"
 #include "perfzero_runner.hpp"
+#include "planted_history.hpp"
 #include "postgres_server.hpp"
 
 namespace perfzero::testing {
@@ -106,6 +107,39 @@ TEST_F(HistoryPostgres, AKillNineDuringIngestLeavesNoHalfRun) {
     GTEST_SKIP() << "no kill -9 landed mid-ingest (the machine's timing) at "
                  << fmt::format("{}", fmt::join(kills.missed, " "));
   }
+}
+
+// History v2 against PostgreSQL (docs/history.md): the series points, change points, id prefixes,
+// the source columns and prune, on the planted history of history_changes_test.cpp.
+TEST_F(HistoryPostgres, ChangePointsPrefixesAndPrune) {
+  TempDir dir;
+  const auto dirs = planted_history(dir, 20, 10, "pg-v2");
+  ASSERT_EQ(ingest(dirs, server_->url(), dir.path()).exit_code, 0);
+  const auto found = run_perfzero({"history", "changes", "--db=" + server_->url(), "--label=pg-v2",
+                                   "--metric=^slept_ms$", "--format=json", "--junit=changes.xml"},
+                                  dir.path());
+  ASSERT_EQ(found.exit_code, 0) << found.err;
+  const auto doc = nlohmann::json::parse(found.out);
+  ASSERT_EQ(doc["changes"].size(), 1U) << found.out;
+  EXPECT_EQ(doc["changes"][0]["execution_id"], "pg-v2-run10-k");
+  EXPECT_EQ(doc["changes"][0]["commit"], kCommitB);
+  EXPECT_EQ(doc["changes"][0]["verdict"], "slower");
+  const auto shown =
+      run_perfzero({"history", "show", "pg-v2-run07", "--db=" + server_->url(), "--format=json"}, dir.path());
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const auto run = nlohmann::json::parse(shown.out);
+  EXPECT_EQ(run["run"]["execution_id"], "pg-v2-run07-h");
+  EXPECT_EQ(run["run"]["source"]["commit"], kCommitA);
+  EXPECT_EQ(run["cases"][0]["trials"].size(), 6U) << "the run document, decompressed from BYTEA";
+  const auto ambiguous = run_perfzero({"history", "show", "pg-v2-run1", "--db=" + server_->url()}, dir.path());
+  EXPECT_EQ(ambiguous.exit_code, 2) << ambiguous.err;
+  const auto pruned =
+      run_perfzero({"history", "prune", "--keep_last=5", "--label=pg-v2", "--db=" + server_->url()}, dir.path());
+  ASSERT_EQ(pruned.exit_code, 0) << pruned.err;
+  EXPECT_NE(pruned.out.find("pruned 15 run(s)"), std::string::npos) << pruned.out;
+  int left = 0;
+  for (const auto& r : list(dir.path())) left += r["execution_label"] == "pg-v2" ? 1 : 0;
+  EXPECT_EQ(left, 5);
 }
 
 }  // namespace

@@ -13,6 +13,9 @@
 #include "child_results/google_benchmark_result.hpp"
 #include "common/errors.hpp"
 #include "config/suite.hpp"
+#include "history/compressed_text.hpp"
+#include "history/run_document.hpp"
+#include "history/sql_connection.hpp"
 #include "pricing/price_catalog.hpp"
 #include "results/journal.hpp"
 
@@ -107,6 +110,26 @@ TEST(FuzzRegressionsDeathTest, JournalReaderSurvivesEveryKeptInput) {
   EXPECT_GT(
       replay_in_child<std::runtime_error>(dir, [](const std::filesystem::path& p) { return results::read_journal(p); }),
       0);
+}
+
+// Stored run documents the history fuzzer broke (tests/fuzz/fuzz_history_document.cpp: the first
+// byte says whether the rest is as stored or JSON to compress first): the run or a HistoryError.
+TEST(FuzzRegressionsDeathTest, HistoryDocumentReaderSurvivesEveryKeptInput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto dir = kRegressions / "history_document";
+  if (nothing_kept(dir)) GTEST_SKIP() << "no stored document has broken the reader yet";
+  EXPECT_GT(replay_in_child<history::HistoryError>(dir,
+                                                   [](const std::filesystem::path& p) {
+                                                     const std::string input = slurp(p);
+                                                     if (input.empty()) return 0;
+                                                     const std::string rest = input.substr(1);
+                                                     results::Run run;
+                                                     run.cases.resize(3);
+                                                     history::restore_document(
+                                                         input[0] == 0 ? rest : history::deflate_text(rest), run);
+                                                     return 0;
+                                                   }),
+            0);
 }
 
 }  // namespace

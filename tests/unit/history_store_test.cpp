@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "history/compressed_text.hpp"
+#include "results/model_json.hpp"
 #include "temp_dir.hpp"
 
 namespace perfzero::history {
@@ -188,6 +190,208 @@ TEST(HistoryStore, WhatIsNotADatabaseFileIsAClearErrorNeverAHang) {
       EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
     }
   }
+}
+
+}  // namespace
+}  // namespace perfzero::history
+
+namespace perfzero::history {
+namespace {
+
+int count_where(const std::filesystem::path& db, const std::string& table, const std::string& where) {
+  return count(db, table + " WHERE " + where);
+}
+
+TEST(HistoryStore, SeriesHoldOneMedianPerRunOldestFirstWithTheCommitAndLeaveDisturbedTrialsOut) {
+  TempDir dir;
+  const auto db = dir.path() / "h.sqlite";
+  Store store(db.string());
+  for (int i = 0; i < 3; ++i) {
+    results::Run run = make_run(fmt::format("run-{}", i), "main", 3000.0 - 1000 * i);  // ingested newest first
+    run.info.source.commit = fmt::format("c{}", i);
+    run.info.source.branch = "main";
+    // The second trial of every case is disturbed: the median is then that of trial 1 alone.
+    for (auto& c : run.cases) c.trials[1].flags = {"host_busy"};
+    store.ingest(run);
+  }
+  store.ingest(make_run("other-0", "nightly", 500));
+  const auto all = store.series({});
+  // 2 labels x 2 cases x (latency, rate, wall_time).
+  ASSERT_EQ(all.size(), 12U);
+  SeriesFilter filter;
+  filter.label = "main";
+  filter.method = [](const std::string& name) { return name == "fam.A.one"; };
+  filter.metric = [](const std::string& name) { return name == "latency"; };
+  const auto series = store.series(filter);
+  ASSERT_EQ(series.size(), 1U);
+  EXPECT_EQ(series[0].system_name, "box");
+  EXPECT_EQ(series[0].image, "perfzero:cpu");
+  EXPECT_EQ(series[0].unit, "ms");
+  EXPECT_EQ(series[0].direction, Direction::lower_is_better);
+  ASSERT_EQ(series[0].points.size(), 3U);
+  EXPECT_EQ(series[0].points[0].execution_id, "run-2");  // the oldest
+  EXPECT_EQ(series[0].points[0].commit, "c2");
+  EXPECT_EQ(series[0].points[2].execution_id, "run-0");
+  EXPECT_DOUBLE_EQ(series[0].points[0].value, 10.0);  // trial 1 only: 2 disturbed, 3 failed
+  EXPECT_EQ(series[0].points[0].trials, 1);
+  filter.use_flagged = true;  // trials 1 and 2
+  EXPECT_DOUBLE_EQ(store.series(filter)[0].points[0].value, 15.0);
+  EXPECT_EQ(store.series(filter)[0].points[0].trials, 2);
+  filter.since = 2500;
+  EXPECT_EQ(store.series(filter)[0].points.size(), 1U);
+  // A run whose every succeeded trial was disturbed is no point, unless flagged trials are asked for.
+  results::Run busy = make_run("busy", "main", 4000);
+  for (auto& c : busy.cases) {
+    for (auto& t : c.trials) t.flags = {"host_busy"};
+  }
+  store.ingest(busy);
+  EXPECT_EQ(store.series(filter)[0].points.size(), 2U);
+  filter.use_flagged = false;
+  EXPECT_EQ(store.series(filter)[0].points.size(), 1U);
+  const auto listed = store.list({"main", 10});
+  ASSERT_EQ(listed[1].execution_id, "run-0");  // after "busy", the newest
+  EXPECT_EQ(listed[1].commit, "c0");
+  EXPECT_EQ(listed[1].branch, "main");
+}
+
+// A database as version 2 wrote it (its statements, as schema.cpp had them), with one run: version 3
+// fills the source columns from the run's info, computes its series points from its trials and
+// metrics, and moves the run's info and each trial's JSON into the run's compressed document.
+TEST(HistoryStore, AVersion2DatabaseMigratesItsSourceSeriesPointsAndTrials) {
+  TempDir dir;
+  const auto db = dir.path() / "h.sqlite";
+  const results::Run run = [] {
+    results::Run r = make_run("run-1", "main", 1000);
+    r.info.source.commit = "abc";
+    r.info.source.branch = "main";
+    return r;
+  }();
+  {
+    auto raw = open_sqlite(db.string());
+    for (const char* sql : {
+             "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, execution_id TEXT NOT NULL UNIQUE, "
+             "execution_timestamp DOUBLE PRECISION NOT NULL, execution_label TEXT NOT NULL, system_name TEXT NOT "
+             "NULL, image TEXT NOT NULL, status TEXT NOT NULL, info_json TEXT NOT NULL, ingested_at DOUBLE "
+             "PRECISION NOT NULL)",
+             "CREATE INDEX runs_by_label ON runs (execution_label, execution_timestamp)",
+             "CREATE TABLE cases (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id BIGINT NOT NULL REFERENCES runs(id) "
+             "ON DELETE CASCADE, position INTEGER NOT NULL, name TEXT NOT NULL, header_json TEXT NOT NULL)",
+             "CREATE INDEX cases_by_run ON cases (run_id)",
+             "CREATE TABLE trials (id INTEGER PRIMARY KEY AUTOINCREMENT, case_id BIGINT NOT NULL REFERENCES "
+             "cases(id) ON DELETE CASCADE, number INTEGER NOT NULL, warmup INTEGER NOT NULL, outcome TEXT NOT NULL, "
+             "wall_time DOUBLE PRECISION NOT NULL, trial_json TEXT NOT NULL)",
+             "CREATE INDEX trials_by_case ON trials (case_id)",
+             "CREATE TABLE metrics (trial_id BIGINT NOT NULL REFERENCES trials(id) ON DELETE CASCADE, position "
+             "INTEGER NOT NULL, name TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, unit TEXT NOT NULL, direction "
+             "TEXT NOT NULL)",
+             "CREATE INDEX metrics_by_trial ON metrics (trial_id)",
+             "ALTER TABLE trials ADD COLUMN flags TEXT NOT NULL DEFAULT '[]'",
+             "CREATE TABLE perfzero_schema (version INTEGER NOT NULL)",
+             "INSERT INTO perfzero_schema (version) VALUES (1)",
+             "INSERT INTO perfzero_schema (version) VALUES (2)",
+         }) {
+      raw->exec(sql);
+    }
+    raw->exec(
+        "INSERT INTO runs (execution_id, execution_timestamp, execution_label, system_name, image, status, "
+        "info_json, ingested_at) VALUES ('run-1', 1000, 'main', 'box', '', 'completed', $1, 0)",
+        {results::run_info_to_json(run.info).dump()});
+    std::int64_t position = 0;
+    for (const auto& c : run.cases) {
+      raw->exec("INSERT INTO cases (run_id, position, name, header_json) VALUES (1, $1, $2, $3)",
+                {position, c.name,
+                 results::case_header_to_json(c).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
+      const std::int64_t case_id = position + 1;
+      for (const auto* trials : {&c.warmups, &c.trials}) {
+        for (const auto& t : *trials) {
+          const auto id = raw->query(
+              "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, trial_json, flags) VALUES ($1, $2, $3, "
+              "$4, $5, $6, '[]') RETURNING id",
+              {case_id, std::int64_t{t.number}, std::int64_t{t.warmup ? 1 : 0}, std::string(to_string(t.outcome)),
+               t.wall_time, results::trial_to_json(t).dump()});
+          std::int64_t m_position = 0;
+          for (const auto& m : t.metrics) {
+            raw->exec(
+                "INSERT INTO metrics (trial_id, position, name, value, unit, direction) VALUES ($1, $2, $3, $4, "
+                "$5, $6)",
+                {std::stoll(*id[0][0]), m_position++, m.name, m.value, m.unit,
+                 std::string(perfzero::to_string(m.direction))});
+          }
+        }
+      }
+      ++position;
+    }
+  }
+  Store store(db.string());
+  EXPECT_EQ(store.schema_version(), 3);
+  EXPECT_EQ(store.list({})[0].commit, "abc");
+  EXPECT_EQ(store.list({})[0].branch, "main");
+  EXPECT_EQ(count(db, "series_points"), 6);  // 2 cases x 3 metrics
+  const auto shown = store.show("run-1");
+  ASSERT_TRUE(shown.has_value());
+  ASSERT_EQ(shown->cases.size(), 2U);
+  EXPECT_EQ(shown->cases[0].trials.size(), 3U);
+  EXPECT_EQ(shown->cases[0].warmups.size(), 1U);
+  EXPECT_EQ(shown->cases[0].trials[1].metrics[0].value, 20.0);
+  EXPECT_EQ(shown->info.source.commit, "abc");
+  // The JSON columns are gone; the run's document holds both.
+  EXPECT_EQ(count_where(db, "pragma_table_info('trials')", "name = 'trial_json'"), 0);
+  EXPECT_EQ(count_where(db, "pragma_table_info('runs')", "name = 'info_json'"), 0);
+  EXPECT_EQ(count(db, "run_documents"), 1);
+}
+
+TEST(HistoryStore, ADamagedDocumentIsOneErrorNamingTheRunNeverACrash) {
+  TempDir dir;
+  const auto db = dir.path() / "h.sqlite";
+  Store store(db.string());
+  store.ingest(make_run("run-1", "main", 1000));
+  for (const char* damage : {"X'00ff00'", "X''", "'{\"cases\": 5}'"}) {
+    open_sqlite(db.string())->exec(std::string("UPDATE run_documents SET document = ") + damage);
+    try {
+      (void)store.show("run-1");
+      FAIL() << "showed a damaged run: " << damage;
+    } catch (const HistoryError& e) {
+      EXPECT_NE(std::string(e.what()).find("run run-1"), std::string::npos) << e.what();
+    }
+  }
+  // A document of valid zlib holding JSON of the wrong shape is refused likewise.
+  open_sqlite(db.string())
+      ->exec("UPDATE run_documents SET document = $1",
+             {SqlBlob{deflate_text(R"({"info": {"execution_id": 7}, "cases": []})")}});
+  EXPECT_THROW((void)store.show("run-1"), HistoryError);
+}
+
+TEST(HistoryStore, AnIdPrefixResolvesWhenUniqueAndListsTheCandidatesWhenNot) {
+  TempDir dir;
+  Store store((dir.path() / "h.sqlite").string());
+  for (const char* id : {"20261125T100000Z-aaaaaa", "20261125T100000Z-aabbbb", "20261126T090000Z-cccccc", "50%_off"}) {
+    store.ingest(make_run(id, "main", 1000));
+  }
+  EXPECT_EQ(store.resolve_id("20261126").matches, std::vector<std::string>{"20261126T090000Z-cccccc"});
+  EXPECT_EQ(store.resolve_id("20261125T100000Z-aa").matches.size(), 2U);
+  EXPECT_EQ(store.resolve_id("20261125T100000Z-aab").matches.size(), 1U);
+  EXPECT_TRUE(store.resolve_id("2027").matches.empty());
+  // Not LIKE: % and _ are themselves.
+  EXPECT_TRUE(store.resolve_id("5_%").matches.empty());
+  EXPECT_EQ(store.resolve_id("50%").matches.size(), 1U);
+  EXPECT_EQ(store.resolve_id("20261125T100000Z-aaaaaa").matches.size(), 1U);
+}
+
+TEST(HistoryStore, PruneKeepsTheNewestRunsOfEachLabelAndAllTheirRows) {
+  TempDir dir;
+  const auto db = dir.path() / "h.sqlite";
+  Store store(db.string());
+  for (int i = 0; i < 5; ++i) store.ingest(make_run(fmt::format("main-{}", i), "main", 1000.0 + i));
+  for (int i = 0; i < 2; ++i) store.ingest(make_run(fmt::format("pr-{}", i), "pr", 1000.0 + i));
+  EXPECT_EQ(store.prune("", 2), (std::vector<std::string>{"main-0", "main-1", "main-2"}));
+  EXPECT_EQ(count(db, "runs"), 4);
+  EXPECT_EQ(count_where(db, "runs", "execution_label = 'main'"), 2);
+  // Nothing of a pruned run is left behind.
+  EXPECT_EQ(count(db, "cases"), 8);
+  EXPECT_EQ(count(db, "series_points"), 4 * 6);
+  EXPECT_EQ(count_where(db, "metrics", "trial_id NOT IN (SELECT id FROM trials)"), 0);
+  EXPECT_EQ(store.prune("pr", 1), std::vector<std::string>{"pr-0"});
+  EXPECT_TRUE(store.prune("pr", 1).empty());
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ bool write_outputs(const cli::AbOptions& options, const compare::RunComparison& 
        {std::pair{dir / "ab.json", compare::to_json_text(report)},
         std::pair{dir / "ab.md", compare::to_markdown(report)},
         std::pair{std::filesystem::path(options.json_file), compare::to_json_text(report)},
-        std::pair{std::filesystem::path(options.markdown_file), compare::to_markdown(report)}}) {
+        std::pair{std::filesystem::path(options.markdown_file), compare::to_markdown(report)},
+        std::pair{std::filesystem::path(options.junit_file), compare::to_junit(report, "perfzero ab")}}) {
     if (path.empty()) continue;
     try {
       files::write_atomically(path, text);

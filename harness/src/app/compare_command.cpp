@@ -59,6 +59,7 @@ void write_extra(const std::string& path, const std::string& text) {
 int print_comparison(const compare::RunComparison& report, const cli::CompareOptions& options) {
   write_extra(options.markdown_file, compare::to_markdown(report));
   write_extra(options.json_file, compare::to_json_text(report));
+  write_extra(options.junit_file, compare::to_junit(report, "perfzero compare"));
   if (!print_report(report, options.format, options.colour)) return to_int(ExitCode::output_unwritable);
   return to_int(report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }

@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/history_changes.hpp"
 #include "common/errors.hpp"
+#include "common/table_cells.hpp"
+#include "common/utc_time.hpp"
 #include "compare/compare_runs.hpp"
 #include "history/store.hpp"
 #include "results/model_json.hpp"
@@ -32,15 +35,6 @@ history::Store open_store(const cli::HistoryOptions& o, bool create) {
     if (create && file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
   }
   return history::Store(o.db);
-}
-
-std::string utc(double epoch) {
-  const auto t = static_cast<std::time_t>(epoch);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 int ingest(const cli::HistoryOptions& o) {
@@ -86,16 +80,21 @@ int list(const cli::HistoryOptions& o) {
                      {"image", r.image},
                      {"status", r.status},
                      {"cases", r.cases},
-                     {"trials", r.trials}});
+                     {"trials", r.trials},
+                     {"commit", r.commit},
+                     {"branch", r.branch},
+                     {"build_label", r.build_label}});
     }
     fmt::print("{}\n", out.dump(2, ' ', false, json::error_handler_t::replace));
     return 0;
   }
-  fmt::print("{:<28} {:<20} {:<12} {:<16} {:<11} {:>5} {:>6}\n", "execution_id", "started (UTC)", "label", "system",
-             "status", "cases", "trials");
+  fmt::print("{:<28} {:<20} {:<12} {:<16} {:<11} {:>5} {:>6}  {}\n", "execution_id", "started (UTC)", "label", "system",
+             "status", "cases", "trials", "commit");
   for (const auto& r : rows) {
-    fmt::print("{:<28} {:<20} {:<12} {:<16} {:<11} {:>5} {:>6}\n", r.execution_id, utc(r.execution_timestamp),
-               r.execution_label, r.system_name, r.status, r.cases, r.trials);
+    fmt::print("{:<28} {:<20} {:<12} {:<16} {:<11} {:>5} {:>6}  {}\n", text::printable(r.execution_id),
+               text::utc_time(r.execution_timestamp), text::printable(r.execution_label),
+               text::printable(r.system_name), r.status, r.cases, r.trials,
+               r.commit.empty() ? "-" : text::printable(r.commit.substr(0, 12)));
   }
   return 0;
 }
@@ -113,8 +112,14 @@ json run_json(const results::Run& run) {
 }
 
 void print_run(const results::Run& run) {
-  fmt::print("{}  {}  label {}  system {}  {}\n", run.info.execution_id, utc(run.info.execution_timestamp),
+  fmt::print("{}  {}  label {}  system {}  {}\n", run.info.execution_id, text::utc_time(run.info.execution_timestamp),
              run.info.execution_label, run.info.system_name, run.status);
+  if (!run.info.source.empty()) {
+    const auto& src = run.info.source;
+    fmt::print("  commit {}{}{}\n", src.commit.empty() ? "-" : text::printable(src.commit),
+               src.branch.empty() ? "" : " on " + text::printable(src.branch),
+               src.build_label.empty() ? "" : ", build " + text::printable(src.build_label));
+  }
   for (const auto& c : compare::collect_values(run)) {
     fmt::print("  {}\n", c.case_name);
     for (const auto& s : c.series) {
@@ -125,9 +130,22 @@ void print_run(const results::Run& run) {
   }
 }
 
+// An execution id, or a unique prefix of one (as git takes a commit's).
+std::string resolve(history::Store& store, const std::string& id) {
+  const auto found = store.resolve_id(id);
+  if (found.matches.empty()) throw UsageError(fmt::format("history: no run {} in {}", id, store.describe()));
+  if (found.matches.size() > 1) {
+    std::string some;
+    for (const auto& m : found.matches) some += (some.empty() ? "" : ", ") + text::printable(m);
+    throw UsageError(fmt::format("history: '{}' is the start of more than one run id ({}{}): give more of it",
+                                 text::printable(id), some, found.matches.size() >= 10 ? ", ..." : ""));
+  }
+  return found.matches.front();
+}
+
 int show(const cli::HistoryOptions& o) {
   history::Store store = open_store(o, false);
-  const auto run = store.show(o.execution_id);
+  const auto run = store.show(resolve(store, o.execution_id));
   if (!run) throw UsageError(fmt::format("history: no run {} in {}", o.execution_id, store.describe()));
   if (o.format == "json") {
     fmt::print("{}\n", run_json(*run).dump(2, ' ', false, json::error_handler_t::replace));
@@ -137,12 +155,26 @@ int show(const cli::HistoryOptions& o) {
   return 0;
 }
 
+int prune(const cli::HistoryOptions& o) {
+  history::Store store = open_store(o, false);
+  const auto deleted = store.prune(o.label, o.keep_last);
+  for (const auto& id : deleted) fmt::print("deleted {}\n", text::printable(id));
+  fmt::print("pruned {} run(s) from {}, keeping the newest {} of {}\n", deleted.size(), store.describe(), o.keep_last,
+             o.label.empty() ? "each label" : "label " + text::printable(o.label));
+  return 0;
+}
+
 }  // namespace
 
 int history_command(const cli::HistoryOptions& options) {
   try {
     if (options.action == "ingest") return ingest(options);
     if (options.action == "list") return list(options);
+    if (options.action == "changes") {
+      history::Store store = open_store(options, false);
+      return history_changes(options, store);
+    }
+    if (options.action == "prune") return prune(options);
     return show(options);
   } catch (const history::HistoryError& e) {
     // The database refused (cannot open, locked past the timeout, full, a newer schema).

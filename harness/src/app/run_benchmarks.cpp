@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
+#include "app/history_changes.hpp"
 #include "app/run_session.hpp"
 #include "common/errors.hpp"
 #include "history/store.hpp"
@@ -47,8 +48,11 @@ Tally tally_cases(std::size_t plan_size, const results::Run& run) {
 }
 
 // --history: a completed run only (an interrupted one is stored when --resume completes it). The
-// run's files are written either way; a database that refuses is one line and exit 4.
-bool store_in_history(const std::string& db, const results::Run& run) {
+// run's files are written either way; a database that refuses is one line and exit 4. The change
+// points the run makes in its series are said; with --fail_on_change a slower one is exit 1.
+enum class Stored { stored, refused, slower_change };
+
+Stored store_in_history(const std::string& db, const results::Run& run, bool fail_on_change) {
   try {
     if (db.find("://") == std::string::npos && std::filesystem::path(db).has_parent_path()) {
       std::filesystem::create_directories(std::filesystem::path(db).parent_path());
@@ -56,10 +60,16 @@ bool store_in_history(const std::string& db, const results::Run& run) {
     history::Store store(db);
     const bool stored = store.ingest(run) != history::Store::Ingested::already_stored;
     say(fmt::format("perfzero: {} in the history {}\n", stored ? "stored" : "already stored", store.describe()));
-    return true;
+    const auto made = changes_made_by(store, run.info, compare::ChangePointSettings{});
+    bool slower = false;
+    for (const auto& c : made.changes) {
+      say(run_change_line(c) + "\n");
+      slower = slower || c.verdict == compare::Verdict::slower;
+    }
+    return slower && fail_on_change ? Stored::slower_change : Stored::stored;
   } catch (const std::exception& e) {
     fmt::print(stderr, "perfzero: error: --history: {}; the run's results are in its directory\n", e.what());
-    return false;
+    return Stored::refused;
   }
 }
 
@@ -168,8 +178,11 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     // Losing the terminal loses lines, never results: say once, where it may still be seen.
     fmt::print(stderr, "perfzero: warning: standard output was closed; results are in {}\n", dir.string());
   }
-  if (!stop && !options.history_db.empty() && !store_in_history(options.history_db, session.run())) {
-    return to_int(ExitCode::output_unwritable);
+  bool slower_change = false;
+  if (!stop && !options.history_db.empty()) {
+    const Stored stored = store_in_history(options.history_db, session.run(), options.fail_on_change);
+    if (stored == Stored::refused) return to_int(ExitCode::output_unwritable);
+    slower_change = stored == Stored::slower_change;
   }
   if (stop && status == kInterruptedAfterCompletion) {
     fmt::print(stderr,
@@ -181,6 +194,10 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   if (stop) {
     fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
     return exit_code_for_signal(*stop);
+  }
+  if (slower_change) {
+    fmt::print(stderr, "perfzero: --fail_on_change: the run made a slower change point in its series\n");
+    return to_int(ExitCode::some_not_succeeded);  // compare's code for slower, which is 1 too
   }
   return static_cast<int>(tally.not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }

@@ -6,6 +6,7 @@
 #include "api/param_json.hpp"
 #include "config/output_format.hpp"
 #include "perfzero_build_info.hpp"
+#include "provenance/source_info.hpp"
 #include "redact/redact.hpp"
 #include "sysinfo/system_info_json.hpp"
 
@@ -32,6 +33,9 @@ results::RunInfo make_run_info(const cli::Options& o, const ClaimedOutput& outpu
   run.platform_name = o.platform_name;
   run.system_name = o.system_name;
   run.ml_framework_build_label = redact::redact_urls(o.ml_framework_build_label);
+  std::error_code ec;
+  run.source = provenance::detect_source({o.commit, o.branch, o.build_label, o.detect_source},
+                                         provenance::process_environment(), std::filesystem::current_path(ec));
   run.output_dir = output.dir.string();
   run.suite_files = o.configs;
   run.harness_version = build_info::kVersion;

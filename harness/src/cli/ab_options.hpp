@@ -32,6 +32,7 @@ struct AbOptions {
   std::string output_dir;
   std::string execution_label;
   std::string format = "text";
+  std::string junit_file;  // --junit: one test case per (method, metric); a slowdown is a failure
   std::string colour = "auto";
   std::string markdown_file;
   std::string json_file;

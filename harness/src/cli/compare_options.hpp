@@ -14,6 +14,7 @@ struct CompareOptions {
   std::string colour = "auto";  // auto (on a TTY, unless NO_COLOR), always, never
   std::string markdown_file;    // also written there, whatever --format prints
   std::string json_file;
+  std::string junit_file;    // --junit: one test case per (method, metric); a slowdown is a failure
   double min_change = 0.05;  // a fraction
   double alpha = 0.05;
   double max_cv = 0.20;  // a fraction

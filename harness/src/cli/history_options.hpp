@@ -9,14 +9,24 @@ namespace perfzero::cli {
 inline constexpr const char* kDefaultHistoryDb = "results/history.sqlite";
 
 struct HistoryOptions {
-  std::string action;                  // ingest, list, show
+  std::string action;                  // ingest, list, show, changes, prune
   std::string db = kDefaultHistoryDb;  // a SQLite file or a postgresql:// URL
   std::vector<std::string> runs;       // ingest: run directories
   bool partial = false;                // ingest: a run still running (or killed) too, as it stands
   std::string execution_id;            // show
   std::string label;                   // list: only this execution label
   int limit = 50;                      // list
-  std::string format = "text";         // list, show: text or json
+  std::string format = "text";         // list, show: text or json; changes: text, markdown or json
+  // changes: which series, and how a change point is found (history/change_points.hpp).
+  std::string method;          // a regular expression over case names; empty: all
+  std::string metric;          // a regular expression over metric names; empty: all
+  std::string since;           // YYYY-MM-DD (UTC): only runs from then on
+  double max_pvalue = 0.001;   // a change point's significance (Student's t between its neighbours)
+  double min_magnitude = 0.0;  // a fraction: smaller steps are not reported
+  int window = 200;            // E-Divisive's window over long series (compare/change_points.hpp)
+  bool use_flagged = false;    // changes: each run's median over its disturbed trials too
+  std::string junit_file;      // changes: --junit
+  int keep_last = 0;           // prune: the newest runs kept per label
 };
 
 // Parses `perfzero history` flags (argv[0] is "history"). Returns the help text for --help; throws

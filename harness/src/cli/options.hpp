@@ -26,6 +26,12 @@ struct Options {
   std::string root_data_dir;
   std::string ml_framework_build_label;
   bool debug = false;
+  // What the measured code was made of (docs/history.md): else CI's variables, else the git checkout.
+  std::string commit;
+  std::string branch;
+  std::string build_label;
+  bool detect_source = true;    // --detect_source=false: only the three flags above
+  bool fail_on_change = false;  // --fail_on_change: with --history, a slower change point this run makes is exit 1
   // Ours.
   std::vector<std::string> configs;
   std::string output_dir;

@@ -121,6 +121,11 @@ void add_output_flags(CLI::App& app, AbOptions& out) {
   app.add_option("--json", out.json_file, "Also write the JSON comparison to this file")
       ->type_name("FILE")
       ->group(group);
+  app.add_option("--junit", out.junit_file,
+                 "Also write JUnit XML to this file: a test case per method and metric, a slowdown a failure "
+                 "(docs/ci.md)")
+      ->type_name("FILE")
+      ->group(group);
 }
 
 std::chrono::milliseconds duration_of(const std::string& flag, const std::string& text) {

@@ -156,6 +156,10 @@ void add_running_outputs(CLI::App& app, Options& o) {
                  "(docs/history.md)")
       ->group(run)
       ->type_name("DB");
+  app.add_flag("--fail_on_change", o.fail_on_change,
+               "With --history: exit 1 when the run makes a slower change point in its series (perfzero history "
+               "changes; docs/history.md)")
+      ->group(run);
   app.add_flag("--resume", o.resume, "Continue the run in --output_dir: skip (method, trial) pairs already reported")
       ->group(run);
   app.add_flag("--force_resume", o.force_resume,
@@ -186,6 +190,24 @@ void add_recording_options(CLI::App& app, Options& o) {
   app.add_option("--instance_type", o.instance_type, "Instance type; overrides what DMI files say")->group(rec);
   app.add_option("--ml_framework_build_label", o.ml_framework_build_label, "Build label stored in ml_framework_info")
       ->group(rec);
+  app.add_option("--commit", o.commit,
+                 "The commit of the code being measured (default: CI's variable, e.g. GITHUB_SHA, else the git "
+                 "checkout in the working directory; docs/history.md)")
+      ->group(rec)
+      ->type_name("COMMIT");
+  app.add_option("--branch", o.branch, "Its branch (default: CI's variable, else the git checkout)")
+      ->group(rec)
+      ->type_name("BRANCH");
+  app.add_option("--build_label", o.build_label,
+                 "A label for the build measured (e.g. -O3, gcc-12); stored in ml_framework_info.build_label "
+                 "unless --ml_framework_build_label says otherwise")
+      ->group(rec)
+      ->type_name("LABEL");
+  app.add_option("--detect_source", o.detect_source,
+                 "true (default): take the commit and branch from CI's variables or the git checkout when the "
+                 "flags do not say; false: only from --commit and --branch")
+      ->group(rec)
+      ->type_name("BOOL");
   app.add_option("--dmi_root", o.dmi_root, "Directory of DMI files (default /sys/class/dmi/id; tests use fixtures)")
       ->group(rec)
       ->type_name("DIR");
@@ -299,6 +321,7 @@ void validate_combinations(const Options& o) {
     throw UsageError("nothing to run: give --benchmark_methods=..., --config=FILE or --list (perfzero --help)");
   }
   if (o.force_resume && !o.resume) throw UsageError("--force_resume: only with --resume");
+  if (o.fail_on_change && o.history_db.empty()) throw UsageError("--fail_on_change: only with --history");
   if (o.resume && o.output_dir.empty()) {
     throw UsageError("--resume: needs --output_dir=DIR naming the run to continue");
   }

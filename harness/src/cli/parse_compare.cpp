@@ -100,6 +100,10 @@ std::optional<std::string> parse_compare_flags(int argc, const char* const* argv
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--markdown", out.markdown_file, "Also write the Markdown table to this file")->type_name("FILE");
   app.add_option("--json", out.json_file, "Also write the JSON comparison to this file")->type_name("FILE");
+  app.add_option("--junit", out.junit_file,
+                 "Also write JUnit XML to this file: a test case per method and metric, a slowdown a failure "
+                 "(docs/ci.md)")
+      ->type_name("FILE");
   double min_change_pct = out.min_change * 100;
   double max_cv_pct = out.max_cv * 100;
   add_threshold_flags(app, out, min_change_pct, max_cv_pct);

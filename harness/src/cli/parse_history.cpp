@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli_app.hpp"
+#include "cli/compare_options.hpp"
 #include "cli/history_options.hpp"
 #include "common/errors.hpp"
 
@@ -41,11 +42,49 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   show->add_option("EXECUTION_ID", out.execution_id, "The run's execution id (perfzero history list)")->required();
   show->add_option("--format", out.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   add_db_flag(*show, out);
+  auto* changes = app.add_subcommand(
+      "changes",
+      "Change points in every series (label x system x image x method x metric), oldest run first: E-Divisive "
+      "means with Student's t-test (pooled variance), as Apache Otava (docs/history.md)");
+  changes->add_option("--label", out.label, "Only series of this execution label")->type_name("LABEL");
+  changes->add_option("--method", out.method, "Only methods (cases) matching this regular expression")
+      ->type_name("REGEX");
+  changes->add_option("--metric", out.metric, "Only metrics matching this regular expression")->type_name("REGEX");
+  changes->add_option("--since", out.since, "Only runs started on or after this UTC date")->type_name("YYYY-MM-DD");
+  changes->add_option("--max_pvalue", out.max_pvalue, "A change point's significance (default 0.001)")
+      ->check(CLI::Range(1e-12, 0.5));
+  changes
+      ->add_option("--min_magnitude", out.min_magnitude,
+                   "Leave out steps smaller than this, in percent of the mean before (default 0)")
+      ->check(CLI::Range(0.0, 1000.0));
+  changes->add_option("--window", out.window, "E-Divisive's window over long series, in runs (default 200)")
+      ->check(CLI::Range(8, 100000));
+  changes->add_flag("--use_flagged", out.use_flagged,
+                    "Each run's median over all its succeeded trials, disturbed ones (host_busy, ...) too; by "
+                    "default they are left out, and a run with none left is no point of its series");
+  changes->add_option("--format", out.format, "text, markdown or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  changes
+      ->add_option("--junit", out.junit_file,
+                   "Also write JUnit XML: one test case per series, a slower change a failure")
+      ->type_name("FILE");
+  add_db_flag(*changes, out);
+  auto* prune = app.add_subcommand("prune", "Delete all but the newest runs of each label");
+  prune->add_option("--keep_last", out.keep_last, "How many of each label's newest runs to keep")
+      ->required()
+      ->check(CLI::Range(1, 100000000));
+  prune->add_option("--label", out.label, "Only this label's runs")->type_name("LABEL");
+  add_db_flag(*prune, out);
   if (auto help = parse_or_help(app, argc, argv)) return help;
-  for (const auto* sub : {ingest, list, show}) {
+  for (const auto* sub : {ingest, list, show, changes, prune}) {
     if (sub->parsed()) out.action = sub->get_name();
   }
   if (out.db.empty()) throw UsageError("history: --db must not be empty");
+  if (out.action == "changes") {
+    check_metrics_pattern("--method", out.method);
+    check_metrics_pattern("--metric", out.metric);
+    out.min_magnitude /= 100.0;
+  }
   return std::nullopt;
 }
 

@@ -10,6 +10,9 @@ namespace perfzero::compare {
 std::string to_markdown(const RunComparison& report);
 std::string to_json_text(const RunComparison& report);
 std::string to_terminal(const RunComparison& report, bool colour);
+// JUnit XML (docs/ci.md): one test case per row (classname the method, name the metric); a gated
+// slower row is a failure with its figures, a row that could not be judged is skipped; stamped now.
+std::string to_junit(const RunComparison& report, const std::string& suite_name);
 
 // Shared by the three: "+10.2%", "-", "[+8.1%, +12.0%]", a number with 4 significant digits.
 std::string percent(const std::optional<double>& fraction);

@@ -19,9 +19,22 @@ std::string without_password(const std::string& url) {
   return url.substr(0, colon + 1) + "***" + url.substr(at);
 }
 
+constexpr pqxx::oid kByteaOid = 17;  // pg_type's bytea
+
 std::string as_text(const SqlValue& v) {
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   if (const auto* d = std::get_if<double>(&v)) return fmt::format("{:.17g}", *d);
+  if (const auto* b = std::get_if<SqlBlob>(&v)) {
+    // bytea's hex input form, which a text parameter into a bytea column is parsed from.
+    std::string hex = "\\x";
+    hex.reserve(2 + 2 * b->bytes.size());
+    static constexpr char kDigits[] = "0123456789abcdef";
+    for (const unsigned char c : b->bytes) {
+      hex += kDigits[c >> 4];
+      hex += kDigits[c & 15];
+    }
+    return hex;
+  }
   return std::get<std::string>(v);
 }
 
@@ -54,7 +67,14 @@ class PostgresConnection : public SqlConnection {
       for (const auto& r : result) {
         SqlRow row;
         for (const auto& field : r) {
-          row.emplace_back(field.is_null() ? std::nullopt : std::optional<std::string>(field.c_str()));
+          if (field.is_null()) {
+            row.emplace_back(std::nullopt);
+          } else if (field.type() == kByteaOid) {
+            const pqxx::binarystring bytes(field);  // unescapes the hex output form
+            row.emplace_back(bytes.str());
+          } else {
+            row.emplace_back(std::string(field.c_str(), field.size()));
+          }
         }
         rows.push_back(std::move(row));
       }

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "history/run_document.hpp"
 #include "history/store.hpp"
+#include "history/store_rows.hpp"
+#include "results/model_json.hpp"
 
 namespace perfzero::history {
 
@@ -74,6 +77,63 @@ void migration_2(SqlConnection& db) {
   }
 }
 
+// Version 3 (issue 23), also: each run kept whole once, its info and all its trials in one
+// zlib-compressed JSON document (run_documents), instead of each trial's JSON in its row and the
+// info in the runs row: 632 MB for 10,000 runs became what docs/performance.md says, and the runs
+// rows that every query scans stay narrow. The trials' rows keep what queries read (outcome, wall
+// time, flags, metrics).
+// Version 3: what each run was made of (commit, branch, build label) as columns, and one
+// point per run, case and metric: the run's median over its succeeded, undisturbed trials (NULL when
+// every one was disturbed) and over all its succeeded ones (--use_flagged), which is what a series
+// (`history changes`, the site) reads, so that 100,000 runs are read as 100,000 rows
+// per series, not as every trial's metrics. Existing runs get both from what they stored.
+void migration_3(SqlConnection& db) {
+  for (const char* column : {"commit_id", "branch", "build_label"}) {
+    db.exec(fmt::format("ALTER TABLE runs ADD COLUMN {} TEXT NOT NULL DEFAULT ''", column));
+  }
+  db.exec(
+      "CREATE TABLE series_points (run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, "
+      "case_name TEXT NOT NULL, metric TEXT NOT NULL, unit TEXT NOT NULL, direction TEXT NOT NULL, "
+      "value DOUBLE PRECISION, trials INTEGER NOT NULL, value_all DOUBLE PRECISION NOT NULL, "
+      "trials_all INTEGER NOT NULL)");
+  db.exec("CREATE INDEX series_points_by_run ON series_points (run_id)");
+  db.exec("CREATE INDEX runs_by_time ON runs (execution_timestamp)");
+  for (const auto& row : db.query("SELECT id, info_json FROM runs")) {
+    const auto info = nlohmann::json::parse(row[1].value_or("{}"), nullptr, false);
+    const auto source =
+        results::source_info_from_json(info.is_object() ? info.value("source", nlohmann::json()) : nlohmann::json());
+    const std::int64_t id = std::stoll(row[0].value_or("0"));
+    if (!source.empty()) {
+      db.exec("UPDATE runs SET commit_id = $1, branch = $2, build_label = $3 WHERE id = $4",
+              {source.commit, source.branch, source.build_label, id});
+    }
+  }
+  for (const auto& row : db.query("SELECT id FROM runs")) {
+    const std::int64_t id = std::stoll(row[0].value_or("0"));
+    insert_series_points(db, id, load_measured_trials(db, id));
+  }
+  db.exec(std::string("CREATE TABLE run_documents (run_id BIGINT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, "
+                      "document ") +
+          (db.dialect() == "postgresql" ? "BYTEA" : "BLOB") + " NOT NULL)");
+  for (const auto& row : db.query("SELECT id, info_json FROM runs")) {
+    const std::int64_t id = std::stoll(row[0].value_or("0"));
+    std::vector<std::vector<nlohmann::json>> cases;
+    for (const auto& t : db.query("SELECT c.position, t.trial_json FROM trials t JOIN cases c ON t.case_id = c.id "
+                                  "WHERE c.run_id = $1 ORDER BY c.position, t.id",
+                                  {id})) {
+      const auto position = static_cast<std::size_t>(std::stoll(t[0].value_or("0")));
+      if (cases.size() <= position) cases.resize(position + 1);
+      auto trial = nlohmann::json::parse(t[1].value_or("{}"), nullptr, false);
+      cases[position].push_back(trial.is_discarded() ? nlohmann::json::object() : std::move(trial));
+    }
+    auto info = nlohmann::json::parse(row[1].value_or("{}"), nullptr, false);
+    db.exec("INSERT INTO run_documents (run_id, document) VALUES ($1, $2)",
+            {id, SqlBlob{compress_document(info.is_discarded() ? nlohmann::json::object() : info, cases)}});
+  }
+  db.exec("ALTER TABLE trials DROP COLUMN trial_json");
+  db.exec("ALTER TABLE runs DROP COLUMN info_json");
+}
+
 int current_version(SqlConnection& db) {
   db.exec("CREATE TABLE IF NOT EXISTS perfzero_schema (version INTEGER NOT NULL)");
   const auto rows = db.query("SELECT MAX(version) FROM perfzero_schema");
@@ -98,6 +158,10 @@ void Store::migrate() {
     if (version < 2) {
       migration_2(*db_);
       db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{2}});
+    }
+    if (version < 3) {
+      migration_3(*db_);
+      db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{3}});
     }
     db_->commit();
   } catch (...) {

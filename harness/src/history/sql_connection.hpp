@@ -19,8 +19,12 @@ class HistoryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-using SqlValue = std::variant<std::int64_t, double, std::string>;
-using SqlRow = std::vector<std::optional<std::string>>;  // nullopt for NULL
+// Bytes for a BLOB (SQLite) or BYTEA (PostgreSQL) column; read back as the same bytes in a row.
+struct SqlBlob {
+  std::string bytes;
+};
+using SqlValue = std::variant<std::int64_t, double, std::string, SqlBlob>;
+using SqlRow = std::vector<std::optional<std::string>>;  // nullopt for NULL; a blob column's raw bytes
 
 class SqlConnection {
  public:
@@ -31,7 +35,7 @@ class SqlConnection {
   virtual void begin() = 0;
   virtual void commit() = 0;
   virtual void rollback() = 0;
-  // "sqlite" or "postgresql": the few statements that differ (an auto-increment key) ask.
+  // "sqlite" or "postgresql": the few statements that differ (an auto-increment key, a blob's type) ask.
   virtual std::string dialect() const = 0;
   virtual std::string describe() const = 0;  // the file or the URL without its password
 };

@@ -77,7 +77,10 @@ class SqliteConnection : public SqlConnection {
       SqlRow row;
       const int columns = sqlite3_column_count(stmt);
       for (int c = 0; c < columns; ++c) {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+        // A blob's bytes as they are (column_text would stop at nothing, but hands out the same bytes).
+        const auto* text = sqlite3_column_type(stmt, c) == SQLITE_BLOB
+                               ? static_cast<const char*>(sqlite3_column_blob(stmt, c))
+                               : reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
         if (text == nullptr) {
           row.emplace_back(std::nullopt);
         } else {
@@ -103,6 +106,8 @@ class SqliteConnection : public SqlConnection {
       rc = sqlite3_bind_int64(stmt, index, *i);
     } else if (const auto* d = std::get_if<double>(&value)) {
       rc = sqlite3_bind_double(stmt, index, *d);
+    } else if (const auto* b = std::get_if<SqlBlob>(&value)) {
+      rc = sqlite3_bind_blob64(stmt, index, b->bytes.data(), b->bytes.size(), SQLITE_TRANSIENT);
     } else {
       const auto& s = std::get<std::string>(value);
       rc = sqlite3_bind_text(stmt, index, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "history/run_document.hpp"
+#include "history/store_rows.hpp"
 #include "results/model_json.hpp"
 
 namespace perfzero::history {
@@ -17,9 +19,7 @@ using nlohmann::json;
 
 // Text from a run directory may hold any bytes; the database gets valid UTF-8 (PostgreSQL insists).
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-std::string text(const std::string& s) {
-  return json::parse(json(s).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
-}
+std::string text(const std::string& s) { return valid_utf8(s); }
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -40,10 +40,10 @@ std::string image_of(const results::RunInfo& info) {
 
 void insert_trial(SqlConnection& db, std::int64_t case_id, const results::Trial& t) {
   const auto inserted = db.query(
-      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, trial_json, flags) "
-      "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, flags) "
+      "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
       {case_id, std::int64_t{t.number}, std::int64_t{t.warmup ? 1 : 0}, std::string(to_string(t.outcome)), t.wall_time,
-       dump(results::trial_to_json(t)), dump(json(t.flags))});
+       dump(json(t.flags))});
   const std::int64_t trial_id = inserted_id(db, inserted, "trials");
   std::int64_t position = 0;
   for (const auto& m : t.metrics) {
@@ -58,12 +58,23 @@ bool insert_run(SqlConnection& db, const results::Run& run) {
   const auto& info = run.info;
   const json info_json = results::run_info_to_json(info);
   const auto inserted = db.query(
-      "INSERT INTO runs (execution_id, execution_timestamp, execution_label, system_name, image, status, info_json, "
-      "ingested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (execution_id) DO NOTHING RETURNING id",
+      "INSERT INTO runs (execution_id, execution_timestamp, execution_label, system_name, image, status, "
+      "ingested_at, commit_id, branch, build_label) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+      "ON CONFLICT (execution_id) DO NOTHING RETURNING id",
       {text(info.execution_id), info.execution_timestamp, text(info.execution_label), text(system_of(info_json)),
-       text(image_of(info)), run.status, dump(info_json), now_seconds()});
+       text(image_of(info)), run.status, now_seconds(), text(info.source.commit), text(info.source.branch),
+       text(info.source.build_label)});
   if (inserted.empty()) return false;
   const std::int64_t run_id = inserted_id(db, inserted, "runs");
+  // The run whole, once, compressed: what `history show` gives back.
+  std::vector<std::vector<json>> whole;
+  for (const auto& c : run.cases) {
+    auto& trials = whole.emplace_back();
+    for (const auto& t : c.warmups) trials.push_back(results::trial_to_json(t));
+    for (const auto& t : c.trials) trials.push_back(results::trial_to_json(t));
+  }
+  db.exec("INSERT INTO run_documents (run_id, document) VALUES ($1, $2)",
+          {run_id, SqlBlob{compress_document(info_json, whole)}});
   std::int64_t position = 0;
   for (const auto& c : run.cases) {
     const auto case_row =
@@ -73,6 +84,7 @@ bool insert_run(SqlConnection& db, const results::Run& run) {
     for (const auto& t : c.warmups) insert_trial(db, case_id, t);
     for (const auto& t : c.trials) insert_trial(db, case_id, t);
   }
+  insert_series_points(db, run_id, run);
   return true;
 }
 
@@ -86,14 +98,17 @@ RunRow row_of(const SqlRow& r) {
   out.status = r[5].value_or("");
   out.cases = std::stoi(r[6].value_or("0"));
   out.trials = std::stoi(r[7].value_or("0"));
+  out.commit = r[8].value_or("");
+  out.branch = r[9].value_or("");
+  out.build_label = r[10].value_or("");
   return out;
 }
 
 const char* const kListColumns =
     "SELECT r.execution_id, r.execution_timestamp, r.execution_label, r.system_name, r.image, r.status, "
     "(SELECT COUNT(*) FROM cases c WHERE c.run_id = r.id), "
-    "(SELECT COUNT(*) FROM trials t JOIN cases c ON t.case_id = c.id WHERE c.run_id = r.id AND t.warmup = 0) "
-    "FROM runs r ";
+    "(SELECT COUNT(*) FROM trials t JOIN cases c ON t.case_id = c.id WHERE c.run_id = r.id AND t.warmup = 0), "
+    "r.commit_id, r.branch, r.build_label FROM runs r ";
 
 }  // namespace
 
@@ -149,25 +164,27 @@ std::vector<RunRow> Store::list(const ListFilter& filter) {
 }
 
 std::optional<results::Run> Store::show(const std::string& execution_id) {
-  const auto runs = db_->query("SELECT id, status, info_json FROM runs WHERE execution_id = $1", {execution_id});
+  const auto runs = db_->query(
+      "SELECT r.id, r.status, d.document FROM runs r LEFT JOIN run_documents d ON d.run_id = r.id "
+      "WHERE r.execution_id = $1",
+      {execution_id});
   if (runs.empty()) return std::nullopt;
-  results::Run run;
-  run.status = runs[0][1].value_or("");
-  run.info = results::run_info_from_json(json::parse(runs[0][2].value_or("{}")));
-  const std::int64_t run_id = std::stoll(runs[0][0].value_or("0"));
-  std::map<std::string, std::size_t> case_index;  // case id -> position in run.cases
-  for (const auto& c : db_->query("SELECT id, header_json FROM cases WHERE run_id = $1 ORDER BY position", {run_id})) {
-    case_index[c[0].value_or("")] = run.cases.size();
-    run.cases.push_back(results::case_header_from_json(json::parse(c[1].value_or("{}"))));
+  // What the database holds is read as any file: damage is one line naming the run, never a crash.
+  try {
+    results::Run run;
+    run.status = runs[0][1].value_or("");
+    const std::int64_t run_id = std::stoll(runs[0][0].value_or("0"));
+    for (const auto& c : db_->query("SELECT header_json FROM cases WHERE run_id = $1 ORDER BY position", {run_id})) {
+      run.cases.push_back(results::case_header_from_json(json::parse(c[0].value_or("{}"))));
+    }
+    restore_document(runs[0][2].value_or(""), run);
+    return run;
+  } catch (const HistoryError& e) {
+    throw HistoryError(fmt::format("{}: run {}: {}", db_->describe(), execution_id, e.what()));
+  } catch (const std::exception& e) {
+    throw HistoryError(fmt::format("{}: run {} is stored damaged (a changed or broken database?): {}", db_->describe(),
+                                   execution_id, e.what()));
   }
-  for (const auto& t : db_->query("SELECT t.case_id, t.trial_json FROM trials t JOIN cases c ON t.case_id = c.id "
-                                  "WHERE c.run_id = $1 ORDER BY t.id",
-                                  {run_id})) {
-    results::Trial trial = results::trial_from_json(json::parse(t[1].value_or("{}")));
-    auto& c = run.cases.at(case_index.at(t[0].value_or("")));
-    (trial.warmup ? c.warmups : c.trials).push_back(std::move(trial));
-  }
-  return run;
 }
 
 std::vector<results::Run> Store::label_runs(const std::string& label, int last, const std::string& except_id) {
@@ -185,49 +202,106 @@ std::vector<results::Run> Store::label_runs(const std::string& label, int last, 
     runs.push_back(std::move(run));
     run_ids.push_back(std::stoll(r[0].value_or("0")));
   }
-  load_trials(runs, run_ids);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    results::Run measured = load_measured_trials(*db_, run_ids[i]);
+    runs[i].cases = std::move(measured.cases);
+  }
   return runs;
 }
 
-// Only what a comparison needs: succeeded, non-warm-up trials with their wall time, flags and metrics.
-void Store::load_trials(std::vector<results::Run>& runs, const std::vector<std::int64_t>& ids) {
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto rows = db_->query(
-        "SELECT c.name, t.id, t.wall_time, m.name, m.value, m.unit, m.direction, t.flags FROM cases c "
-        "JOIN trials t ON t.case_id = c.id LEFT JOIN metrics m ON m.trial_id = t.id "
-        "WHERE c.run_id = $1 AND t.warmup = 0 AND t.outcome = 'succeeded' ORDER BY c.position, t.id, m.position",
-        {ids[i]});
-    std::string trial_id;
-    for (const auto& r : rows) {
-      const std::string case_name = r[0].value_or("");
-      results::Case* c = runs[i].find_case(case_name);
-      if (c == nullptr) {
-        runs[i].cases.emplace_back().name = case_name;
-        c = &runs[i].cases.back();
-      }
-      if (r[1].value_or("") != trial_id) {
-        trial_id = r[1].value_or("");
-        results::Trial& t = c->trials.emplace_back();
-        t.outcome = Outcome::succeeded;
-        t.wall_time = std::stod(r[2].value_or("0"));
-        // Flags decide whether the trial counts (results/flags.hpp); a stored value that is not a list of
-        // names is no flag at all.
-        const json flags = json::parse(r[7].value_or("[]"), nullptr, false);
-        if (flags.is_array()) {
-          for (const auto& f : flags) {
-            if (f.is_string()) t.flags.push_back(f.get<std::string>());
-          }
-        }
-      }
-      if (!r[3]) continue;  // a trial without metrics
-      results::MetricValue m;
-      m.name = *r[3];
-      m.value = std::stod(r[4].value_or("0"));
-      m.unit = r[5].value_or("");
-      m.direction = direction_from_string(r[6].value_or("")).value_or(Direction::unspecified);
-      c->trials.back().metrics.push_back(std::move(m));
-    }
+ResolvedId Store::resolve_id(const std::string& prefix) {
+  ResolvedId out;
+  const auto exact = db_->query("SELECT execution_id FROM runs WHERE execution_id = $1", {text(prefix)});
+  if (!exact.empty()) {
+    out.matches.push_back(exact[0][0].value_or(""));
+    return out;
   }
+  // substr rather than LIKE: an id may hold % or _, which LIKE would read as wildcards. The casts tell
+  // PostgreSQL the parameter's type (length() has several).
+  const auto rows = db_->query(
+      "SELECT execution_id FROM runs WHERE substr(execution_id, 1, length(CAST($1 AS TEXT))) = CAST($1 AS TEXT) "
+      "ORDER BY execution_id LIMIT 10",
+      {text(prefix)});
+  for (const auto& r : rows) out.matches.push_back(r[0].value_or(""));
+  return out;
+}
+
+std::vector<Series> Store::series(const SeriesFilter& filter) {
+  std::string sql =
+      "SELECT r.execution_label, r.system_name, r.image, p.case_name, p.metric, p.unit, p.direction, "
+      "r.execution_id, r.execution_timestamp, r.commit_id, " +
+      std::string(filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials") +
+      " FROM series_points p JOIN runs r ON r.id = p.run_id WHERE r.execution_timestamp >= $1";
+  std::vector<SqlValue> params = {filter.since.value_or(-1e300)};
+  if (!filter.label.empty()) {
+    sql += " AND r.execution_label = $2";
+    params.emplace_back(filter.label);
+  }
+  // A run whose every trial was disturbed has no undisturbed median: not a point of the series.
+  if (!filter.use_flagged) sql += " AND p.value IS NOT NULL";
+  sql += " ORDER BY r.execution_label, r.system_name, r.image, p.case_name, p.metric, r.execution_timestamp, r.id";
+  std::vector<Series> out;
+  // The filters are regular expressions, which the two dialects spell differently: applied here,
+  // once per series rather than per row.
+  bool keep = false;
+  for (const auto& r : db_->query(sql, params)) {
+    const auto field = [&](std::size_t i) -> const std::string& {
+      static const std::string none;
+      return r[i] ? *r[i] : none;
+    };
+    if (out.empty() || out.back().label != field(0) || out.back().system_name != field(1) ||
+        out.back().image != field(2) || out.back().case_name != field(3) || out.back().metric != field(4)) {
+      if (!out.empty() && !keep) out.pop_back();
+      Series& s = out.emplace_back();
+      s.label = field(0);
+      s.system_name = field(1);
+      s.image = field(2);
+      s.case_name = field(3);
+      s.metric = field(4);
+      s.unit = field(5);
+      s.direction = direction_from_string(field(6)).value_or(Direction::unspecified);
+      keep = (!filter.method || filter.method(s.case_name)) && (!filter.metric || filter.metric(s.metric));
+    }
+    if (!keep) continue;
+    out.back().points.push_back({field(7), std::stod(r[8].value_or("0")), field(9), std::stod(r[10].value_or("0")),
+                                 std::stoi(r[11].value_or("0"))});
+  }
+  if (!out.empty() && !keep) out.pop_back();
+  return out;
+}
+
+std::vector<std::string> Store::prune(const std::string& label, int keep_last) {
+  std::vector<std::string> deleted;
+  db_->begin();
+  try {
+    std::vector<std::string> labels;
+    if (!label.empty()) {
+      labels.push_back(label);
+    } else {
+      for (const auto& r : db_->query("SELECT DISTINCT execution_label FROM runs ORDER BY execution_label")) {
+        labels.push_back(r[0].value_or(""));
+      }
+    }
+    for (const auto& l : labels) {
+      // All rows after the first keep_last: SQLite needs a LIMIT before an OFFSET, PostgreSQL takes none.
+      const char* all_after = db_->dialect() == "sqlite" ? " LIMIT -1 OFFSET $2" : " OFFSET $2";
+      const auto old = db_->query(std::string("SELECT id, execution_id FROM runs WHERE execution_label = $1 "
+                                              "ORDER BY execution_timestamp DESC, id DESC") +
+                                      all_after,
+                                  {l, std::int64_t{keep_last}});
+      for (auto it = old.rbegin(); it != old.rend(); ++it) {
+        db_->exec("DELETE FROM runs WHERE id = $1", {std::stoll((*it)[0].value_or("0"))});
+        deleted.push_back((*it)[1].value_or(""));
+      }
+    }
+    db_->commit();
+  } catch (...) {
+    db_->rollback();
+    throw;
+  }
+  // Deleted rows leave free pages in SQLite's file; VACUUM gives them back (outside any transaction).
+  if (!deleted.empty() && db_->dialect() == "sqlite") db_->exec("VACUUM");
+  return deleted;
 }
 
 }  // namespace perfzero::history

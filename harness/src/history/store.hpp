@@ -2,6 +2,7 @@
 // The results history (docs/history.md): runs stored in a database, SQLite by default, PostgreSQL
 // for a team. One implementation over either backend (history/sql_connection.hpp).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,7 +16,7 @@
 namespace perfzero::history {
 
 // The schema this build writes; a database at a later version is refused, an earlier one migrated.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct RunRow {
   std::string execution_id;
@@ -26,6 +27,44 @@ struct RunRow {
   std::string status;
   int cases = 0;
   int trials = 0;
+  std::string commit;
+  std::string branch;
+  std::string build_label;
+};
+
+// One run's value in a series: the run's median over its succeeded, undisturbed trials.
+struct SeriesPoint {
+  std::string execution_id;
+  double execution_timestamp = 0;
+  std::string commit;
+  double value = 0;
+  int trials = 0;  // the trials behind the median
+};
+
+// What identifies a series (docs/history.md): the label and the configuration (system, image, case),
+// and the metric. The commit, branch and build label describe each point; they do not split series.
+struct Series {
+  std::string label;
+  std::string system_name;
+  std::string image;
+  std::string case_name;
+  std::string metric;
+  std::string unit;
+  Direction direction = Direction::unspecified;
+  std::vector<SeriesPoint> points;  // oldest first
+};
+
+struct SeriesFilter {
+  std::string label;                               // empty: every label
+  std::optional<double> since;                     // epoch seconds: runs started then or later
+  std::function<bool(const std::string&)> method;  // null: every case
+  std::function<bool(const std::string&)> metric;  // null: every metric
+  bool use_flagged = false;  // each run's median over all its succeeded trials, disturbed ones too
+};
+
+// What resolve_id found for a prefix of an execution id.
+struct ResolvedId {
+  std::vector<std::string> matches;  // at most 10
 };
 
 struct ListFilter {
@@ -49,6 +88,13 @@ class Store {
   // running or after an interrupt): then this one replaces it (completed).
   Ingested ingest(const results::Run& run);
   std::vector<RunRow> list(const ListFilter& filter);
+  // The stored execution ids that start with `prefix` (an id itself matches only itself), at most 10.
+  ResolvedId resolve_id(const std::string& prefix);
+  // Every series the filter keeps, its points oldest first (`history changes`, the site).
+  std::vector<Series> series(const SeriesFilter& filter);
+  // Deletes all but the newest `keep_last` runs of each label (of `label` only, when given); the
+  // execution ids deleted, oldest first. SQLite's file is compacted afterwards (VACUUM).
+  std::vector<std::string> prune(const std::string& label, int keep_last);
   // The stored run with its cases, succeeded and failed trials and metrics; nullopt when unknown.
   std::optional<results::Run> show(const std::string& execution_id);
   // The last `last` runs of `label` (newest first), leaving out `except_id`, with their cases,
@@ -59,7 +105,6 @@ class Store {
 
  private:
   void migrate();
-  void load_trials(std::vector<results::Run>& runs, const std::vector<std::int64_t>& ids);
 
   std::unique_ptr<SqlConnection> db_;
 };

@@ -16,7 +16,7 @@
 namespace perfzero::results {
 
 // Minor versions only add keys; a reader refuses another major version.
-inline constexpr const char* kSchemaVersion = "1.7.0";
+inline constexpr const char* kSchemaVersion = "1.8.0";
 inline constexpr int kSchemaMajor = 1;
 
 struct MetricValue {
@@ -96,6 +96,16 @@ struct ComparisonSpec {
   std::optional<double> goal;
 };
 
+// What the measured code was made of (docs/history.md): it describes a run, and is not part of what
+// identifies a series, so a new commit continues its configuration's series.
+struct SourceInfo {
+  std::string commit;
+  std::string branch;
+  std::string build_label;
+  nlohmann::json from = nlohmann::json::object();  // per field: "flag", the CI variable, or the git checkout
+  bool empty() const { return commit.empty() && branch.empty() && build_label.empty(); }
+};
+
 struct RunInfo {
   std::string schema_version = kSchemaVersion;
   std::string execution_id;
@@ -111,6 +121,7 @@ struct RunInfo {
   nlohmann::json harness_info = nlohmann::json::object();  // url, branch, hash
   nlohmann::json env_vars = nlohmann::json::object();      // redacted
   nlohmann::json flags = nlohmann::json::object();         // redacted
+  SourceInfo source;                                       // the commit, branch, build label
   nlohmann::json setup_info = nlohmann::json::object();    // the container image, when run in ours
   nlohmann::json system_info = nlohmann::json::object();   // PerfZero's ten keys
   nlohmann::json system = nlohmann::json::object();        // everything else known about the machine

@@ -171,6 +171,25 @@ Case case_header_from_json(const nlohmann::json& j) {
   return c;
 }
 
+nlohmann::json source_info_to_json(const SourceInfo& s) {
+  return {{"commit", s.commit}, {"branch", s.branch}, {"build_label", s.build_label}, {"from", s.from}};
+}
+
+// Tolerant: a run written before 1.8.0 has no source, and a hand-edited one may hold anything.
+SourceInfo source_info_from_json(const nlohmann::json& j) {
+  SourceInfo s;
+  if (!j.is_object()) return s;
+  const auto text = [&](const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  s.commit = text("commit");
+  s.branch = text("branch");
+  s.build_label = text("build_label");
+  if (const auto it = j.find("from"); it != j.end() && it->is_object()) s.from = *it;
+  return s;
+}
+
 nlohmann::json run_info_to_json(const RunInfo& i) {
   return {{"schema_version", i.schema_version},
           {"execution_id", i.execution_id},
@@ -186,6 +205,7 @@ nlohmann::json run_info_to_json(const RunInfo& i) {
           {"harness_info", i.harness_info},
           {"env_vars", i.env_vars},
           {"flags", i.flags},
+          {"source", source_info_to_json(i.source)},
           {"setup_info", i.setup_info},
           {"system_info", i.system_info},
           {"system", i.system}};
@@ -207,6 +227,7 @@ RunInfo run_info_from_json(const nlohmann::json& j) {
   i.harness_info = j.value("harness_info", json::object());
   i.env_vars = j.value("env_vars", json::object());
   i.flags = j.value("flags", json::object());
+  i.source = source_info_from_json(j.value("source", json()));
   i.setup_info = j.value("setup_info", json::object());
   i.system_info = j.value("system_info", json::object());
   i.system = j.value("system", json::object());

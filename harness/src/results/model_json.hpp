@@ -16,6 +16,8 @@ nlohmann::json auto_trials_to_json(const std::optional<AutoTrials>& a);
 nlohmann::json case_header_to_json(const Case& c);
 Case case_header_from_json(const nlohmann::json& j);
 
+nlohmann::json source_info_to_json(const SourceInfo& source);
+SourceInfo source_info_from_json(const nlohmann::json& j);
 nlohmann::json run_info_to_json(const RunInfo& info);
 RunInfo run_info_from_json(const nlohmann::json& j);
 

@@ -157,6 +157,7 @@ nlohmann::json summary_json(const results::Run& run) {
           {"execution_timestamp", run.info.execution_timestamp},
           {"execution_label", run.info.execution_label},
           {"status", run.status},
+          {"source", results::source_info_to_json(run.info.source)},
           {"output_dir", run.info.output_dir},
           {"system", system_brief(run.info)},
           {"method_outcomes", totals},

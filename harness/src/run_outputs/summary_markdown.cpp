@@ -24,6 +24,12 @@ std::string header(const results::Run& run) {
                      text::md_cell(info.system_info.value("cpu_model", "")),
                      info.system_info.value("logical_cpu_count", 0), info.system.value("effective_vcpus", 0.0));
   if (!info.instance_type.empty()) out += fmt::format("- instance type: {}\n", text::md_cell(info.instance_type));
+  if (!info.source.empty()) {
+    const auto& s = info.source;
+    out += fmt::format("- source: {}{}{}\n", s.commit.empty() ? "(no commit)" : text::md_cell(s.commit),
+                       s.branch.empty() ? "" : fmt::format(" on {}", text::md_cell(s.branch)),
+                       s.build_label.empty() ? "" : fmt::format(", build {}", text::md_cell(s.build_label)));
+  }
   // run --doctor: the machine's pre-flight verdict (docs/doctor.md).
   if (const auto d = info.system.find("doctor"); d != info.system.end() && d->is_object()) {
     std::string warnings;

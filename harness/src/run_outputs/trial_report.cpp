@@ -4,6 +4,7 @@
 #include <boost/version.hpp>
 
 #include "common/files.hpp"
+#include "results/model_json.hpp"
 #include "run_outputs/format.hpp"
 
 namespace perfzero::run_outputs {
@@ -23,11 +24,14 @@ json metrics_json(const results::Trial& t) {
   return metrics;
 }
 
+// PerfZero's keys for the build being measured: build_version holds its commit and build_label the
+// build's label (--ml_framework_build_label, else --build_label), unless the method names its own.
 json framework_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
-  json fw = {{"name", c.external ? "external" : "perfzero-cpp"},
-             {"version", c.external ? "" : run.harness_version},
-             {"build_version", ""},
-             {"build_label", run.ml_framework_build_label}};
+  json fw = {
+      {"name", c.external ? "external" : "perfzero-cpp"},
+      {"version", c.external ? "" : run.harness_version},
+      {"build_version", run.source.commit},
+      {"build_label", !run.ml_framework_build_label.empty() ? run.ml_framework_build_label : run.source.build_label}};
   if (t.ml_framework_info.is_object()) {
     for (const char* key : {"name", "version", "build_version"}) {
       if (t.ml_framework_info.contains(key) && t.ml_framework_info[key].is_string()) fw[key] = t.ml_framework_info[key];
@@ -76,6 +80,7 @@ json ours_json(const results::RunInfo& run, const results::Case& c, const result
       {"flags", t.flags},
       {"repetitions", t.repetitions},
       {"system", run.system},
+      {"source", results::source_info_to_json(run.source)},
       {"run",
        {{"output_dir", run.output_dir}, {"suite_files", run.suite_files}, {"harness_version", run.harness_version}}},
       {"files",

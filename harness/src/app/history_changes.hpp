@@ -1,0 +1,49 @@
+#pragma once
+// `perfzero history changes` and what `run --history` says of a run's own change points
+// (docs/history.md): the series of the results history, their change points, and the outputs.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/history_options.hpp"
+#include "compare/change_points.hpp"
+#include "compare/comparison.hpp"
+#include "history/store.hpp"
+
+namespace perfzero::app {
+
+struct SeriesChange {
+  const history::Series* series = nullptr;
+  compare::ChangePoint point;
+  compare::Verdict verdict = compare::Verdict::changed;
+  const history::SeriesPoint& at() const { return series->points[point.index]; }
+  const history::SeriesPoint& previous() const { return series->points[point.index - 1]; }
+};
+
+compare::ChangePointSettings change_point_settings(const cli::HistoryOptions& o);
+std::vector<SeriesChange> find_series_changes(const std::vector<history::Series>& series,
+                                              const compare::ChangePointSettings& settings);
+
+nlohmann::json changes_json(const std::vector<SeriesChange>& changes, const std::vector<history::Series>& series,
+                            const compare::ChangePointSettings& settings);
+std::string changes_text(const std::vector<SeriesChange>& changes, const std::vector<history::Series>& series,
+                         const compare::ChangePointSettings& settings);
+std::string changes_markdown(const std::vector<SeriesChange>& changes, const std::vector<history::Series>& series,
+                             const compare::ChangePointSettings& settings);
+// JUnit: one test case per series; a series whose latest change point is slower fails.
+std::string changes_junit(const std::vector<SeriesChange>& changes, const std::vector<history::Series>& series);
+
+// run --history: the change points the stored run makes in its own series (its label, system, image
+// and cases): those found with it that were not found without it. `series` owns what `changes` point into.
+struct RunChanges {
+  std::vector<history::Series> series;
+  std::vector<SeriesChange> changes;
+};
+RunChanges changes_made_by(history::Store& store, const results::RunInfo& run,
+                           const compare::ChangePointSettings& settings);
+std::string run_change_line(const SeriesChange& change);
+
+int history_changes(const cli::HistoryOptions& o, history::Store& store);
+
+}  // namespace perfzero::app
