@@ -166,11 +166,37 @@ TEST(HistoryChanges, ARunRecordsItsCommitFromFlagsCiOrTheGitCheckout) {
   EXPECT_EQ(read_json(dir.path() / "r2" / "run.json")["run"]["source"]["commit"], "c1c1c1");
   EXPECT_EQ(read_json(dir.path() / "r2" / "run.json")["run"]["source"]["from"]["commit"], "GITHUB_SHA");
   EXPECT_EQ(read_json(dir.path() / "r3" / "run.json")["run"]["source"]["commit"], "f1f1");
-  EXPECT_EQ(read_json(dir.path() / "r3" / "run.json")["run"]["source"]["branch"], "main");
+  EXPECT_EQ(read_json(dir.path() / "r3" / "run.json")["run"]["source"]["branch"], "")
+      << "CI's branch belongs to CI's commit, not to a flag's";
   EXPECT_EQ(read_json(dir.path() / "r4" / "run.json")["run"]["source"]["commit"], "");
   // Outside any checkout and without CI: nothing is made up.
   run_perfzero({"--config=" + suite.string(), "--output_dir=r5"}, dir.path());
   EXPECT_EQ(read_json(dir.path() / "r5" / "run.json")["run"]["source"]["commit"], "");
+}
+
+TEST(HistoryChanges, CompareHistoryTakesAStoredRunByAPrefixOfItsId) {
+  const auto env = no_ci_variables();
+  TempDir dir;
+  const std::string db = (dir.path() / "h.sqlite").string();
+  const auto dirs = planted_history(dir, 16, 8, "pr");
+  ASSERT_EQ(ingest(dirs, db, dir.path()).exit_code, 0);
+  // No directory of that name here: the stored run, judged against the label's other runs.
+  const auto judged = run_perfzero(
+      {"compare", "--history=" + db, "--label=pr", "pr-run15", "--format=json", "--metrics=^slept_ms$"}, dir.path());
+  ASSERT_TRUE(judged.exit_code == 0 || judged.exit_code == 1) << judged.err;
+  const auto doc = nlohmann::json::parse(judged.out);
+  EXPECT_EQ(doc["candidate"]["execution_id"], "pr-run15-p") << judged.out;
+  for (const auto& r : doc["results"]) {
+    if (r["metric"] == "slept_ms") {
+      EXPECT_EQ(r["baseline"]["trials"], 15) << "every other run of the label";
+    }
+  }
+  const auto ambiguous = run_perfzero({"compare", "--history=" + db, "--label=pr", "pr-run1"}, dir.path());
+  EXPECT_EQ(ambiguous.exit_code, 2);
+  EXPECT_TRUE(contains(ambiguous.err, "'pr-run1' is the start of more than one run id")) << ambiguous.err;
+  const auto none = run_perfzero({"compare", "--history=" + db, "--label=pr", "nosuch"}, dir.path());
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_TRUE(contains(none.err, "no run nosuch")) << none.err;
 }
 
 TEST(HistoryChanges, PruneKeepsTheNewestRunsPerLabelAndBadFlagsAreOneLine) {

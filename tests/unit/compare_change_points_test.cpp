@@ -64,8 +64,17 @@ TEST(StudentTTest, DegenerateSides) {
 TEST(EnergyQ, TheRunningSumsAgreeWithTheDefinitionAtEverySplit) {
   std::mt19937_64 random(7);
   const auto v = concat(noisy(20, 10, 0.05, random), noisy(15, 12, 0.05, random));
-  // The definition's argmax is the planted step; find_change_points, which proposes with running sums
-  // and places by least squares, finds the same point.
+  // The search's running sums against the definition, at every split of the whole series and of a
+  // segment inside it.
+  for (const auto& [first, last] : {std::pair<std::size_t, std::size_t>{0, v.size()}, {5, 30}}) {
+    const auto q = detail::q_by_split(v, first, last, 2);
+    for (std::size_t split = first + 2; split + 2 <= last; ++split) {
+      EXPECT_NEAR(q[split - first], energy_q(v, first, split, last), 1e-9 * std::fabs(energy_q(v, first, split, last)))
+          << first << " " << split << " " << last;
+    }
+    EXPECT_TRUE(std::isnan(q[1])) << "a side of one point is below min_segment";
+  }
+  // The definition's argmax is the planted step, and the point found is there too.
   double best = -1;
   std::size_t best_split = 0;
   for (std::size_t s = 2; s + 2 <= v.size(); ++s) {
@@ -144,7 +153,7 @@ TEST(ChangePoints, MinMagnitudeDropsSmallStepsAndShortSeriesHaveNone) {
 }
 
 TEST(ChangePoints, ASlowDriftIsNotOneCleanStepButIsNotMissedEither) {
-  // 1 % over 200 runs in tiny steps, noise 0.5 %: the mean moves; at least one point marks it.
+  // 10 % over 200 runs in tiny steps, noise 0.5 %: the mean moves; at least one point marks it.
   std::mt19937_64 random(11);
   std::normal_distribution<double> noise(0.0, 0.5);
   std::vector<double> v;

@@ -141,7 +141,8 @@ TEST(SourceInfo, FlagsThenCiVariablesThenTheCheckoutEachSayingWhere) {
   EXPECT_EQ(s.commit, "def456");
   EXPECT_EQ(s.branch, "mr-1");
   // Flags win over both; a commit from a flag does not take the checkout's branch (another build).
-  s = detect_source({"f00d", "", "O3", true}, environment({{"GITHUB_SHA", "abc123"}}), repo);
+  s = detect_source({"f00d", "", "O3", true}, environment({{"GITHUB_SHA", "abc123"}, {"GITHUB_REF_NAME", "main"}}),
+                    repo);
   EXPECT_EQ(s.commit, "f00d");
   EXPECT_EQ(s.branch, "");
   EXPECT_EQ(s.build_label, "O3");

@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "app/comparison_output.hpp"
+#include "app/run_id_prefix.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "compare/compare_runs.hpp"
@@ -84,11 +85,30 @@ compare::RunComparison compare_with_history(const cli::CompareOptions& options, 
   }
 }
 
+// --history: CANDIDATE is a run directory, or else a run stored in the database, named by its id or
+// a unique prefix of it (a run already ingested, judged against the ones before it).
+results::Run history_candidate(const cli::CompareOptions& options) {
+  std::error_code ec;
+  const bool url = options.history_db.find("://") != std::string::npos;
+  if (std::filesystem::exists(std::filesystem::symlink_status(options.candidate, ec)) ||
+      (!url && !std::filesystem::exists(options.history_db))) {
+    return load(options.candidate);
+  }
+  try {
+    history::Store store(options.history_db);
+    const auto run = store.show(resolve_run_id(store, options.candidate));
+    if (!run) throw UsageError(fmt::format("compare: no run directory or stored run {}", options.candidate));
+    return *run;
+  } catch (const history::HistoryError& e) {
+    throw OutputError(fmt::format("compare --history: {}", e.what()));
+  }
+}
+
 }  // namespace
 
 int compare_command(const cli::CompareOptions& options) {
   if (!options.history_db.empty()) {
-    const results::Run candidate = load(options.candidate);
+    const results::Run candidate = history_candidate(options);
     compare::RunComparison report = compare_with_history(options, candidate);
     report.candidate.source = options.candidate;
     return print_comparison(report, options);

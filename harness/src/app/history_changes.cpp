@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -191,30 +192,42 @@ std::string changes_junit(const std::vector<SeriesChange>& changes, const std::v
     if (!s.points.empty()) newest = std::max(newest, s.points.back().execution_timestamp);
     cases.push_back(std::move(tc));
   }
-  return junit::write_suite("perfzero history changes", cases, newest);
+  return junit::write_suite("perfzero history changes", cases, newest > 0 ? newest : junit::now());
 }
 
 RunChanges changes_made_by(history::Store& store, const results::RunInfo& run,
                            const compare::ChangePointSettings& settings) {
+  // A change point the series had before this run is not the run's own, even where the run moved it
+  // a little (each point is placed by least squares, and the new run changes its last segment's mean).
+  constexpr std::size_t kSamePlace = 5;
   history::SeriesFilter filter;
   filter.label = run.execution_label;
+  const std::string id = history::stored_text(run.execution_id);
+  const auto position_in = [&](const history::Series& s) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+      if (s.points[i].execution_id == id) return i;
+    }
+    return std::nullopt;
+  };
   RunChanges out;
   for (auto& s : store.series(filter)) {
-    const auto mine = std::find_if(s.points.begin(), s.points.end(),
-                                   [&](const history::SeriesPoint& p) { return p.execution_id == run.execution_id; });
-    if (mine != s.points.end()) out.series.push_back(std::move(s));
+    if (position_in(s)) out.series.push_back(std::move(s));
   }
   const auto with = find_series_changes(out.series, settings);
   for (const auto& s : out.series) {
+    const std::size_t mine = *position_in(s);
     // Each SeriesChange points into the vector it was found in: both stay alive while they are read.
     std::vector<history::Series> without = {s};
-    without[0].points.erase(
-        std::find_if(without[0].points.begin(), without[0].points.end(),
-                     [&](const history::SeriesPoint& p) { return p.execution_id == run.execution_id; }));
-    std::set<std::string> before;
-    for (const auto& c : find_series_changes(without, settings)) before.insert(c.at().execution_id);
+    without[0].points.erase(without[0].points.begin() + static_cast<std::ptrdiff_t>(mine));
+    const auto before = find_series_changes(without, settings);
     for (const auto& c : with) {
-      if (c.series == &s && before.count(c.at().execution_id) == 0) out.changes.push_back(c);
+      if (c.series != &s) continue;
+      const bool known = std::any_of(before.begin(), before.end(), [&](const SeriesChange& b) {
+        const std::size_t at = b.point.index >= mine ? b.point.index + 1 : b.point.index;  // in s
+        const std::size_t distance = at > c.point.index ? at - c.point.index : c.point.index - at;
+        return b.verdict == c.verdict && distance <= kSamePlace;
+      });
+      if (!known) out.changes.push_back(c);
     }
   }
   return out;

@@ -37,6 +37,12 @@ std::string changes_junit(const std::vector<SeriesChange>& changes, const std::v
 // run --history: the change points the stored run makes in its own series (its label, system, image
 // and cases): those found with it that were not found without it. `series` owns what `changes` point into.
 struct RunChanges {
+  RunChanges() = default;
+  RunChanges(const RunChanges&) = delete;  // a copy's changes would point into the original's series
+  RunChanges& operator=(const RunChanges&) = delete;
+  RunChanges(RunChanges&&) = default;  // a moved vector keeps its elements where they are
+  RunChanges& operator=(RunChanges&&) = default;
+  ~RunChanges() = default;
   std::vector<history::Series> series;
   std::vector<SeriesChange> changes;
 };

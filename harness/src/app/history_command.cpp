@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "app/history_changes.hpp"
+#include "app/run_id_prefix.hpp"
 #include "common/errors.hpp"
 #include "common/table_cells.hpp"
 #include "common/utc_time.hpp"
@@ -130,22 +131,9 @@ void print_run(const results::Run& run) {
   }
 }
 
-// An execution id, or a unique prefix of one (as git takes a commit's).
-std::string resolve(history::Store& store, const std::string& id) {
-  const auto found = store.resolve_id(id);
-  if (found.matches.empty()) throw UsageError(fmt::format("history: no run {} in {}", id, store.describe()));
-  if (found.matches.size() > 1) {
-    std::string some;
-    for (const auto& m : found.matches) some += (some.empty() ? "" : ", ") + text::printable(m);
-    throw UsageError(fmt::format("history: '{}' is the start of more than one run id ({}{}): give more of it",
-                                 text::printable(id), some, found.matches.size() >= 10 ? ", ..." : ""));
-  }
-  return found.matches.front();
-}
-
 int show(const cli::HistoryOptions& o) {
   history::Store store = open_store(o, false);
-  const auto run = store.show(resolve(store, o.execution_id));
+  const auto run = store.show(resolve_run_id(store, o.execution_id));
   if (!run) throw UsageError(fmt::format("history: no run {} in {}", o.execution_id, store.describe()));
   if (o.format == "json") {
     fmt::print("{}\n", run_json(*run).dump(2, ' ', false, json::error_handler_t::replace));
@@ -157,8 +145,13 @@ int show(const cli::HistoryOptions& o) {
 
 int prune(const cli::HistoryOptions& o) {
   history::Store store = open_store(o, false);
-  const auto deleted = store.prune(o.label, o.keep_last);
+  std::string vacuum_problem;
+  const auto deleted = store.prune(o.label, o.keep_last, &vacuum_problem);
   for (const auto& id : deleted) fmt::print("deleted {}\n", text::printable(id));
+  if (!vacuum_problem.empty()) {
+    fmt::print(stderr, "perfzero history prune: warning: the runs are deleted, but the file was not compacted: {}\n",
+               vacuum_problem);
+  }
   fmt::print("pruned {} run(s) from {}, keeping the newest {} of {}\n", deleted.size(), store.describe(), o.keep_last,
              o.label.empty() ? "each label" : "label " + text::printable(o.label));
   return 0;

@@ -60,11 +60,18 @@ Stored store_in_history(const std::string& db, const results::Run& run, bool fai
     history::Store store(db);
     const bool stored = store.ingest(run) != history::Store::Ingested::already_stored;
     say(fmt::format("perfzero: {} in the history {}\n", stored ? "stored" : "already stored", store.describe()));
-    const auto made = changes_made_by(store, run.info, compare::ChangePointSettings{});
+    // The run is stored whatever comes next: a search that fails is a warning, not exit 4.
     bool slower = false;
-    for (const auto& c : made.changes) {
-      say(run_change_line(c) + "\n");
-      slower = slower || c.verdict == compare::Verdict::slower;
+    try {
+      const auto made = changes_made_by(store, run.info, compare::ChangePointSettings{});
+      for (const auto& c : made.changes) {
+        say(run_change_line(c) + "\n");
+        slower = slower || c.verdict == compare::Verdict::slower;
+      }
+    } catch (const std::exception& e) {
+      fmt::print(stderr,
+                 "perfzero: warning: --history: the run is stored, but its change points were not searched: {}\n",
+                 e.what());
     }
     return slower && fail_on_change ? Stored::slower_change : Stored::stored;
   } catch (const std::exception& e) {

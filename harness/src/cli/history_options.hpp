@@ -17,7 +17,7 @@ struct HistoryOptions {
   std::string label;                   // list: only this execution label
   int limit = 50;                      // list
   std::string format = "text";         // list, show: text or json; changes: text, markdown or json
-  // changes: which series, and how a change point is found (history/change_points.hpp).
+  // changes: which series, and how a change point is found (compare/change_points.hpp).
   std::string method;          // a regular expression over case names; empty: all
   std::string metric;          // a regular expression over metric names; empty: all
   std::string since;           // YYYY-MM-DD (UTC): only runs from then on

@@ -1,7 +1,8 @@
 #pragma once
-// JUnit XML for CI systems (docs/ci.md): one <testsuite> of test cases, as the schema in
-// tests/data/junit/ (Jenkins' JUnit XSD) allows. Names and messages may hold any bytes: the writer
-// makes them valid XML 1.0 (escaped markup, invalid UTF-8 and characters XML forbids replaced).
+// JUnit XML for CI systems (docs/ci.md): one <testsuite> of test cases, as tests/data/junit/junit.xsd
+// allows (written for this project after the structure of Jenkins' xUnit plugin's junit-10.xsd). Names and messages may
+// hold any bytes: the writer makes them valid XML 1.0 (escaped markup, invalid UTF-8 and characters XML forbids
+// replaced).
 #include <optional>
 #include <string>
 #include <vector>

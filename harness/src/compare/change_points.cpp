@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -20,42 +21,14 @@ struct Best {
   double q = -1;
 };
 
-// The split of [first, last) with the largest q, each side at least min_segment long; O(n^2) with
-// running sums of the within-side and between-side distances.
+// The split of [first, last) with the largest q, each side at least min_segment long.
 std::optional<Best> best_split(const std::vector<double>& v, std::size_t first, std::size_t last,
                                std::size_t min_segment) {
-  const std::size_t n = last - first;
-  if (n < 2 * min_segment) return std::nullopt;
-  const auto d = [&](std::size_t i, std::size_t j) { return std::fabs(v[i] - v[j]); };
-  // Start at split = first + 1: left {first}, right [first + 1, last).
-  double within_left = 0;
-  double within_right = 0;
-  double between = 0;
-  for (std::size_t j = first + 1; j < last; ++j) {
-    between += d(first, j);
-    for (std::size_t k = j + 1; k < last; ++k) within_right += d(j, k);
-  }
+  if (last - first < 2 * min_segment) return std::nullopt;
+  const auto q = detail::q_by_split(v, first, last, min_segment);
   Best best;
-  for (std::size_t split = first + 1; split + 1 <= last; ++split) {
-    const auto m = static_cast<double>(split - first);
-    const auto r = static_cast<double>(last - split);
-    if (split - first >= min_segment && last - split >= min_segment) {
-      const double left_pairs = m * (m - 1) / 2;
-      const double right_pairs = r * (r - 1) / 2;
-      const double e = 2 * between / (m * r) - (left_pairs > 0 ? within_left / left_pairs : 0) -
-                       (right_pairs > 0 ? within_right / right_pairs : 0);
-      const double q = m * r / (m + r) * e;
-      if (q > best.q) best = {split, q};
-    }
-    if (split + 1 == last) break;
-    // Move point `split` from the right side to the left.
-    double to_left = 0;
-    for (std::size_t i = first; i < split; ++i) to_left += d(i, split);
-    double to_right = 0;
-    for (std::size_t k = split + 1; k < last; ++k) to_right += d(split, k);
-    within_left += to_left;
-    within_right -= to_right;
-    between += to_right - to_left;
+  for (std::size_t split = first + min_segment; split + min_segment <= last; ++split) {
+    if (q[split - first] > best.q) best = {split, q[split - first]};
   }
   if (best.q < 0) return std::nullopt;
   return best;
@@ -149,6 +122,48 @@ void refine(const std::vector<double>& values, const ChangePointSettings& s, std
 }
 
 }  // namespace
+
+namespace detail {
+
+// O(n^2) over all splits with running sums of the within-side and between-side distances, where the
+// definition (energy_q) is O(n^2) per split.
+std::vector<double> q_by_split(const std::vector<double>& v, std::size_t first, std::size_t last,
+                               std::size_t min_segment) {
+  std::vector<double> q(last - first + 1, std::numeric_limits<double>::quiet_NaN());
+  if (last - first < 2) return q;
+  const auto d = [&](std::size_t i, std::size_t j) { return std::fabs(v[i] - v[j]); };
+  // Start at split = first + 1: left {first}, right [first + 1, last).
+  double within_left = 0;
+  double within_right = 0;
+  double between = 0;
+  for (std::size_t j = first + 1; j < last; ++j) {
+    between += d(first, j);
+    for (std::size_t k = j + 1; k < last; ++k) within_right += d(j, k);
+  }
+  for (std::size_t split = first + 1; split < last; ++split) {
+    const auto m = static_cast<double>(split - first);
+    const auto r = static_cast<double>(last - split);
+    if (split - first >= min_segment && last - split >= min_segment) {
+      const double left_pairs = m * (m - 1) / 2;
+      const double right_pairs = r * (r - 1) / 2;
+      const double e = 2 * between / (m * r) - (left_pairs > 0 ? within_left / left_pairs : 0) -
+                       (right_pairs > 0 ? within_right / right_pairs : 0);
+      q[split - first] = m * r / (m + r) * e;
+    }
+    if (split + 1 == last) break;
+    // Move point `split` from the right side to the left.
+    double to_left = 0;
+    for (std::size_t i = first; i < split; ++i) to_left += d(i, split);
+    double to_right = 0;
+    for (std::size_t k = split + 1; k < last; ++k) to_right += d(split, k);
+    within_left += to_left;
+    within_right -= to_right;
+    between += to_right - to_left;
+  }
+  return q;
+}
+
+}  // namespace detail
 
 double energy_q(const std::vector<double>& v, std::size_t first, std::size_t split, std::size_t last) {
   const auto m = static_cast<double>(split - first);

@@ -42,4 +42,12 @@ std::vector<ChangePoint> find_change_points(const std::vector<double>& values, c
 // energy distance between the two sides. Exposed for tests against a direct computation.
 double energy_q(const std::vector<double>& values, std::size_t first, std::size_t split, std::size_t last);
 
+namespace detail {
+// q at every split of [first, last) as the search computes it, with running sums: element
+// split - first, NaN where a side would be shorter than min_segment. Exposed for the test that holds
+// it to energy_q's definition at every split.
+std::vector<double> q_by_split(const std::vector<double>& values, std::size_t first, std::size_t last,
+                               std::size_t min_segment);
+}  // namespace detail
+
 }  // namespace perfzero::compare

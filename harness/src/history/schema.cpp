@@ -77,16 +77,17 @@ void migration_2(SqlConnection& db) {
   }
 }
 
-// Version 3 (issue 23), also: each run kept whole once, its info and all its trials in one
-// zlib-compressed JSON document (run_documents), instead of each trial's JSON in its row and the
-// info in the runs row: 632 MB for 10,000 runs became what docs/performance.md says, and the runs
-// rows that every query scans stay narrow. The trials' rows keep what queries read (outcome, wall
-// time, flags, metrics).
-// Version 3: what each run was made of (commit, branch, build label) as columns, and one
-// point per run, case and metric: the run's median over its succeeded, undisturbed trials (NULL when
-// every one was disturbed) and over all its succeeded ones (--use_flagged), which is what a series
-// (`history changes`, the site) reads, so that 100,000 runs are read as 100,000 rows
-// per series, not as every trial's metrics. Existing runs get both from what they stored.
+// Version 3 (issue 23):
+// - what each run was made of (commit, branch, build label) as columns;
+// - one point per run, case and metric: the run's median over its succeeded, undisturbed trials
+//   (NULL when every one was disturbed) and over all its succeeded ones (--use_flagged), which is
+//   what a series (`history changes`) reads, so that 100,000 runs are read as 100,000 rows per
+//   series, not as every trial's metrics;
+// - each run kept whole once, its info and all its trials in one zlib-compressed JSON document
+//   (run_documents), instead of each trial's JSON in its row and the info in the runs row: 632 MB
+//   for 10,000 runs became what docs/performance.md says, and the runs rows that every query scans
+//   stay narrow. The trials' rows keep what queries read (outcome, wall time, flags, metrics).
+// Existing runs get all of it from what they stored.
 void migration_3(SqlConnection& db) {
   for (const char* column : {"commit_id", "branch", "build_label"}) {
     db.exec(fmt::format("ALTER TABLE runs ADD COLUMN {} TEXT NOT NULL DEFAULT ''", column));

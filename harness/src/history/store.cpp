@@ -112,6 +112,8 @@ const char* const kListColumns =
 
 }  // namespace
 
+std::string stored_text(const std::string& s) { return valid_utf8(s); }
+
 Store::Store(const std::string& db) : Store(open_database(db)) {}
 
 Store::Store(std::unique_ptr<SqlConnection> connection) : db_(std::move(connection)) { migrate(); }
@@ -155,7 +157,7 @@ std::vector<RunRow> Store::list(const ListFilter& filter) {
   } else {
     rows = db_->query(std::string(kListColumns) +
                           "WHERE r.execution_label = $1 ORDER BY r.execution_timestamp DESC, r.id DESC LIMIT $2",
-                      {filter.label, std::int64_t{filter.limit}});
+                      {text(filter.label), std::int64_t{filter.limit}});
   }
   std::vector<RunRow> out;
   out.reserve(rows.size());
@@ -191,7 +193,7 @@ std::vector<results::Run> Store::label_runs(const std::string& label, int last, 
   const auto ids = db_->query(
       "SELECT id, execution_id, execution_timestamp FROM runs WHERE execution_label = $1 AND execution_id <> $2 "
       "ORDER BY execution_timestamp DESC, id DESC LIMIT $3",
-      {label, except_id, std::int64_t{last}});
+      {text(label), text(except_id), std::int64_t{last}});
   std::vector<results::Run> runs;
   std::vector<std::int64_t> run_ids;
   for (const auto& r : ids) {
@@ -235,7 +237,7 @@ std::vector<Series> Store::series(const SeriesFilter& filter) {
   std::vector<SqlValue> params = {filter.since.value_or(-1e300)};
   if (!filter.label.empty()) {
     sql += " AND r.execution_label = $2";
-    params.emplace_back(filter.label);
+    params.emplace_back(text(filter.label));  // as stored: PostgreSQL refuses bytes that are not UTF-8
   }
   // A run whose every trial was disturbed has no undisturbed median: not a point of the series.
   if (!filter.use_flagged) sql += " AND p.value IS NOT NULL";
@@ -270,13 +272,13 @@ std::vector<Series> Store::series(const SeriesFilter& filter) {
   return out;
 }
 
-std::vector<std::string> Store::prune(const std::string& label, int keep_last) {
+std::vector<std::string> Store::prune(const std::string& label, int keep_last, std::string* vacuum_problem) {
   std::vector<std::string> deleted;
   db_->begin();
   try {
     std::vector<std::string> labels;
     if (!label.empty()) {
-      labels.push_back(label);
+      labels.push_back(text(label));
     } else {
       for (const auto& r : db_->query("SELECT DISTINCT execution_label FROM runs ORDER BY execution_label")) {
         labels.push_back(r[0].value_or(""));
@@ -300,7 +302,13 @@ std::vector<std::string> Store::prune(const std::string& label, int keep_last) {
     throw;
   }
   // Deleted rows leave free pages in SQLite's file; VACUUM gives them back (outside any transaction).
-  if (!deleted.empty() && db_->dialect() == "sqlite") db_->exec("VACUUM");
+  if (!deleted.empty() && db_->dialect() == "sqlite") {
+    try {
+      db_->exec("VACUUM");
+    } catch (const HistoryError& e) {
+      if (vacuum_problem != nullptr) *vacuum_problem = e.what();
+    }
+  }
   return deleted;
 }
 

@@ -72,6 +72,9 @@ struct ListFilter {
   int limit = 50;
 };
 
+// Text as the database keeps it (valid UTF-8: invalid bytes become U+FFFD), to match stored values.
+std::string stored_text(const std::string& text);
+
 // The system column: --system_name, else the instance type, else the host's name (from run.json's info).
 std::string system_of(const nlohmann::json& run_info);
 
@@ -90,11 +93,13 @@ class Store {
   std::vector<RunRow> list(const ListFilter& filter);
   // The stored execution ids that start with `prefix` (an id itself matches only itself), at most 10.
   ResolvedId resolve_id(const std::string& prefix);
-  // Every series the filter keeps, its points oldest first (`history changes`, the site).
+  // Every series the filter keeps, its points oldest first (`history changes`).
   std::vector<Series> series(const SeriesFilter& filter);
   // Deletes all but the newest `keep_last` runs of each label (of `label` only, when given); the
-  // execution ids deleted, oldest first. SQLite's file is compacted afterwards (VACUUM).
-  std::vector<std::string> prune(const std::string& label, int keep_last);
+  // execution ids deleted, oldest first. SQLite's file is compacted afterwards (VACUUM) when a run
+  // was deleted; a VACUUM that fails (it needs free space about the file's size) leaves the runs
+  // deleted and says why in `vacuum_problem`.
+  std::vector<std::string> prune(const std::string& label, int keep_last, std::string* vacuum_problem = nullptr);
   // The stored run with its cases, succeeded and failed trials and metrics; nullopt when unknown.
   std::optional<results::Run> show(const std::string& execution_id);
   // The last `last` runs of `label` (newest first), leaving out `except_id`, with their cases,

@@ -13,7 +13,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // packed-refs of a large repository runs to megabytes; HEAD, a ref or a gitdir file is one line.
-constexpr std::uintmax_t kMaxSmallFile = 64 * 1024;
+constexpr std::uintmax_t kMaxSmallFile = 64ULL * 1024;
 constexpr std::uintmax_t kMaxPackedRefs = 64ULL * 1024 * 1024;
 
 std::optional<std::string> read_regular(const fs::path& path, std::uintmax_t max_bytes) {

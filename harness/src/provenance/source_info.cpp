@@ -60,7 +60,10 @@ results::SourceInfo detect_source(const SourceFlags& flags, const Environment& e
   if (s.commit.empty()) {
     if (auto found = first_set(env, kCommitVariables)) take(s.commit, "commit", found->first, found->second);
   }
-  if (s.branch.empty()) {
+  // CI's branch only with CI's own commit (or none given): a flag's commit with CI's branch would, as
+  // with the checkout's below, describe a build that never was.
+  const bool commit_from_ci = s.commit.empty() || s.from.value("commit", "") != "flag";
+  if (s.branch.empty() && commit_from_ci) {
     if (auto found = first_set(env, kBranchVariables)) take(s.branch, "branch", found->first, found->second);
   }
   if (s.commit.empty() || s.branch.empty()) {
