@@ -70,8 +70,13 @@ class Compare : public ::testing::Test {
 // Only the timings gate, as in CompareNoise below: the CPU seconds and peak RSS of a sleeping process
 // are a few milliseconds and kilobytes of noise, which a 10-vs-10 test calls different about alpha of
 // the time for each such row. They are still compared and shown, just not gated.
+//
+// An A/A verdict is wrong at most alpha of the time per gated row by design: with four gated rows at the
+// default 0.05, and every trial disturbed (judged with --use_flagged), this failed under ASan on a busy
+// machine (2026-11-26: only_in_baseline's wall time +7.9 %, p = 0.014, host busy in 10/10 vs 10/10
+// trials). Its point is the gating and the directions, so it asks for a far smaller alpha.
 TEST_F(Compare, ARunAgainstARerunOfItselfFindsNoRegression) {
-  const auto f = compare({run("a"), run("a2"), "--format=json", "--metrics=^(wall_time|slept_ms)$"});
+  const auto f = compare({run("a"), run("a2"), "--format=json", "--metrics=^(wall_time|slept_ms)$", "--alpha=0.001"});
   ASSERT_EQ(f.exit_code, 0) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   EXPECT_EQ(doc.at("regression"), false);
