@@ -64,19 +64,20 @@ inline void plant(const fs::path& base, const fs::path& to, const std::string& i
 
 // One real run, then `count` planted copies run00-a, run01-b, ...: commit A and 10 ms (with noise)
 // before `step`, commit B and 12 ms from it on.
-inline std::vector<std::string> planted_history(const TempDir& dir, int count, int step,
-                                                const std::string& label = "") {
+// (At most 26 runs: the ids end in a letter.)
+inline std::vector<std::string> planted_history(const TempDir& dir, int count, int step, const std::string& label = "",
+                                                double after = 12.0, double sigma = 0.1) {
   const auto suite = dir.write("s.yaml", kSuite);
   const auto base = run_perfzero({"--config=" + suite.string(), "--output_dir=base"}, dir.path());
   EXPECT_EQ(base.exit_code, 0) << base.err;
   std::mt19937_64 random(17);
-  std::normal_distribution<double> noise(0.0, 0.1);
+  std::normal_distribution<double> noise(0.0, sigma);
   std::vector<std::string> dirs;
   for (int i = 0; i < count; ++i) {
     const std::string id =
         fmt::format("{}run{:02d}-{}", label.empty() ? "" : label + "-", i, static_cast<char>('a' + i));
     plant(dir.path() / "base", dir.path() / id, id, 1.764e9 + 86400.0 * i, i < step ? kCommitA : kCommitB,
-          (i < step ? 10.0 : 12.0) + noise(random), label);
+          (i < step ? 10.0 : after) + noise(random), label);
     dirs.push_back(id);
   }
   return dirs;
