@@ -1,6 +1,7 @@
 // The bulk file against the bulk API's rules and the generated mapping against every document;
 // no Elasticsearch or OpenSearch server is packaged in Debian to load them into (docs/exports.md).
 #include "export_formats/elasticsearch_export.hpp"
+#include "common/utf8.hpp"
 
 #include <gtest/gtest.h>
 
@@ -113,10 +114,10 @@ TEST(ElasticsearchExport, HostileNamesAndNonFiniteValuesStayValid) {
     EXPECT_EQ((*d)["flags"], json::array({"non_finite_metric", "host_busy"}));
   }
   EXPECT_EQ((*find_doc(l, "huge", 1))["value"], 1e300);
-  const json* hostile = find_doc(l, valid_utf8(testing::kHostileName), 1);
+  const json* hostile = find_doc(l, utf8::valid(testing::kHostileName), 1);
   ASSERT_NE(hostile, nullptr);
   EXPECT_EQ((*hostile)["unit"], "it/s, \"fast\"");
-  EXPECT_EQ((*hostile)["case"], valid_utf8(testing::kHostileName));
+  EXPECT_EQ((*hostile)["case"], utf8::valid(testing::kHostileName));
   EXPECT_EQ((*hostile)["execution_label"], "label with spaces, commas=equals \"quotes\"\n");
   EXPECT_EQ((*hostile)["cpu_model"], "CPU \xEF\xBF\xBD( bad UTF-8");
   // "a b" sorts before "a.b": it keeps the plain name, the other gets the suffix.

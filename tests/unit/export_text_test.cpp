@@ -1,4 +1,5 @@
 #include "export_formats/export_text.hpp"
+#include "common/utf8.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +13,18 @@ namespace {
 const std::string kFffd = "\xEF\xBF\xBD";
 
 TEST(ValidUtf8, KeepsWellFormedTextAndReplacesEachBadByte) {
-  EXPECT_EQ(valid_utf8("plain ascii"), "plain ascii");
-  EXPECT_EQ(valid_utf8("caf\xC3\xA9 \xF0\x9F\x98\x80"), "caf\xC3\xA9 \xF0\x9F\x98\x80");
-  EXPECT_EQ(valid_utf8("a\xFF"
-                       "b"),
+  EXPECT_EQ(utf8::valid("plain ascii"), "plain ascii");
+  EXPECT_EQ(utf8::valid("caf\xC3\xA9 \xF0\x9F\x98\x80"), "caf\xC3\xA9 \xF0\x9F\x98\x80");
+  EXPECT_EQ(utf8::valid("a\xFF"
+                        "b"),
             "a" + kFffd + "b");
-  EXPECT_EQ(valid_utf8("\xE2\x82"), kFffd + kFffd) << "a truncated sequence";
-  EXPECT_EQ(valid_utf8("\xC0\xAF"), kFffd + kFffd) << "an overlong '/'";
-  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), kFffd + kFffd + kFffd) << "a UTF-16 surrogate";
-  EXPECT_EQ(valid_utf8("\xF4\x90\x80\x80"), kFffd + kFffd + kFffd + kFffd) << "above U+10FFFF";
+  EXPECT_EQ(utf8::valid("\xE2\x82"), kFffd + kFffd) << "a truncated sequence";
+  EXPECT_EQ(utf8::valid("\xC0\xAF"), kFffd + kFffd) << "an overlong '/'";
+  EXPECT_EQ(utf8::valid("\xED\xA0\x80"), kFffd + kFffd + kFffd) << "a UTF-16 surrogate";
+  EXPECT_EQ(utf8::valid("\xF4\x90\x80\x80"), kFffd + kFffd + kFffd + kFffd) << "above U+10FFFF";
   std::string all_bytes;
   for (int b = 0; b < 256; ++b) all_bytes += static_cast<char>(b);
-  EXPECT_NO_THROW((void)nlohmann::json(valid_utf8(all_bytes)).dump()) << "a strict JSON writer accepts the result";
+  EXPECT_NO_THROW((void)nlohmann::json(utf8::valid(all_bytes)).dump()) << "a strict JSON writer accepts the result";
 }
 
 TEST(ControlsAsSpaces, ReplacesLineBreaksTabsNulAndDel) {

@@ -11,21 +11,20 @@ namespace perfzero::junit {
 
 namespace {
 
-// Well-formed UTF-8 of characters XML allows: an invalid sequence becomes U+FFFD, and the two
-// non-characters XML forbids (U+FFFE, U+FFFF) become '?'.
+// Well-formed UTF-8 (utf8::valid) of characters XML allows: the two non-characters XML forbids
+// (U+FFFE, U+FFFF) become '?'.
 std::string xml_characters(std::string_view raw) {
+  const std::string valid = utf8::valid(raw);
+  const std::string_view text = valid;
   std::string out;
-  out.reserve(raw.size());
-  while (!raw.empty()) {
-    const std::size_t n = utf8::sequence_length(raw);
-    if (n == 0) {
-      out += "\xEF\xBF\xBD";
-      raw.remove_prefix(1);
-      continue;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.substr(i, 3) == "\xEF\xBF\xBE" || text.substr(i, 3) == "\xEF\xBF\xBF") {
+      out += '?';
+      i += 2;
+    } else {
+      out += text[i];
     }
-    const std::string_view seq = raw.substr(0, n);
-    out += (seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF") ? std::string_view("?") : seq;
-    raw.remove_prefix(n);
   }
   return out;
 }

@@ -24,4 +24,20 @@ std::size_t sequence_length(std::string_view s) {
   return 0;
 }
 
+std::string valid(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t n = sequence_length(text);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      text.remove_prefix(1);
+    } else {
+      out += text.substr(0, n);
+      text.remove_prefix(n);
+    }
+  }
+  return out;
+}
+
 }  // namespace perfzero::utf8

@@ -8,6 +8,7 @@
 
 #include "common/files.hpp"
 #include "common/outcome.hpp"
+#include "common/utf8.hpp"
 #include "export_formats/elasticsearch_mapping.hpp"
 #include "export_formats/export_samples.hpp"
 #include "export_formats/export_text.hpp"
@@ -19,7 +20,7 @@ namespace {
 using nlohmann::json;
 
 void put_text(json& doc, const char* field, const std::string& value) {
-  if (!value.empty()) doc[field] = valid_utf8(value);
+  if (!value.empty()) doc[field] = utf8::valid(value);
 }
 
 void put_date(json& doc, const char* field, double epoch_seconds) {
@@ -57,7 +58,7 @@ json document(const json& run_doc, const Sample& s) {
   put_text(doc, "method", s.c->method);
   doc["method_type"] = s.c->external ? "command" : "builtin";
   for (auto& [field, value] : flat_params(s.c->params)) {
-    doc[field] = value.is_string() ? json(valid_utf8(value.get<std::string>())) : value;
+    doc[field] = value.is_string() ? json(utf8::valid(value.get<std::string>())) : value;
   }
   doc["trial"] = s.trial->number;
   doc["outcome"] = std::string(to_string(s.trial->outcome));
@@ -65,7 +66,7 @@ json document(const json& run_doc, const Sample& s) {
   // Always a list, empty when none: the index then maps `flags` whether or not this run had any, so
   // two runs' mappings agree (a filter on host_busy works across them).
   json flags = json::array();
-  for (const auto& f : s.trial->flags) flags.push_back(valid_utf8(f));
+  for (const auto& f : s.trial->flags) flags.push_back(utf8::valid(f));
   doc["flags"] = std::move(flags);
   put_text(doc, "metric", s.metric);
   put_text(doc, "unit", s.unit);

@@ -5,13 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "common/utf8.hpp"
-
 namespace perfzero::export_formats {
 
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 // 10000-01-01T00:00:00Z: the first time a four-digit year cannot write.
 constexpr double kYear10000 = 253402300800.0;
 // 2262-04-11: where nanoseconds since 1970 overflow a signed 64-bit integer.
@@ -33,22 +30,6 @@ int days_in_month(int year, int month) {
 }
 
 }  // namespace
-
-std::string valid_utf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  while (!text.empty()) {
-    const std::size_t n = utf8::sequence_length(text);
-    if (n == 0) {
-      out += kReplacement;
-      text.remove_prefix(1);
-    } else {
-      out += text.substr(0, n);
-      text.remove_prefix(n);
-    }
-  }
-  return out;
-}
 
 std::string controls_as_spaces(std::string_view text) {
   std::string out(text);

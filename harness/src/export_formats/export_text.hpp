@@ -8,8 +8,6 @@
 
 namespace perfzero::export_formats {
 
-// `text` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
-std::string valid_utf8(std::string_view text);
 // ASCII control characters (line breaks, tabs, NUL, DEL) as spaces: for formats that are one
 // record per line and have no escape for them.
 std::string controls_as_spaces(std::string_view text);

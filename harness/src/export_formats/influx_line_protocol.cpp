@@ -7,6 +7,7 @@
 
 #include "common/files.hpp"
 #include "common/outcome.hpp"
+#include "common/utf8.hpp"
 #include "export_formats/export_samples.hpp"
 #include "export_formats/export_text.hpp"
 
@@ -73,7 +74,7 @@ std::string fields(const Sample& s, const RunFields& run) {
 }  // namespace
 
 std::string influx_tag_text(std::string_view text) {
-  std::string out = controls_as_spaces(valid_utf8(text));
+  std::string out = controls_as_spaces(utf8::valid(text));
   for (char& c : out) {
     if (c == '\\') c = '/';
   }
@@ -91,7 +92,7 @@ std::string influx_tag(std::string_view text) {
 
 std::string influx_string_field(std::string_view text) {
   std::string out = "\"";
-  for (char c : controls_as_spaces(valid_utf8(text))) {
+  for (char c : controls_as_spaces(utf8::valid(text))) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }

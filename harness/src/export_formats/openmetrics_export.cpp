@@ -11,6 +11,7 @@
 
 #include "common/files.hpp"
 #include "common/outcome.hpp"
+#include "common/utf8.hpp"
 #include "export_formats/export_samples.hpp"
 #include "export_formats/export_text.hpp"
 #include "results/statistics.hpp"
@@ -85,7 +86,7 @@ Family run_family(const results::Run& run) {
 
 std::string openmetrics_label_value(std::string_view text) {
   std::string out;
-  for (char c : valid_utf8(text)) {
+  for (char c : utf8::valid(text)) {
     if (c == '\\' || c == '"') {
       out += '\\';
       out += c;
