@@ -13,7 +13,9 @@
 #include "perfzero_runner.hpp"
 #include "planted_history.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::history_changes_test {
 namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -162,7 +164,7 @@ TEST(HistoryChanges, ARunRecordsItsCommitFromFlagsCiOrTheGitCheckout) {
     pclose(p);
     return std::string(got != nullptr ? got : "").substr(0, 40);
   }();
-  const auto suite = dir.write("s.yaml", kSuite);
+  const auto suite = dir.write("s.yaml", kPlantedSuite);
   // In the checkout: its commit and branch, into run.json, every report and the summaries.
   const auto in_repo = run_perfzero(
       {"--config=" + suite.string(), "--output_dir=" + (dir.path() / "r1").string(), "--build_label=O3"}, repo);
@@ -246,4 +248,4 @@ TEST(HistoryChanges, PruneKeepsTheNewestRunsPerLabelAndBadFlagsAreOneLine) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::history_changes_test

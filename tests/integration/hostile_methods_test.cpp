@@ -11,7 +11,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::hostile_methods_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -144,4 +146,4 @@ methods: [{name: nap, command: [/bin/sleep, "0.3"], output: none}]
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::hostile_methods_test

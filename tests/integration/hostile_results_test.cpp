@@ -14,7 +14,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::hostile_results_test {
 namespace {
 
 nlohmann::json trial_report(const std::filesystem::path& run, const std::string& method) {
@@ -183,4 +185,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::hostile_results_test

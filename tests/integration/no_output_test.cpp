@@ -4,7 +4,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::no_output_test {
 namespace {
 
 nlohmann::json report(const std::filesystem::path& out, const std::string& case_dir) {
@@ -116,4 +118,4 @@ TEST_F(NoOutput, TheSummaryHasStatisticsOfTheMeasurements) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::no_output_test

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "../unit/scoped_env.hpp"
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
@@ -15,33 +16,10 @@ const std::string kEveryMethod =
     "--benchmark_methods=opencl.VectorAdd.filter:.*,opencl.Bandwidth.filter:.*,opencl.Gemm.filter:.*,"
     "opencl.SpeedCube.filter:.*,opencl.Training.filter:.*";
 
-// Sets an environment variable for the perfzero started in this scope (the harness passes its own
-// environment on to every child).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 TEST(OpenCl, WithoutAnyPlatformEveryMethodIsSkippedWithTheReason) {
   TempDir dir;
   std::filesystem::create_directories(dir.path() / "no_vendors");
-  const ScopedEnv no_icd("OCL_ICD_VENDORS", (dir.path() / "no_vendors").string());
+  const ScopedEnv no_icd{{"OCL_ICD_VENDORS", (dir.path() / "no_vendors").string()}};
   const auto f = run_perfzero({kEveryMethod, "--output_dir=run"}, dir.path());
   EXPECT_EQ(f.exit_code, 0) << f.err << f.out;
   const auto summary = read_json(dir.path() / "run" / "summary.json");

@@ -4,7 +4,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::outcomes_test {
 namespace {
 
 nlohmann::json report(const std::filesystem::path& out, const std::string& case_dir, int trial = 1) {
@@ -122,4 +124,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::outcomes_test

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 inline const std::string kCommitA(40, 'a');
 inline const std::string kCommitB(40, 'b');
 
-inline const char* kSuite = R"(
+inline const char* kPlantedSuite = R"(
 defaults: {trials: 6, warmup_trials: 0}
 methods:
   - name: sleep
@@ -67,7 +67,7 @@ inline void plant(const fs::path& base, const fs::path& to, const std::string& i
 // (At most 26 runs: the ids end in a letter.)
 inline std::vector<std::string> planted_history(const TempDir& dir, int count, int step, const std::string& label = "",
                                                 double after = 12.0, double sigma = 0.1) {
-  const auto suite = dir.write("s.yaml", kSuite);
+  const auto suite = dir.write("s.yaml", kPlantedSuite);
   const auto base = run_perfzero({"--config=" + suite.string(), "--output_dir=base"}, dir.path());
   EXPECT_EQ(base.exit_code, 0) << base.err;
   std::mt19937_64 random(17);

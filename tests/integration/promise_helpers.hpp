@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfzero_runner.hpp"
+#include "../unit/scoped_env.hpp"
 
 // Their own namespace: these names (ScopedEnv among them) exist elsewhere in the same test executable,
 // and two definitions of one class there are an ODR violation (ASan caught the wrong destructor).
@@ -112,25 +113,6 @@ class ReapsPerfzero {
 
  private:
   pid_t pid_;
-};
-
-// Environment variables for the perfzero processes started while it lives (they inherit it).
-class ScopedEnv {
- public:
-  explicit ScopedEnv(const std::map<std::string, std::string>& vars) {
-    for (const auto& [name, value] : vars) {
-      ::setenv(name.c_str(), value.c_str(), 1);
-      names_.push_back(name);
-    }
-  }
-  ~ScopedEnv() {
-    for (const auto& name : names_) ::unsetenv(name.c_str());
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::vector<std::string> names_;
 };
 
 // The shim, with a log of every sync perfzero makes (tests/fakes/failing_sync.c).

@@ -8,7 +8,9 @@
 #include "perfzero_runner.hpp"
 #include "promise_helpers.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::reliability_promises_test {
 namespace {
 
 using namespace promises;  // NOLINT(google-build-using-namespace)
@@ -216,4 +218,4 @@ TEST(ReliabilityPromises, TheRunEndsWithOneSyncfsAfterEveryOtherSyncAndExits4InO
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::reliability_promises_test

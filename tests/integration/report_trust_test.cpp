@@ -9,7 +9,9 @@
 
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::report_trust_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -219,4 +221,4 @@ TEST_F(ReportTrustTest, ARunThatIsNotItsLabelledShapeIsNamedOnStderrOneLineEach)
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::report_trust_test

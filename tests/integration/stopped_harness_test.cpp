@@ -8,7 +8,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::stopped_harness_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -72,4 +74,4 @@ TEST(StoppedHarness, ASigtermDuringTheFinalWritesLeavesThemWholeAndExits143) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::stopped_harness_test

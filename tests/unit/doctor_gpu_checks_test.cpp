@@ -14,7 +14,9 @@
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::doctor {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::doctor::doctor_gpu_checks_test {
 namespace {
 
 using testing::ScopedEnv;
@@ -164,4 +166,4 @@ TEST(DoctorGpuChecks, WhatCannotBeWatchedOrReadIsSaid) {
 }
 
 }  // namespace
-}  // namespace perfzero::doctor
+}  // namespace perfzero::doctor::doctor_gpu_checks_test

@@ -11,7 +11,9 @@
 #include "fleet_report/scaling.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::fleet_report {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::fleet_report::report_scaling_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -238,4 +240,4 @@ TEST(ReportClusters, EveryOutputShowsTheScaling) {
 }
 
 }  // namespace
-}  // namespace perfzero::fleet_report
+}  // namespace perfzero::fleet_report::report_scaling_test

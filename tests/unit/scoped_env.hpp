@@ -1,6 +1,8 @@
 #pragma once
-// Sets environment variables for one test and restores them afterwards.
+// Sets environment variables for one test (and the perfzero processes it starts, which inherit them)
+// and restores them afterwards.
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,11 +13,10 @@ namespace perfzero::testing {
 class ScopedEnv {
  public:
   ScopedEnv(std::initializer_list<std::pair<std::string, std::string>> values) {
-    for (const auto& [name, value] : values) {
-      const char* old = std::getenv(name.c_str());
-      saved_.emplace_back(name, old != nullptr ? std::optional<std::string>(old) : std::nullopt);
-      ::setenv(name.c_str(), value.c_str(), 1);
-    }
+    for (const auto& [name, value] : values) set(name, value);
+  }
+  explicit ScopedEnv(const std::map<std::string, std::string>& values) {
+    for (const auto& [name, value] : values) set(name, value);
   }
   ~ScopedEnv() {
     for (const auto& [name, old] : saved_) {
@@ -30,6 +31,12 @@ class ScopedEnv {
   ScopedEnv& operator=(const ScopedEnv&) = delete;
 
  private:
+  void set(const std::string& name, const std::string& value) {
+    const char* old = std::getenv(name.c_str());
+    saved_.emplace_back(name, old != nullptr ? std::optional<std::string>(old) : std::nullopt);
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+
   std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
 };
 

@@ -10,7 +10,9 @@
 #include "common/errors.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::config::yaml {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::config::yaml::yaml_file_test {
 namespace {
 
 const FileKind kKind{"test file", "--test"};
@@ -84,4 +86,4 @@ TEST(YamlFile, OnlyTextIsReadAndAnythingElseIsNamedWithItsPlace) {
 }
 
 }  // namespace
-}  // namespace perfzero::config::yaml
+}  // namespace perfzero::config::yaml::yaml_file_test
