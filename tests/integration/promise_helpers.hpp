@@ -19,10 +19,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perfzero_runner.hpp"
 #include "../unit/scoped_env.hpp"
+#include "perfzero_runner.hpp"
 
-// Their own namespace: these names (ScopedEnv among them) exist elsewhere in the same test executable,
+// Their own namespace: these names (wait_for among them) exist elsewhere in the same test executable,
 // and two definitions of one class there are an ODR violation (ASan caught the wrong destructor).
 namespace perfzero::testing::promises {
 
