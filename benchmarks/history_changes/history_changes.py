@@ -2,7 +2,7 @@
 """How well and how fast `perfzero history changes` finds change points (issue 23's goals).
 
 A benchmark, not a test: it prints figures for people (docs/performance.md) and asserts nothing.
-The series are synthetic and written into the database directly (rows of `runs` and
+The series are synthetic and written into the database directly (rows of `runs`, `series` and
 `series_points`, all `history changes` reads), after `perfzero history ingest` of one real run has
 created the schema, so that 200,000 runs take seconds to make rather than hours to run.
 
@@ -69,6 +69,9 @@ def write_series(con, label, count, runs, step_of, rng, oracle=None, cv_max=0.03
     planted = {}
     run_id = con.execute("SELECT COALESCE(MAX(id), 0) FROM runs").fetchone()[0]
     run_rows, point_rows = [], []
+    con.execute("INSERT INTO series (case_name, metric, unit, direction) VALUES ('case0', 'wall_time', 's', 'lower') "
+                "ON CONFLICT DO NOTHING")
+    series_id = con.execute("SELECT id FROM series WHERE case_name = 'case0' AND metric = 'wall_time'").fetchone()[0]
     for k in range(count):
         system = f"{label}-sys{k:05d}"
         cv = rng.uniform(0.01, cv_max)
@@ -82,14 +85,14 @@ def write_series(con, label, count, runs, step_of, rng, oracle=None, cv_max=0.03
             values.append(value)
             run_rows.append((run_id, f"{system}-{i:04d}", 1.7e9 + 3600 * i, label, system, "", "completed", 0.0,
                              f"c{i:04d}"))
-            point_rows.append((run_id, "case0", "wall_time", "s", "lower", value, 5, value, 5))
+            point_rows.append((run_id, series_id, value, 5, value, 5))
         if oracle is not None and step is not None:
             # Student's t at p = 0.001 two-sided, df = runs - 2 (198: 3.340).
             oracle.append(oracle_found(values, step, 3.340))
     con.executemany("INSERT INTO runs (id, execution_id, execution_timestamp, execution_label, system_name, image, "
                     "status, ingested_at, commit_id) VALUES (?,?,?,?,?,?,?,?,?)", run_rows)
-    con.executemany("INSERT INTO series_points (run_id, case_name, metric, unit, direction, value, trials, value_all, "
-                    "trials_all) VALUES (?,?,?,?,?,?,?,?,?)", point_rows)
+    con.executemany("INSERT INTO series_points (run_id, series_id, value, trials, value_all, trials_all) "
+                    "VALUES (?,?,?,?,?,?)", point_rows)
     con.commit()
     return planted
 

@@ -42,7 +42,8 @@ const MetricComparison& row(const RunComparison& r, const std::string& metric) {
 }
 
 TEST(HistoryCompare, AStepChangeIsFlaggedByItsZScore) {
-  const RunComparison r = compare_with_history(history(), run_with("c", {110, 110.2, 109.8}), {}, 5.0);
+  const RunComparison r =
+      compare_with_history(run_medians(history(), false), run_with("c", {110, 110.2, 109.8}), {}, 5.0);
   const auto& m = row(r, "time");
   EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
   EXPECT_GT(*m.z_score, 5.0);
@@ -53,20 +54,21 @@ TEST(HistoryCompare, AStepChangeIsFlaggedByItsZScore) {
 }
 
 TEST(HistoryCompare, WithinTheHistorysSpreadIsSame) {
-  const RunComparison r = compare_with_history(history(), run_with("c", {100.5, 100.7, 100.3}), {}, 5.0);
+  const RunComparison r =
+      compare_with_history(run_medians(history(), false), run_with("c", {100.5, 100.7, 100.3}), {}, 5.0);
   EXPECT_EQ(row(r, "time").verdict, Verdict::same);
   EXPECT_LT(std::fabs(*row(r, "time").z_score), 5.0);
   EXPECT_FALSE(r.regression());
 }
 
 TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
-  const RunComparison faster = compare_with_history(history(Direction::higher_is_better),
+  const RunComparison faster = compare_with_history(run_medians(history(Direction::higher_is_better), false),
                                                     run_with("c", {110}, Direction::higher_is_better), {}, 5.0);
   EXPECT_EQ(row(faster, "time").verdict, Verdict::faster);
   // Far outside a very quiet history, but only 2 %: below the minimum change that matters.
   std::vector<results::Run> quiet;
   for (int i = 0; i < 5; ++i) quiet.push_back(run_with("q" + std::to_string(i), {100.0 + i * 0.01}));
-  const RunComparison small = compare_with_history(quiet, run_with("c", {102}), {}, 5.0);
+  const RunComparison small = compare_with_history(run_medians(quiet, false), run_with("c", {102}), {}, 5.0);
   EXPECT_EQ(row(small, "time").verdict, Verdict::below_threshold);
   EXPECT_NE(row(small, "time").reason.find("smaller than 5.0%"), std::string::npos) << row(small, "time").reason;
   EXPECT_FALSE(small.regression());
@@ -74,7 +76,8 @@ TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
 
 TEST(HistoryCompare, TooShortAHistoryOrNoneAtAll) {
   const std::vector<results::Run> two{run_with("a", {100}), run_with("b", {101})};
-  EXPECT_EQ(row(compare_with_history(two, run_with("c", {150}), {}, 5.0), "time").verdict, Verdict::too_noisy);
+  EXPECT_EQ(row(compare_with_history(run_medians(two, false), run_with("c", {150}), {}, 5.0), "time").verdict,
+            Verdict::too_noisy);
   const RunComparison none = compare_with_history({}, run_with("c", {150}), {}, 5.0);
   EXPECT_EQ(row(none, "time").verdict, Verdict::missing);
   EXPECT_EQ(row(none, "time").reason, "not in the history");

@@ -102,7 +102,9 @@ TEST(HistoryStore, IngestIsIdempotentAndShowGivesTheRunBack) {
   EXPECT_EQ(store.ingest(run), Store::Ingested::stored);
   EXPECT_EQ(store.ingest(run), Store::Ingested::already_stored);  // the same run twice is stored once
   EXPECT_EQ(count(dir.path() / "h.sqlite", "runs"), 1);
-  EXPECT_EQ(count(dir.path() / "h.sqlite", "trials"), 8);  // 2 cases x (3 trials + 1 warm-up)
+  EXPECT_EQ(count(dir.path() / "h.sqlite", "run_documents"), 1);
+  EXPECT_EQ(count(dir.path() / "h.sqlite", "series_points"), 6);  // 2 cases x (2 metrics + wall_time)
+  EXPECT_EQ(count(dir.path() / "h.sqlite", "series"), 6);
 
   const auto back = store.show("run-1");
   ASSERT_TRUE(back);
@@ -137,40 +139,59 @@ TEST(HistoryStore, ListsNewestFirstByLabel) {
   EXPECT_EQ(main[0].execution_id, "new");
 }
 
-TEST(HistoryStore, LabelRunsHoldTheSucceededTrialsOfTheLastRuns) {
+TEST(HistoryStore, LabelMediansAreEachRunsMedianOfItsSucceededTrialsNewestFirst) {
   TempDir dir;
   Store store((dir.path() / "h.sqlite").string());
-  for (int i = 0; i < 5; ++i) store.ingest(make_run("main-" + std::to_string(i), "main", 1000.0 + i));
+  for (int i = 0; i < 5; ++i) {
+    results::Run run = make_run("main-" + std::to_string(i), "main", 1000.0 + i);
+    run.cases[0].trials[0].metrics[0].value = 10.0 + i;  // each run's median of latency: (10 + i + 20) / 2
+    store.ingest(run);
+  }
   store.ingest(make_run("other", "dev", 5000));
-  const auto runs = store.label_runs("main", 3, "main-4");
-  ASSERT_EQ(runs.size(), 3U);
-  EXPECT_EQ(runs[0].info.execution_id, "main-3");  // newest first, the candidate left out
-  EXPECT_EQ(runs[2].info.execution_id, "main-1");
-  ASSERT_EQ(runs[0].cases.size(), 2U);
-  const auto& trials = runs[0].cases[0].trials;
-  ASSERT_EQ(trials.size(), 2U);  // the failed third trial and the warm-up are not measurements
-  EXPECT_EQ(trials[1].wall_time, 2.5);
-  ASSERT_EQ(trials[1].metrics.size(), 2U);
-  EXPECT_EQ(trials[1].metrics[0].name, "latency");
-  EXPECT_EQ(trials[1].metrics[0].direction, Direction::lower_is_better);
+  const auto history = store.label_medians("main", 3, "main-4", false);
+  EXPECT_EQ(history.runs, 3U);  // the candidate left out
+  const auto& latency = history.medians.at({"fam.A.one", "latency"});
+  // Newest first; the failed third trial and the warm-up are not measurements.
+  EXPECT_EQ(latency, (std::vector<double>{16.5, 16.0, 15.5}));
+  EXPECT_EQ(history.medians.at({"fam.A.one", "wall_time"}), (std::vector<double>{2.0, 2.0, 2.0}));
+  EXPECT_EQ(history.medians.at({"fam.A.one", "rate"}), (std::vector<double>{0.75, 0.75, 0.75}));
+  EXPECT_EQ(store.label_medians("none", 3, "", false).runs, 0U);
+}
+
+TEST(HistoryStore, LabelMediansLeaveOutDisturbedTrialsUnlessAskedAndRunsWithNoneLeft) {
+  TempDir dir;
+  Store store((dir.path() / "h.sqlite").string());
+  results::Run partly = make_run("partly", "main", 1000);
+  partly.cases[0].trials[0].flags = {"host_busy"};  // 10 ms disturbed: the undisturbed median is 20
+  store.ingest(partly);
+  results::Run wholly = make_run("wholly", "main", 2000);
+  for (auto& c : wholly.cases) {
+    for (auto& t : c.trials) t.flags = {"host_busy"};
+  }
+  store.ingest(wholly);
+  EXPECT_EQ(store.label_medians("main", 10, "", false).medians.at({"fam.A.one", "latency"}), std::vector<double>{20.0});
+  EXPECT_EQ(store.label_medians("main", 10, "", true).medians.at({"fam.A.one", "latency"}),
+            (std::vector<double>{15.0, 15.0}));
 }
 
 TEST(HistoryStore, AFailureMidIngestLeavesNoHalfRun) {
   TempDir dir;
   const auto db = (dir.path() / "h.sqlite").string();
   Store store(db);
-  // A real failure inside the database, after the run, its cases and some trials were inserted.
+  // A real failure inside the database, after the run, its document and some points were inserted.
   open_sqlite(db)->exec(
-      "CREATE TRIGGER refuse_boom BEFORE INSERT ON metrics WHEN NEW.name = 'boom' "
+      "CREATE TRIGGER refuse_boom BEFORE INSERT ON series_points WHEN NEW.value > 1e8 "
       "BEGIN SELECT RAISE(ABORT, 'refused'); END");
   results::Run run = make_run("half", "main", 1000);
-  run.cases[1].trials[1].metrics[0].name = "boom";
+  run.cases[1].trials[1].metrics[0].value = 1e9;
   EXPECT_THROW(store.ingest(run), HistoryError);
-  for (const char* table : {"runs", "cases", "trials", "metrics"}) EXPECT_EQ(count(db, table), 0) << table;
+  for (const char* table : {"runs", "run_documents", "series_points", "series"}) {
+    EXPECT_EQ(count(db, table), 0) << table;
+  }
   // The store is usable afterwards, and the same run goes in once it can.
-  run.cases[1].trials[1].metrics[0].name = "fine";
+  run.cases[1].trials[1].metrics[0].value = 20;
   EXPECT_EQ(store.ingest(run), Store::Ingested::stored);
-  EXPECT_EQ(count(db, "trials"), 8);
+  EXPECT_EQ(count(db, "series_points"), 6);
 }
 
 TEST(HistoryStore, WhatIsNotADatabaseFileIsAClearErrorNeverAHang) {
@@ -255,8 +276,9 @@ TEST(HistoryStore, SeriesHoldOneMedianPerRunOldestFirstWithTheCommitAndLeaveDist
 }
 
 // A database as version 2 wrote it (its statements, as schema.cpp had them), with one run: version 3
-// fills the source columns from the run's info, computes its series points from its trials and
-// metrics, and moves the run's info and each trial's JSON into the run's compressed document.
+// fills the source columns from the run's info and moves the run's info and each trial's JSON into
+// the run's compressed document; version 4 computes its series points from its trials and metrics,
+// moves the cases' headers into the document and drops the tables of cases, trials and metrics.
 TEST(HistoryStore, AVersion2DatabaseMigratesItsSourceSeriesPointsAndTrials) {
   TempDir dir;
   const auto db = dir.path() / "h.sqlite";
@@ -323,10 +345,13 @@ TEST(HistoryStore, AVersion2DatabaseMigratesItsSourceSeriesPointsAndTrials) {
     }
   }
   Store store(db.string());
-  EXPECT_EQ(store.schema_version(), 3);
+  EXPECT_EQ(store.schema_version(), kSchemaVersion);
   EXPECT_EQ(store.list({})[0].commit, "abc");
   EXPECT_EQ(store.list({})[0].branch, "main");
+  EXPECT_EQ(store.list({})[0].cases, 2);
+  EXPECT_EQ(store.list({})[0].trials, 6);    // warm-ups are not counted
   EXPECT_EQ(count(db, "series_points"), 6);  // 2 cases x 3 metrics
+  EXPECT_EQ(store.label_medians("main", 5, "", false).medians.at({"fam.A.one", "latency"}), std::vector<double>{15.0});
   const auto shown = store.show("run-1");
   ASSERT_TRUE(shown.has_value());
   ASSERT_EQ(shown->cases.size(), 2U);
@@ -334,9 +359,12 @@ TEST(HistoryStore, AVersion2DatabaseMigratesItsSourceSeriesPointsAndTrials) {
   EXPECT_EQ(shown->cases[0].warmups.size(), 1U);
   EXPECT_EQ(shown->cases[0].trials[1].metrics[0].value, 20.0);
   EXPECT_EQ(shown->info.source.commit, "abc");
-  // The JSON columns are gone; the run's document holds both.
-  EXPECT_EQ(count_where(db, "pragma_table_info('trials')", "name = 'trial_json'"), 0);
+  EXPECT_EQ(shown->cases[1].name, "fam.A.two[n=\xef\xbf\xbd]");  // from its header, as stored
+  // The JSON columns and the tables of cases, trials and metrics are gone; the run's document holds it all.
   EXPECT_EQ(count_where(db, "pragma_table_info('runs')", "name = 'info_json'"), 0);
+  for (const char* table : {"cases", "trials", "metrics"}) {
+    EXPECT_EQ(count_where(db, "sqlite_schema", fmt::format("type = 'table' AND name = '{}'", table)), 0) << table;
+  }
   EXPECT_EQ(count(db, "run_documents"), 1);
 }
 
@@ -357,8 +385,14 @@ TEST(HistoryStore, ADamagedDocumentIsOneErrorNamingTheRunNeverACrash) {
   // A document of valid zlib holding JSON of the wrong shape is refused likewise.
   open_sqlite(db.string())
       ->exec("UPDATE run_documents SET document = $1",
-             {SqlBlob{deflate_text(R"({"info": {"execution_id": 7}, "cases": []})")}});
+             {SqlBlob{deflate_text(R"({"info": {"execution_id": 7}, "headers": [], "cases": []})")}});
   EXPECT_THROW((void)store.show("run-1"), HistoryError);
+  // So is one whose headers do not match its cases, or whose header is not a case's.
+  for (const char* doc :
+       {R"({"info": {}, "headers": [], "cases": [[]]})", R"({"info": {}, "headers": [7], "cases": [[]]})"}) {
+    open_sqlite(db.string())->exec("UPDATE run_documents SET document = $1", {SqlBlob{deflate_text(doc)}});
+    EXPECT_THROW((void)store.show("run-1"), HistoryError) << doc;
+  }
 }
 
 TEST(HistoryStore, AnIdPrefixResolvesWhenUniqueAndListsTheCandidatesWhenNot) {
@@ -387,9 +421,8 @@ TEST(HistoryStore, PruneKeepsTheNewestRunsOfEachLabelAndAllTheirRows) {
   EXPECT_EQ(count(db, "runs"), 4);
   EXPECT_EQ(count_where(db, "runs", "execution_label = 'main'"), 2);
   // Nothing of a pruned run is left behind.
-  EXPECT_EQ(count(db, "cases"), 8);
+  EXPECT_EQ(count(db, "run_documents"), 4);
   EXPECT_EQ(count(db, "series_points"), 4 * 6);
-  EXPECT_EQ(count_where(db, "metrics", "trial_id NOT IN (SELECT id FROM trials)"), 0);
   EXPECT_EQ(store.prune("pr", 1), std::vector<std::string>{"pr-0"});
   EXPECT_TRUE(store.prune("pr", 1).empty());
 }

@@ -73,12 +73,14 @@ compare::RunComparison compare_with_history(const cli::CompareOptions& options, 
   }
   try {
     history::Store store(options.history_db);
-    const auto runs = store.label_runs(options.label, options.last, candidate.info.execution_id);
+    const auto settings = settings_of(options);
+    const auto history =
+        store.label_medians(options.label, options.last, candidate.info.execution_id, settings.use_flagged);
     compare::RunComparison report =
-        compare::compare_with_history(runs, candidate, settings_of(options), options.z_threshold);
-    report.baseline = {
-        fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label, options.last, runs.size()),
-        "", options.label};
+        compare::compare_with_history(history.medians, candidate, settings, options.z_threshold);
+    report.baseline = {fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label,
+                                   options.last, history.runs),
+                       "", options.label};
     return report;
   } catch (const history::HistoryError& e) {
     throw OutputError(fmt::format("compare --history: {}", e.what()));

@@ -47,16 +47,6 @@ std::string headline(const std::vector<SeriesChange>& changes, const std::vector
       settings.min_magnitude > 0 ? fmt::format(", |change| >= {:g} %", settings.min_magnitude * 100) : std::string());
 }
 
-// --since YYYY-MM-DD, as UTC midnight.
-double since_epoch(const std::string& date) {
-  std::tm tm{};
-  const char* end = strptime(date.c_str(), "%Y-%m-%d", &tm);
-  if (end == nullptr || *end != '\0') {
-    throw UsageError(fmt::format("history changes --since: '{}' is not a date of the form YYYY-MM-DD", date));
-  }
-  return static_cast<double>(timegm(&tm));
-}
-
 std::function<bool(const std::string&)> matcher(const std::string& pattern) {
   if (pattern.empty()) return nullptr;
   auto re = std::make_shared<std::regex>(pattern, std::regex::ECMAScript);
@@ -64,6 +54,25 @@ std::function<bool(const std::string&)> matcher(const std::string& pattern) {
 }
 
 }  // namespace
+
+double since_epoch(const std::string& date) {
+  std::tm tm{};
+  const char* end = strptime(date.c_str(), "%Y-%m-%d", &tm);
+  if (end == nullptr || *end != '\0') {
+    throw UsageError(fmt::format("history --since: '{}' is not a date of the form YYYY-MM-DD", date));
+  }
+  return static_cast<double>(timegm(&tm));
+}
+
+history::SeriesFilter series_filter(const cli::HistoryOptions& o) {
+  history::SeriesFilter filter;
+  filter.label = o.label;
+  if (!o.since.empty()) filter.since = since_epoch(o.since);
+  filter.method = matcher(o.method);
+  filter.metric = matcher(o.metric);
+  filter.use_flagged = o.use_flagged;
+  return filter;
+}
 
 compare::ChangePointSettings change_point_settings(const cli::HistoryOptions& o) {
   compare::ChangePointSettings s;
@@ -244,13 +253,7 @@ std::string run_change_line(const SeriesChange& c) {
 }
 
 int history_changes(const cli::HistoryOptions& o, history::Store& store) {
-  history::SeriesFilter filter;
-  filter.label = o.label;
-  if (!o.since.empty()) filter.since = since_epoch(o.since);
-  filter.method = matcher(o.method);
-  filter.metric = matcher(o.metric);
-  filter.use_flagged = o.use_flagged;
-  const auto series = store.series(filter);
+  const auto series = store.series(series_filter(o));
   const auto settings = change_point_settings(o);
   const auto changes = find_series_changes(series, settings);
   if (!o.junit_file.empty()) files::write_atomically(o.junit_file, changes_junit(changes, series));

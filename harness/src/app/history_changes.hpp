@@ -22,6 +22,10 @@ struct SeriesChange {
 };
 
 compare::ChangePointSettings change_point_settings(const cli::HistoryOptions& o);
+// The series --label, --since, --method, --metric and --use_flagged name (history changes, history site).
+history::SeriesFilter series_filter(const cli::HistoryOptions& o);
+// --since YYYY-MM-DD as epoch seconds (UTC midnight); a UsageError for anything else.
+double since_epoch(const std::string& date);
 std::vector<SeriesChange> find_series_changes(const std::vector<history::Series>& series,
                                               const compare::ChangePointSettings& settings);
 

@@ -14,24 +14,6 @@ namespace perfzero::compare {
 
 namespace {
 
-using Key = std::pair<std::string, std::string>;  // case, metric
-
-// Each history run contributes one value per case and metric: its median over the run's trials, so a
-// run with many trials weighs no more than one with few.
-// Disturbed trials are left out of each run's median as they are out of a comparison of two runs.
-std::map<Key, std::vector<double>> run_medians(const std::vector<results::Run>& history, bool use_flagged) {
-  std::map<Key, std::vector<double>> out;
-  for (const auto& run : history) {
-    for (const auto& c : collect_values(run)) {
-      for (const auto& s : c.series) {
-        if (const auto median = results::compute_stats(side_of(c, s, use_flagged).values).median)
-          out[{c.case_name, s.metric}].push_back(*median);
-      }
-    }
-  }
-  return out;
-}
-
 void judge_against_history(MetricComparison& m, const Settings& settings, double z_threshold) {
   const results::Stats base = results::compute_stats(m.baseline.values);
   const results::Stats cand = results::compute_stats(m.candidate.values);
@@ -79,13 +61,28 @@ void judge_against_history(MetricComparison& m, const Settings& settings, double
 
 }  // namespace
 
-RunComparison compare_with_history(const std::vector<results::Run>& history, const results::Run& candidate,
+// Each history run contributes one value per case and metric: its median over the run's trials, so a
+// run with many trials weighs no more than one with few.
+// Disturbed trials are left out of each run's median as they are out of a comparison of two runs.
+HistoryMedians run_medians(const std::vector<results::Run>& history, bool use_flagged) {
+  HistoryMedians out;
+  for (const auto& run : history) {
+    for (const auto& c : collect_values(run)) {
+      for (const auto& s : c.series) {
+        if (const auto median = results::compute_stats(side_of(c, s, use_flagged).values).median)
+          out[{c.case_name, s.metric}].push_back(*median);
+      }
+    }
+  }
+  return out;
+}
+
+RunComparison compare_with_history(const HistoryMedians& medians, const results::Run& candidate,
                                    const Settings& settings, double z_threshold) {
   RunComparison out;
   out.settings = settings;
   out.z_threshold = z_threshold;
   out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};
-  const auto medians = run_medians(history, settings.use_flagged);
   for (const auto& c : collect_values(candidate)) {
     for (const auto& s : c.series) {
       MetricComparison row;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "history/compressed_text.hpp"
 #include "history/run_document.hpp"
 #include "history/store.hpp"
 #include "history/store_rows.hpp"
@@ -109,10 +110,7 @@ void migration_3(SqlConnection& db) {
               {source.commit, source.branch, source.build_label, id});
     }
   }
-  for (const auto& row : db.query("SELECT id FROM runs")) {
-    const std::int64_t id = std::stoll(row[0].value_or("0"));
-    insert_series_points(db, id, load_measured_trials(db, id));
-  }
+  // Its points are made by migration 4, which replaces this table.
   db.exec(std::string("CREATE TABLE run_documents (run_id BIGINT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, "
                       "document ") +
           (db.dialect() == "postgresql" ? "BYTEA" : "BLOB") + " NOT NULL)");
@@ -129,10 +127,60 @@ void migration_3(SqlConnection& db) {
     }
     auto info = nlohmann::json::parse(row[1].value_or("{}"), nullptr, false);
     db.exec("INSERT INTO run_documents (run_id, document) VALUES ($1, $2)",
-            {id, SqlBlob{compress_document(info.is_discarded() ? nlohmann::json::object() : info, cases)}});
+            {id, SqlBlob{compress_document(info.is_discarded() ? nlohmann::json::object() : info, {}, cases)}});
   }
   db.exec("ALTER TABLE trials DROP COLUMN trial_json");
   db.exec("ALTER TABLE runs DROP COLUMN info_json");
+}
+
+// Version 4 (issue 23, the database at most 100 MB for 10,000 runs):
+// - the trials, metrics and cases tables are gone: every trial is in the run's document already,
+//   and what comparisons read is the series points, so each trial's metrics were kept twice; the
+//   cases' headers join the document, and the runs row counts the cases and measured trials;
+// - each series is named once (the series table: case, metric, unit, direction) rather than in
+//   every point, and a point is keyed by its run and series (SQLite: WITHOUT ROWID, no index of
+//   its own); compare --history reads these points instead of every trial's metrics.
+// Existing runs: the points are made again from their trials and metrics, as ingest makes them.
+void migration_4(SqlConnection& db) {
+  const bool sqlite = db.dialect() == "sqlite";
+  db.exec("ALTER TABLE runs ADD COLUMN cases_count INTEGER NOT NULL DEFAULT 0");
+  db.exec("ALTER TABLE runs ADD COLUMN trials_count INTEGER NOT NULL DEFAULT 0");
+  db.exec(
+      "UPDATE runs SET cases_count = (SELECT COUNT(*) FROM cases c WHERE c.run_id = runs.id), "
+      "trials_count = (SELECT COUNT(*) FROM trials t JOIN cases c ON t.case_id = c.id "
+      "WHERE c.run_id = runs.id AND t.warmup = 0)");
+  db.exec("DROP TABLE series_points");
+  db.exec("CREATE TABLE series (id " + key_column(db) +
+          ", case_name TEXT NOT NULL, metric TEXT NOT NULL, unit TEXT NOT NULL, direction TEXT NOT NULL, "
+          "UNIQUE (case_name, metric, unit, direction))");
+  db.exec(std::string("CREATE TABLE series_points (run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, "
+                      "series_id BIGINT NOT NULL REFERENCES series(id), value DOUBLE PRECISION, "
+                      "trials INTEGER NOT NULL, value_all DOUBLE PRECISION NOT NULL, trials_all INTEGER NOT NULL, "
+                      "PRIMARY KEY (run_id, series_id))") +
+          (sqlite ? " WITHOUT ROWID" : ""));
+  for (const auto& row : db.query("SELECT r.id, d.document FROM runs r JOIN run_documents d ON d.run_id = r.id")) {
+    const std::int64_t id = std::stoll(row[0].value_or("0"));
+    insert_series_points(db, id, load_measured_trials(db, id));
+    nlohmann::json headers = nlohmann::json::array();
+    for (const auto& c : db.query("SELECT header_json FROM cases WHERE run_id = $1 ORDER BY position", {id})) {
+      auto header = nlohmann::json::parse(c[0].value_or("{}"), nullptr, false);
+      headers.push_back(header.is_discarded() ? nlohmann::json::object() : std::move(header));
+    }
+    // A document that cannot be read stays as it is: `history show` names it damaged, as before.
+    const auto text = inflate_text(row[1].value_or(""));
+    if (!text) continue;
+    auto doc = nlohmann::json::parse(*text, nullptr, false);
+    if (!doc.is_object()) continue;
+    // Cases without a trial had no place of their own in version 3's document.
+    if (!doc.contains("cases") || !doc["cases"].is_array()) continue;
+    while (doc["cases"].size() < headers.size()) doc["cases"].push_back(nlohmann::json::array());
+    doc["headers"] = std::move(headers);
+    db.exec("UPDATE run_documents SET document = $1 WHERE run_id = $2",
+            {SqlBlob{deflate_text(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))}, id});
+  }
+  db.exec("DROP TABLE metrics");
+  db.exec("DROP TABLE trials");
+  db.exec("DROP TABLE cases");
 }
 
 int current_version(SqlConnection& db) {
@@ -163,6 +211,10 @@ void Store::migrate() {
     if (version < 3) {
       migration_3(*db_);
       db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{3}});
+    }
+    if (version < 4) {
+      migration_4(*db_);
+      db_->exec("INSERT INTO perfzero_schema (version) VALUES ($1)", {std::int64_t{4}});
     }
     db_->commit();
   } catch (...) {

@@ -18,7 +18,6 @@ namespace {
 using nlohmann::json;
 
 // Text from a run directory may hold any bytes; the database gets valid UTF-8 (PostgreSQL insists).
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 std::string text(const std::string& s) { return valid_utf8(s); }
 
 double now_seconds() {
@@ -38,52 +37,25 @@ std::string image_of(const results::RunInfo& info) {
   return it != info.setup_info.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-void insert_trial(SqlConnection& db, std::int64_t case_id, const results::Trial& t) {
-  const auto inserted = db.query(
-      "INSERT INTO trials (case_id, number, warmup, outcome, wall_time, flags) "
-      "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-      {case_id, std::int64_t{t.number}, std::int64_t{t.warmup ? 1 : 0}, std::string(to_string(t.outcome)), t.wall_time,
-       dump(json(t.flags))});
-  const std::int64_t trial_id = inserted_id(db, inserted, "trials");
-  std::int64_t position = 0;
-  for (const auto& m : t.metrics) {
-    db.exec("INSERT INTO metrics (trial_id, position, name, value, unit, direction) VALUES ($1, $2, $3, $4, $5, $6)",
-            {trial_id, position++, text(m.name), m.value, text(m.unit), std::string(perfzero::to_string(m.direction))});
-  }
-}
-
 // False when a run with this execution id is stored already. ON CONFLICT makes that answer exact
 // under concurrent ingests too: a second writer waits for the first, then inserts nothing.
 bool insert_run(SqlConnection& db, const results::Run& run) {
   const auto& info = run.info;
   const json info_json = results::run_info_to_json(info);
+  std::int64_t measured = 0;
+  for (const auto& c : run.cases) measured += static_cast<std::int64_t>(c.trials.size());
   const auto inserted = db.query(
       "INSERT INTO runs (execution_id, execution_timestamp, execution_label, system_name, image, status, "
-      "ingested_at, commit_id, branch, build_label) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+      "ingested_at, commit_id, branch, build_label, cases_count, trials_count) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
       "ON CONFLICT (execution_id) DO NOTHING RETURNING id",
       {text(info.execution_id), info.execution_timestamp, text(info.execution_label), text(system_of(info_json)),
        text(image_of(info)), run.status, now_seconds(), text(info.source.commit), text(info.source.branch),
-       text(info.source.build_label)});
+       text(info.source.build_label), static_cast<std::int64_t>(run.cases.size()), measured});
   if (inserted.empty()) return false;
   const std::int64_t run_id = inserted_id(db, inserted, "runs");
   // The run whole, once, compressed: what `history show` gives back.
-  std::vector<std::vector<json>> whole;
-  for (const auto& c : run.cases) {
-    auto& trials = whole.emplace_back();
-    for (const auto& t : c.warmups) trials.push_back(results::trial_to_json(t));
-    for (const auto& t : c.trials) trials.push_back(results::trial_to_json(t));
-  }
-  db.exec("INSERT INTO run_documents (run_id, document) VALUES ($1, $2)",
-          {run_id, SqlBlob{compress_document(info_json, whole)}});
-  std::int64_t position = 0;
-  for (const auto& c : run.cases) {
-    const auto case_row =
-        db.query("INSERT INTO cases (run_id, position, name, header_json) VALUES ($1, $2, $3, $4) RETURNING id",
-                 {run_id, position++, text(c.name), dump(results::case_header_to_json(c))});
-    const std::int64_t case_id = inserted_id(db, case_row, "cases");
-    for (const auto& t : c.warmups) insert_trial(db, case_id, t);
-    for (const auto& t : c.trials) insert_trial(db, case_id, t);
-  }
+  db.exec("INSERT INTO run_documents (run_id, document) VALUES ($1, $2)", {run_id, SqlBlob{compress_document(run)}});
   insert_series_points(db, run_id, run);
   return true;
 }
@@ -106,9 +78,7 @@ RunRow row_of(const SqlRow& r) {
 
 const char* const kListColumns =
     "SELECT r.execution_id, r.execution_timestamp, r.execution_label, r.system_name, r.image, r.status, "
-    "(SELECT COUNT(*) FROM cases c WHERE c.run_id = r.id), "
-    "(SELECT COUNT(*) FROM trials t JOIN cases c ON t.case_id = c.id WHERE c.run_id = r.id AND t.warmup = 0), "
-    "r.commit_id, r.branch, r.build_label FROM runs r ";
+    "r.cases_count, r.trials_count, r.commit_id, r.branch, r.build_label";
 
 }  // namespace
 
@@ -152,12 +122,14 @@ Store::Ingested Store::ingest(const results::Run& run) {
 std::vector<RunRow> Store::list(const ListFilter& filter) {
   std::vector<SqlRow> rows;
   if (filter.label.empty()) {
-    rows = db_->query(std::string(kListColumns) + "ORDER BY r.execution_timestamp DESC, r.id DESC LIMIT $1",
-                      {std::int64_t{filter.limit}});
+    rows =
+        db_->query(std::string(kListColumns) + " FROM runs r ORDER BY r.execution_timestamp DESC, r.id DESC LIMIT $1",
+                   {std::int64_t{filter.limit}});
   } else {
-    rows = db_->query(std::string(kListColumns) +
-                          "WHERE r.execution_label = $1 ORDER BY r.execution_timestamp DESC, r.id DESC LIMIT $2",
-                      {text(filter.label), std::int64_t{filter.limit}});
+    rows = db_->query(
+        std::string(kListColumns) +
+            " FROM runs r WHERE r.execution_label = $1 ORDER BY r.execution_timestamp DESC, r.id DESC LIMIT $2",
+        {text(filter.label), std::int64_t{filter.limit}});
   }
   std::vector<RunRow> out;
   out.reserve(rows.size());
@@ -167,19 +139,14 @@ std::vector<RunRow> Store::list(const ListFilter& filter) {
 
 std::optional<results::Run> Store::show(const std::string& execution_id) {
   const auto runs = db_->query(
-      "SELECT r.id, r.status, d.document FROM runs r LEFT JOIN run_documents d ON d.run_id = r.id "
+      "SELECT r.status, d.document FROM runs r LEFT JOIN run_documents d ON d.run_id = r.id "
       "WHERE r.execution_id = $1",
       {execution_id});
   if (runs.empty()) return std::nullopt;
   // What the database holds is read as any file: damage is one line naming the run, never a crash.
   try {
-    results::Run run;
-    run.status = runs[0][1].value_or("");
-    const std::int64_t run_id = std::stoll(runs[0][0].value_or("0"));
-    for (const auto& c : db_->query("SELECT header_json FROM cases WHERE run_id = $1 ORDER BY position", {run_id})) {
-      run.cases.push_back(results::case_header_from_json(json::parse(c[0].value_or("{}"))));
-    }
-    restore_document(runs[0][2].value_or(""), run);
+    results::Run run = restore_document(runs[0][1].value_or(""));
+    run.status = runs[0][0].value_or("");
     return run;
   } catch (const HistoryError& e) {
     throw HistoryError(fmt::format("{}: run {}: {}", db_->describe(), execution_id, e.what()));
@@ -189,26 +156,56 @@ std::optional<results::Run> Store::show(const std::string& execution_id) {
   }
 }
 
-std::vector<results::Run> Store::label_runs(const std::string& label, int last, const std::string& except_id) {
-  const auto ids = db_->query(
-      "SELECT id, execution_id, execution_timestamp FROM runs WHERE execution_label = $1 AND execution_id <> $2 "
-      "ORDER BY execution_timestamp DESC, id DESC LIMIT $3",
-      {text(label), text(except_id), std::int64_t{last}});
-  std::vector<results::Run> runs;
-  std::vector<std::int64_t> run_ids;
-  for (const auto& r : ids) {
+void Store::for_each_run(
+    const std::string& label, std::optional<double> since, const std::function<bool(const RunRow& row)>& want,
+    const std::function<void(const RunRow& row, results::Run&& run, const std::string& problem)>& fn) {
+  std::vector<SqlValue> params = {since.value_or(-1e300)};
+  std::string where = "WHERE r.execution_timestamp >= $1";
+  if (!label.empty()) {
+    where += " AND r.execution_label = $2";
+    params.emplace_back(text(label));
+  }
+  // The rows first, then each document by itself: the documents of a long history are read one at a time.
+  const auto rows = db_->query(
+      std::string(kListColumns) + ", r.id FROM runs r " + where + " ORDER BY r.execution_timestamp, r.id", params);
+  for (const auto& r : rows) {
+    const RunRow row = row_of(r);
+    if (!want(row)) continue;
+    const auto doc =
+        db_->query("SELECT document FROM run_documents WHERE run_id = $1", {std::stoll(r[11].value_or("0"))});
+    std::string problem;
     results::Run run;
-    run.info.execution_id = r[1].value_or("");
-    run.info.execution_timestamp = std::stod(r[2].value_or("0"));
-    run.info.execution_label = label;
-    runs.push_back(std::move(run));
-    run_ids.push_back(std::stoll(r[0].value_or("0")));
+    try {
+      if (doc.empty()) throw HistoryError("it has no stored document");
+      run = restore_document(doc[0][0].value_or(""));
+      run.status = row.status;
+    } catch (const std::exception& e) {
+      problem = fmt::format("run {}: {}", row.execution_id, e.what());
+      run = results::Run();
+    }
+    fn(row, std::move(run), problem);
   }
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    results::Run measured = load_measured_trials(*db_, run_ids[i]);
-    runs[i].cases = std::move(measured.cases);
+}
+
+Store::LabelMedians Store::label_medians(const std::string& label, int last, const std::string& except_id,
+                                         bool use_flagged) {
+  const char* const newest =
+      "SELECT id, execution_timestamp FROM runs WHERE execution_label = $1 AND execution_id <> $2 "
+      "ORDER BY execution_timestamp DESC, id DESC LIMIT $3";
+  const std::vector<SqlValue> params = {text(label), text(except_id), std::int64_t{last}};
+  LabelMedians out;
+  const auto count = db_->query(fmt::format("SELECT COUNT(*) FROM ({}) r", newest), params);
+  out.runs = count.empty() || count[0].empty() || !count[0][0] ? 0 : static_cast<std::size_t>(std::stoll(*count[0][0]));
+  const auto rows =
+      db_->query(fmt::format("SELECT s.case_name, s.metric, {} FROM ({}) r JOIN series_points p ON p.run_id = r.id "
+                             "JOIN series s ON s.id = p.series_id ORDER BY r.execution_timestamp DESC, r.id DESC",
+                             use_flagged ? "p.value_all" : "p.value", newest),
+                 params);
+  for (const auto& r : rows) {
+    if (!r[2]) continue;  // every trial of that run disturbed: no undisturbed median
+    out.medians[{r[0].value_or(""), r[1].value_or("")}].push_back(std::stod(*r[2]));
   }
-  return runs;
+  return out;
 }
 
 ResolvedId Store::resolve_id(const std::string& prefix) {
@@ -230,10 +227,11 @@ ResolvedId Store::resolve_id(const std::string& prefix) {
 
 std::vector<Series> Store::series(const SeriesFilter& filter) {
   std::string sql =
-      "SELECT r.execution_label, r.system_name, r.image, p.case_name, p.metric, p.unit, p.direction, "
+      "SELECT r.execution_label, r.system_name, r.image, s.case_name, s.metric, s.unit, s.direction, "
       "r.execution_id, r.execution_timestamp, r.commit_id, " +
       std::string(filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials") +
-      " FROM series_points p JOIN runs r ON r.id = p.run_id WHERE r.execution_timestamp >= $1";
+      " FROM series_points p JOIN runs r ON r.id = p.run_id JOIN series s ON s.id = p.series_id "
+      "WHERE r.execution_timestamp >= $1";
   std::vector<SqlValue> params = {filter.since.value_or(-1e300)};
   if (!filter.label.empty()) {
     sql += " AND r.execution_label = $2";
@@ -241,7 +239,7 @@ std::vector<Series> Store::series(const SeriesFilter& filter) {
   }
   // A run whose every trial was disturbed has no undisturbed median: not a point of the series.
   if (!filter.use_flagged) sql += " AND p.value IS NOT NULL";
-  sql += " ORDER BY r.execution_label, r.system_name, r.image, p.case_name, p.metric, r.execution_timestamp, r.id";
+  sql += " ORDER BY r.execution_label, r.system_name, r.image, s.case_name, s.metric, r.execution_timestamp, r.id";
   std::vector<Series> out;
   // The filters are regular expressions, which the two dialects spell differently: applied here,
   // once per series rather than per row.

@@ -10,13 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compare/history_compare.hpp"
 #include "history/sql_connection.hpp"
 #include "results/model.hpp"
 
 namespace perfzero::history {
 
 // The schema this build writes; a database at a later version is refused, an earlier one migrated.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 struct RunRow {
   std::string execution_id;
@@ -102,9 +103,20 @@ class Store {
   std::vector<std::string> prune(const std::string& label, int keep_last, std::string* vacuum_problem = nullptr);
   // The stored run with its cases, succeeded and failed trials and metrics; nullopt when unknown.
   std::optional<results::Run> show(const std::string& execution_id);
-  // The last `last` runs of `label` (newest first), leaving out `except_id`, with their cases,
-  // trials and metrics: what `compare --history` judges a candidate against.
-  std::vector<results::Run> label_runs(const std::string& label, int last, const std::string& except_id);
+  // Every stored run of `label` (every label when empty) started at `since` or later, oldest first,
+  // that `want` keeps, each restored whole from its document, one at a time (a history of 10,000 runs
+  // is never all in memory). A run whose document cannot be read is given with `problem` set and an
+  // empty run.
+  void for_each_run(const std::string& label, std::optional<double> since,
+                    const std::function<bool(const RunRow& row)>& want,
+                    const std::function<void(const RunRow& row, results::Run&& run, const std::string& problem)>& fn);
+  // What `compare --history` judges a candidate against: the series points of the last `last` runs
+  // of `label` (newest first), leaving out `except_id`, per case and metric; `runs` counts the runs.
+  struct LabelMedians {
+    compare::HistoryMedians medians;
+    std::size_t runs = 0;
+  };
+  LabelMedians label_medians(const std::string& label, int last, const std::string& except_id, bool use_flagged);
 
   std::string describe() const { return db_->describe(); }
 

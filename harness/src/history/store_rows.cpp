@@ -1,5 +1,8 @@
 #include "history/store_rows.hpp"
 
+#include <set>
+#include <vector>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -53,23 +56,46 @@ results::Run load_measured_trials(SqlConnection& db, std::int64_t run_id) {
   return run;
 }
 
+namespace {
+
+// The id of the series named by case, metric, unit and direction, made when new. ON CONFLICT makes
+// two writers naming a new series at once agree on one row.
+std::int64_t series_id(SqlConnection& db, const std::vector<SqlValue>& name) {
+  const char* const match = "case_name = $1 AND metric = $2 AND unit = $3 AND direction = $4";
+  auto rows = db.query(fmt::format("SELECT id FROM series WHERE {}", match), name);
+  if (rows.empty()) {
+    db.exec("INSERT INTO series (case_name, metric, unit, direction) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            name);
+    rows = db.query(fmt::format("SELECT id FROM series WHERE {}", match), name);
+  }
+  if (rows.empty() || rows[0].empty() || !rows[0][0]) {
+    throw HistoryError(fmt::format("{}: no id for a new series row", db.describe()));
+  }
+  return std::stoll(*rows[0][0]);
+}
+
+}  // namespace
+
 void insert_series_points(SqlConnection& db, std::int64_t run_id, const results::Run& run) {
+  std::set<std::int64_t> stored;
   for (const auto& c : compare::collect_values(run)) {
     for (const auto& s : c.series) {
       const auto all = results::compute_stats(s.values).median;
       if (!all) continue;
+      const std::int64_t series = series_id(db, {valid_utf8(c.case_name), valid_utf8(s.metric), valid_utf8(s.unit),
+                                                 std::string(perfzero::to_string(s.direction))});
+      if (!stored.insert(series).second) continue;
       const auto undisturbed = compare::side_of(c, s, false);
       const auto median = results::compute_stats(undisturbed.values).median;
-      std::vector<SqlValue> params = {run_id, valid_utf8(c.case_name), valid_utf8(s.metric), valid_utf8(s.unit),
-                                      std::string(perfzero::to_string(s.direction))};
+      std::vector<SqlValue> params = {run_id, series};
       if (median) params.emplace_back(*median);
       const std::size_t n = params.size();
       params.emplace_back(static_cast<std::int64_t>(undisturbed.values.size()));
       params.emplace_back(*all);
       params.emplace_back(static_cast<std::int64_t>(s.values.size()));
-      db.exec(fmt::format("INSERT INTO series_points (run_id, case_name, metric, unit, direction, value, trials, "
-                          "value_all, trials_all) VALUES ($1, $2, $3, $4, $5, {}, ${}, ${}, ${})",
-                          median ? "$6" : "NULL", n + 1, n + 2, n + 3),
+      db.exec(fmt::format("INSERT INTO series_points (run_id, series_id, value, trials, value_all, trials_all) "
+                          "VALUES ($1, $2, {}, ${}, ${}, ${})",
+                          median ? "$3" : "NULL", n + 1, n + 2, n + 3),
               params);
     }
   }
