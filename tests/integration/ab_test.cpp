@@ -10,7 +10,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::ab_test {
 namespace {
 
 const nlohmann::json& row(const nlohmann::json& doc, const std::string& metric) {
@@ -192,4 +194,4 @@ TEST(Ab, AStopSignalEndsBothRunsInterruptedAndPrintsWhatIsKnown) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::ab_test

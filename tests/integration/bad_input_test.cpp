@@ -5,7 +5,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::bad_input_test {
 namespace {
 
 std::string expected_error(const std::filesystem::path& file) {
@@ -135,4 +137,4 @@ TEST(Cli, HelpListAndDryRunExitZero) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::bad_input_test

@@ -10,7 +10,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::config_hardening_test {
 namespace {
 
 const std::string kNotUtf8 = "caf\xe9";  // Latin-1 'é': not valid UTF-8
@@ -178,4 +180,4 @@ TEST(ChildResult, ADuplicateMetricNameIsInvalid) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::config_hardening_test

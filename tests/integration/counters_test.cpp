@@ -10,7 +10,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::counters_test {
 namespace {
 
 std::map<std::string, double> metrics_of(const nlohmann::json& report) {
@@ -117,4 +119,4 @@ TEST(Counters, TheCpuClockIsRecordedAndItsLimitsAreCheckedFlags) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::counters_test

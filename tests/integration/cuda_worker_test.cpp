@@ -10,7 +10,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::cuda_worker_test {
 namespace {
 
 TEST(CudaWorker, ListMarksTheMethodsThatNeedAGpu) {
@@ -111,4 +113,4 @@ methods:
 #endif
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::cuda_worker_test

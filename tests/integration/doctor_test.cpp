@@ -7,7 +7,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::doctor_test {
 namespace {
 
 TEST(Doctor, QuickChecksEverythingInAboutFiveSecondsAndExitsByItsVerdict) {
@@ -49,4 +51,4 @@ TEST(Doctor, RunWithDoctorRecordsTheVerdictInRunJsonAndTheSummary) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::doctor_test

@@ -14,7 +14,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::exports_test {
 namespace {
 
 const std::string kHostileMetric = "lat ency,\"p50\"=x\\y\nz";
@@ -214,4 +216,4 @@ methods: [{name: t, command: [/bin/true], output: none}]
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::exports_test

@@ -11,7 +11,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::gpu_clock_lock_test {
 namespace {
 
 // While its trial runs, the method copies what the driver holds locked.
@@ -192,4 +194,4 @@ TEST(GpuClockLock, DoctorWarnsOfPersistenceOffAndAnXidAndNotesUnlockedClocks) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::gpu_clock_lock_test

@@ -9,7 +9,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::gpu_telemetry_test {
 namespace {
 
 const char* const kSleepSuite = R"(
@@ -95,4 +97,4 @@ TEST(GpuTelemetry, WithoutNvmlThereIsNoGpuSampler) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::gpu_telemetry_test

@@ -15,7 +15,9 @@
 #include "planted_history.hpp"
 #include "postgres_server.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::history_postgresql_test {
 namespace {
 
 class HistoryPostgres : public ::testing::Test {
@@ -143,4 +145,4 @@ TEST_F(HistoryPostgres, ChangePointsPrefixesAndPrune) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::history_postgresql_test

@@ -6,7 +6,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::interrupt_and_resume_test {
 namespace {
 
 bool wait_for(const std::function<bool()>& condition, std::chrono::seconds limit) {
@@ -147,4 +149,4 @@ TEST(OutputDir, TwoRunsNeverShareADirectory) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::interrupt_and_resume_test

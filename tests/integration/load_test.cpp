@@ -10,7 +10,9 @@
 #include "cpu_hogs.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::load_test {
 namespace {
 
 TEST(UnderLoad, ALongTrialThatSharedTheCpuWithABusyProcessIsFlagged) {
@@ -227,4 +229,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::load_test

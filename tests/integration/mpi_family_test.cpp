@@ -6,7 +6,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::mpi_family_test {
 namespace {
 
 // A case's first trial report, found through run.json's plan (the directory spells the name safely).
@@ -95,4 +97,4 @@ TEST(MpiFamily, BadParametersFailWithTheReason) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::mpi_family_test

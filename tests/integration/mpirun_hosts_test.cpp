@@ -9,7 +9,9 @@
 #include "../unit/temp_dir.hpp"
 #include "slurm_cluster.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::mpirun_hosts_test {
 namespace {
 
 // The launch every method of these suites gets: a hostfile of the three hosts, one slot each.
@@ -81,4 +83,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::mpirun_hosts_test

@@ -13,7 +13,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::multi_rank_test {
 namespace {
 
 std::string this_host() {
@@ -342,4 +344,4 @@ TEST_F(MultiRank, BadLaunchInputIsAOneLineErrorBeforeAnyTrial) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::multi_rank_test

@@ -14,7 +14,9 @@
 #include "../unit/temp_dir.hpp"
 #include "slurm_cluster.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::nccl_cluster_test {
 namespace {
 
 TEST_F(SlurmCluster, NcclRanksWithoutAGpuAllEndSkippedAtOnce) {
@@ -47,4 +49,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::nccl_cluster_test

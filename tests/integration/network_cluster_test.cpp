@@ -11,7 +11,9 @@
 #include "../unit/temp_dir.hpp"
 #include "slurm_cluster.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::network_cluster_test {
 namespace {
 
 double throughput_of(const nlohmann::json& rep) {
@@ -96,4 +98,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::network_cluster_test

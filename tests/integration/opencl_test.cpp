@@ -9,7 +9,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::opencl_test {
 namespace {
 
 const std::string kEveryMethod =
@@ -67,4 +69,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::opencl_test

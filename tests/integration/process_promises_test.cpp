@@ -13,7 +13,9 @@
 #include "perfzero_runner.hpp"
 #include "promise_helpers.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::process_promises_test {
 namespace {
 
 using namespace promises;  // NOLINT(google-build-using-namespace)
@@ -181,4 +183,4 @@ TEST(ProcessPromises, ALauncherWhoseHarnessIsAlreadyGoneStartsNothingAndExits) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::process_promises_test

@@ -13,7 +13,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::reliability_test {
 namespace {
 
 const std::filesystem::path kPerfzero = kBinDir / "harness" / "perfzero";
@@ -384,4 +386,4 @@ TEST(Reliability, ATrialRunAgainInItsDirectoryKeepsNothingOfTheEarlierAttempt) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::reliability_test

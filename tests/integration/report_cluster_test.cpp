@@ -14,7 +14,9 @@
 #include "../unit/temp_dir.hpp"
 #include "slurm_cluster.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::report_cluster_test {
 namespace {
 
 constexpr double kUsdPerHostHour = 1.5;  // the catalog below
@@ -182,4 +184,4 @@ shapes:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::report_cluster_test

@@ -11,7 +11,9 @@
 
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::report_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -284,4 +286,4 @@ TEST_F(ReportTest, OldPricesAndNonUtf8LabelsAreHandled) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::report_test

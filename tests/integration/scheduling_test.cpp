@@ -4,7 +4,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::scheduling_test {
 namespace {
 
 double started(const std::filesystem::path& run, const std::string& method, int trial) {
@@ -67,4 +69,4 @@ comparisons:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::scheduling_test

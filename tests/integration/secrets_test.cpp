@@ -7,7 +7,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::secrets_test {
 namespace {
 
 const std::vector<std::string> kSecrets{"sekrit01env",   "sekrit02url",   "sekrit03argv",  "sekrit04pw",
@@ -132,4 +134,4 @@ TEST(Secrets, BuildInfoKeepsNoTokenFromTheGitRemote) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::secrets_test

@@ -9,7 +9,9 @@
 #include "../unit/temp_dir.hpp"
 #include "slurm_cluster.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::slurm_cluster_test {
 namespace {
 
 TEST_F(SlurmCluster, ItsThreeHostsEachHaveTheirOwnNameAndNetwork) {
@@ -297,4 +299,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::slurm_cluster_test

@@ -10,7 +10,9 @@
 #include "../unit/temp_dir.hpp"
 #include "slurm_cluster.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::slurm_failures_test {
 namespace {
 
 TEST_F(SlurmCluster, ARankThatCrashesNamesItsRankAndHostAndTheRunGoesOn) {
@@ -146,4 +148,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::slurm_failures_test

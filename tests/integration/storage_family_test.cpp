@@ -14,7 +14,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::storage_family_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -169,4 +171,4 @@ TEST(Storage, TmpfsIsRefusedAsMemoryNotADisk) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::storage_family_test

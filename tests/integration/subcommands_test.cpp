@@ -7,7 +7,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::subcommands_test {
 namespace {
 
 const std::filesystem::path kBadSuites = kSourceDir / "tests" / "fixtures" / "bad_suites";
@@ -193,4 +195,4 @@ TEST(Subcommands, TheManPageReadsCleanAndHasEveryCommandAndFlag) {
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::subcommands_test

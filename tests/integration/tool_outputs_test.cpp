@@ -9,7 +9,9 @@
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
 
-namespace perfzero::testing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::testing::tool_outputs_test {
 namespace {
 
 bool have(const char* tool) { return std::system(fmt::format("command -v {} > /dev/null", tool).c_str()) == 0; }
@@ -87,4 +89,4 @@ methods:
 }
 
 }  // namespace
-}  // namespace perfzero::testing
+}  // namespace perfzero::testing::tool_outputs_test

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::results::auto_trials_test {
 namespace {
 
 // The distribution-free 95 % interval of the median from order statistics: for n = 6 it is
@@ -77,4 +79,4 @@ TEST(AutoTrials, TheMainRateMetricIsWhatTheNoiseIsOf) {
 }
 
 }  // namespace
-}  // namespace perfzero::results
+}  // namespace perfzero::results::auto_trials_test

@@ -12,7 +12,9 @@
 #include "compare/significance.hpp"
 #include "results/statistics.hpp"
 
-namespace perfzero::results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::results::bootstrap_test {
 namespace {
 
 // compare/significance.cpp's bootstrap as it was before it moved here, verbatim but for names.
@@ -89,4 +91,4 @@ TEST(Bootstrap, RatioOfMediansHoldsTheTrueRatioAndIsSeeded) {
 }
 
 }  // namespace
-}  // namespace perfzero::results
+}  // namespace perfzero::results::bootstrap_test

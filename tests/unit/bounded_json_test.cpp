@@ -7,7 +7,9 @@
 #include "child_results/child_result.hpp"
 #include "child_results/non_finite_json.hpp"
 
-namespace perfzero::child_results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::child_results::bounded_json_test {
 namespace {
 
 std::string nested(int levels) {
@@ -56,4 +58,4 @@ TEST(NonFiniteJson, QuotesBareTokensOnlyOutsideStrings) {
 }
 
 }  // namespace
-}  // namespace perfzero::child_results
+}  // namespace perfzero::child_results::bounded_json_test

@@ -11,7 +11,9 @@
 #include "compare/change_points.hpp"
 #include "compare/student_t_test.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_change_points_test {
 namespace {
 
 std::vector<double> noisy(std::size_t n, double mean, double cv, std::mt19937_64& random) {
@@ -171,4 +173,4 @@ TEST(ChangePoints, ANoiseShiftAloneIsNoStepInTheMean) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_change_points_test

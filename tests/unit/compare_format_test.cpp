@@ -6,7 +6,9 @@
 
 #include "compare/formats.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_format_test {
 namespace {
 
 RunComparison sample() {
@@ -82,4 +84,4 @@ TEST(CompareFormat, TerminalColoursOnlyWhenAskedAndNeverPassesEscapes) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_format_test

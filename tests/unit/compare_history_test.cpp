@@ -4,7 +4,9 @@
 
 #include "compare/history_compare.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_history_test {
 namespace {
 
 results::Run run_with(const std::string& id, const std::vector<double>& values,
@@ -84,4 +86,4 @@ TEST(HistoryCompare, TooShortAHistoryOrNoneAtAll) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_history_test

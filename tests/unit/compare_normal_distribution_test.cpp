@@ -7,7 +7,9 @@
 
 #include "compare/normal_distribution.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_normal_distribution_test {
 namespace {
 
 TEST(NormalDistribution, CdfAndUpperMatchPublishedValues) {
@@ -39,4 +41,4 @@ TEST(NormalDistribution, DensityIsThePdf) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_normal_distribution_test

@@ -8,7 +8,9 @@
 #include "compare/paired.hpp"
 #include "compare/paired_verdict.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_paired_test {
 namespace {
 
 // scipy.stats.wilcoxon's documented example: Fisher's differences in height of cross- and
@@ -154,4 +156,4 @@ TEST(PairedVerdict, MetricsThatCanBeZeroAreJudgedAsDifferencesFromTheBaseline) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_paired_test

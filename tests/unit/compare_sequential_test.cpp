@@ -9,7 +9,9 @@
 #include "compare/paired_verdict.hpp"
 #include "compare/sequential.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_sequential_test {
 namespace {
 
 TEST(Sequential, LooksStartAtTenGrowByAQuarterAndEndAtTheBudget) {
@@ -104,4 +106,4 @@ TEST(Sequential, AnAaSessionRaisesAFalseAlarmAtMostAlphaOfTheTime) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_sequential_test

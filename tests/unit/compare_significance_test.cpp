@@ -7,7 +7,9 @@
 
 #include <numeric>
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_significance_test {
 namespace {
 
 std::vector<double> range(int from, int to) {
@@ -88,4 +90,4 @@ TEST(Bootstrap, ConstantSamplesGiveTheExactChangeAndZeroIsRefused) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_significance_test

@@ -3,7 +3,9 @@
 
 #include "compare/compare_runs.hpp"
 
-namespace perfzero::compare {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::compare::compare_verdict_test {
 namespace {
 
 results::Case make_case(const std::string& name, const std::vector<double>& values, Direction direction,
@@ -189,4 +191,4 @@ TEST(Verdict, MetricsChoosesWhatGatesTheExitStatus) {
 }
 
 }  // namespace
-}  // namespace perfzero::compare
+}  // namespace perfzero::compare::compare_verdict_test

@@ -9,7 +9,9 @@
 #include "compare/comparison.hpp"
 #include "results/counter_metrics.hpp"
 
-namespace perfzero::samplers {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::samplers::counters_sampler_test {
 namespace {
 
 const results::MetricValue* find(const SamplerOutput& out, const std::string& name) {
@@ -113,4 +115,4 @@ TEST(CounterSet, NamesGroupsAndMistakes) {
 }
 
 }  // namespace
-}  // namespace perfzero::samplers
+}  // namespace perfzero::samplers::counters_sampler_test

@@ -9,7 +9,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::samplers {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::samplers::cpu_clock_sampler_test {
 namespace {
 
 void put(const std::filesystem::path& file, const std::string& text) {
@@ -101,4 +103,4 @@ TEST(CpuClockSampler, ATrialShorterThanASampleSaysSo) {
 }
 
 }  // namespace
-}  // namespace perfzero::samplers
+}  // namespace perfzero::samplers::cpu_clock_sampler_test

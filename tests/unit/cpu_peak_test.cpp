@@ -11,7 +11,9 @@
 #include "perfzero/cpus.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::peak {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::peak::cpu_peak_test {
 namespace {
 
 const std::filesystem::path kFixtures = PERFZERO_FIXTURES_DIR;
@@ -172,4 +174,4 @@ TEST(CpuPeakCache, JsonRoundTripsEveryField) {
 }
 
 }  // namespace
-}  // namespace perfzero::peak
+}  // namespace perfzero::peak::cpu_peak_test

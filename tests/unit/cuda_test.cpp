@@ -15,7 +15,9 @@
 #include "speedcube/philox.hpp"
 #include "speedcube/speedcube.hpp"
 
-namespace perfzero::cuda {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::cuda::cuda_test {
 namespace {
 
 TEST(CudaGemmPeak, IsSmsTimesClockTimesTheTablesRate) {
@@ -134,4 +136,4 @@ TEST(CudaMethods, EveryMethodNeedsAGpuAndEndsSkippedWithoutOne) {
 }
 
 }  // namespace
-}  // namespace perfzero::cuda
+}  // namespace perfzero::cuda::cuda_test

@@ -10,7 +10,9 @@
 #include "doctor/noise_score.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::doctor {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::doctor::doctor_checks_test {
 namespace {
 
 void put(const std::filesystem::path& file, const std::string& text) {
@@ -128,4 +130,4 @@ TEST(NoiseScore, EachKernelRunsAtLeastFiveRounds) {
 }
 
 }  // namespace
-}  // namespace perfzero::doctor
+}  // namespace perfzero::doctor::doctor_checks_test

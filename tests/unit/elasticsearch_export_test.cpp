@@ -13,7 +13,9 @@
 #include "export_test_runs.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::export_formats {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::export_formats::elasticsearch_export_test {
 namespace {
 
 using nlohmann::json;
@@ -148,4 +150,4 @@ TEST(ElasticsearchExport, WritesBothFilesIntoTheDirectory) {
 }
 
 }  // namespace
-}  // namespace perfzero::export_formats
+}  // namespace perfzero::export_formats::elasticsearch_export_test

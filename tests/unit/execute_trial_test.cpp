@@ -17,7 +17,9 @@
 #include "runner/local_executor.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::runner {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::runner::execute_trial_test {
 namespace {
 
 using testing::TempDir;
@@ -285,4 +287,4 @@ TEST(TrialReportPath, OnlyMeasuredTrialsThatEndedHaveOne) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::runner::execute_trial_test

@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfzero::export_formats {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::export_formats::export_text_test {
 namespace {
 
 const std::string kFffd = "\xEF\xBF\xBD";
@@ -64,4 +66,4 @@ TEST(Fnv1aHex, MatchesTheReferenceValues) {
 }
 
 }  // namespace
-}  // namespace perfzero::export_formats
+}  // namespace perfzero::export_formats::export_text_test

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::child_results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::child_results::extras_bound_test {
 namespace {
 
 TEST(ExtrasBound, WhatFitsIsKeptAsItIs) {
@@ -31,4 +33,4 @@ TEST(ExtrasBound, AnEntryTooLargeOrTooDeepIsReplacedByWhatItWasAndTheRestKept) {
 }
 
 }  // namespace
-}  // namespace perfzero::child_results
+}  // namespace perfzero::child_results::extras_bound_test

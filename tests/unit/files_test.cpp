@@ -8,7 +8,9 @@
 #include "common/trial_files.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::files {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::files::files_test {
 namespace {
 
 using testing::TempDir;
@@ -63,4 +65,4 @@ TEST(WriteAtomically, AFailedWriteNamesTheFileAndLeavesNothingBehind) {
 }
 
 }  // namespace
-}  // namespace perfzero::files
+}  // namespace perfzero::files::files_test

@@ -19,7 +19,9 @@
 #include "pricing/price_catalog.hpp"
 #include "results/journal.hpp"
 
-namespace perfzero::child_results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::child_results::fuzz_regressions_test {
 namespace {
 
 const std::filesystem::path kRegressions = std::filesystem::path(PERFZERO_FIXTURES_DIR) / "fuzz_regressions";
@@ -131,4 +133,4 @@ TEST(FuzzRegressionsDeathTest, HistoryDocumentReaderSurvivesEveryKeptInput) {
 }
 
 }  // namespace
-}  // namespace perfzero::child_results
+}  // namespace perfzero::child_results::fuzz_regressions_test

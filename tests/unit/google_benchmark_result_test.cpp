@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
-namespace perfzero::child_results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::child_results::google_benchmark_result_test {
 namespace {
 
 const std::filesystem::path kFixtures = PERFZERO_FIXTURES_DIR;
@@ -113,4 +115,4 @@ TEST(GoogleBenchmarkResult, BadInput) {
 }
 
 }  // namespace
-}  // namespace perfzero::child_results
+}  // namespace perfzero::child_results::google_benchmark_result_test

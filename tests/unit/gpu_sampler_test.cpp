@@ -11,7 +11,9 @@
 #include "nvml/nvml_api.h"
 #include "scoped_env.hpp"
 
-namespace perfzero::samplers {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::samplers::gpu_sampler_test {
 namespace {
 
 using testing::ScopedEnv;
@@ -131,4 +133,4 @@ TEST(GpuSampler, AFailingCallIsReportedOnceAndNothingElseIsLost) {
 }
 
 }  // namespace
-}  // namespace perfzero::samplers
+}  // namespace perfzero::samplers::gpu_sampler_test

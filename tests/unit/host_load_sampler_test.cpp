@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::samplers {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::samplers::host_load_sampler_test {
 namespace {
 
 TEST(HostLoad, ParsesTheCpuLineOfProcStat) {
@@ -167,4 +169,4 @@ TEST(HostLoad, SamplesTheRealProcStat) {
 }
 
 }  // namespace
-}  // namespace perfzero::samplers
+}  // namespace perfzero::samplers::host_load_sampler_test

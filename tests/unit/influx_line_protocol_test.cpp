@@ -14,7 +14,9 @@
 #include "line_protocol_parser.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::export_formats {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::export_formats::influx_line_protocol_test {
 namespace {
 
 std::vector<testing::LinePoint> parse_all(const std::string& text) {
@@ -151,4 +153,4 @@ TEST(InfluxLineProtocol, RoundTripsThroughARealInfluxd) {
 }
 
 }  // namespace
-}  // namespace perfzero::export_formats
+}  // namespace perfzero::export_formats::influx_line_protocol_test

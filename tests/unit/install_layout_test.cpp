@@ -8,7 +8,9 @@
 #include "common/install_layout.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::files {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::files::install_layout_test {
 namespace {
 
 void make_launcher(const testing::TempDir& root, const std::string& dir) {
@@ -47,4 +49,4 @@ TEST(InstallLayout, TheTestBinaryKnowsItsOwnDirectory) {
 }
 
 }  // namespace
-}  // namespace perfzero::files
+}  // namespace perfzero::files::install_layout_test

@@ -9,7 +9,9 @@
 #include "compare/formats.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::junit {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::junit::junit_xml_test {
 namespace {
 
 const std::string kSchema = std::string(PERFZERO_SOURCE_DIR) + "/tests/data/junit/junit.xsd";
@@ -70,4 +72,4 @@ TEST(JunitXml, ACompareReportGivesOneCasePerRowWithSlowerGatedRowsFailing) {
 }
 
 }  // namespace
-}  // namespace perfzero::junit
+}  // namespace perfzero::junit::junit_xml_test

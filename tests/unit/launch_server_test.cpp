@@ -17,7 +17,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::runner {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::runner::launch_server_test {
 namespace {
 
 using testing::TempDir;
@@ -179,4 +181,4 @@ TEST(LaunchServer, ALauncherWhoseHarnessDiesEndsTheMethodsTreeAndItself) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::runner::launch_server_test

@@ -16,7 +16,9 @@
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::launch_test {
 namespace {
 
 using testing::ScopedEnv;
@@ -424,4 +426,4 @@ TEST(NameTheRank, ASucceededOrLocalTrialIsLeftAlone) {
 }
 
 }  // namespace
-}  // namespace perfzero
+}  // namespace perfzero::launch_test

@@ -9,7 +9,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::runner {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::runner::log_cap_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -43,4 +45,4 @@ TEST(LogCap, LeavesSmallLogsAndOddFilesAlone) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::runner::log_cap_test

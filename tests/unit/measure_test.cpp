@@ -11,7 +11,9 @@
 #include "perfzero/benchmark.hpp"
 #include "perfzero/cpus.hpp"
 
-namespace perfzero {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::measure_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -184,4 +186,4 @@ TEST(StandardParams, ThreadsZeroMeansEveryAllowedCpu) {
 }
 
 }  // namespace
-}  // namespace perfzero
+}  // namespace perfzero::measure_test

@@ -19,7 +19,9 @@
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::method_catalog {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::method_catalog::method_catalog_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -372,4 +374,4 @@ TEST(MissingWorker, AKnownFamilyNamesTheWorkerTheBuildLacks) {
 }
 
 }  // namespace
-}  // namespace perfzero::method_catalog
+}  // namespace perfzero::method_catalog::method_catalog_test

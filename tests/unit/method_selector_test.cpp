@@ -4,7 +4,9 @@
 
 #include "common/errors.hpp"
 
-namespace perfzero::config {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::config::method_selector_test {
 namespace {
 
 void nothing(Context&) {}
@@ -52,4 +54,4 @@ TEST(SelectMethods, UnknownNamesSuggestTheClosest) {
 }
 
 }  // namespace
-}  // namespace perfzero::config
+}  // namespace perfzero::config::method_selector_test

@@ -11,7 +11,9 @@
 #include "nccl/nccl_debug_log.hpp"
 #include "nccl/nccl_operations.hpp"
 
-namespace perfzero::nccl {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::nccl::nccl_host_test {
 namespace {
 
 const Operation kAll[] = {Operation::all_reduce, Operation::all_gather, Operation::reduce_scatter,
@@ -206,4 +208,4 @@ TEST(NcclDebugLog, HostileTextIsReadWithoutHarm) {
 }
 
 }  // namespace
-}  // namespace perfzero::nccl
+}  // namespace perfzero::nccl::nccl_host_test

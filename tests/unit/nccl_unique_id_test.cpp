@@ -12,7 +12,9 @@
 #include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::nccl {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::nccl::nccl_unique_id_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -98,4 +100,4 @@ TEST(NcclUniqueId, NothingPublishedIsATimeOutSayingSo) {
 }
 
 }  // namespace
-}  // namespace perfzero::nccl
+}  // namespace perfzero::nccl::nccl_unique_id_test

@@ -9,7 +9,9 @@
 #include "sysinfo/system_info.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::nvml {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::nvml::nvml_library_test {
 namespace {
 
 using testing::ScopedEnv;
@@ -161,4 +163,4 @@ TEST(NvmlLibrary, XidEventsAreTakenOnceEach) {
 }
 
 }  // namespace
-}  // namespace perfzero::nvml
+}  // namespace perfzero::nvml::nvml_library_test

@@ -12,7 +12,9 @@
 #include "perfzero/registry.hpp"
 #include "speedcube/speedcube.hpp"
 
-namespace perfzero::opencl {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::opencl::opencl_test {
 namespace {
 
 Context run(const std::string& method, const ParamMap& overrides) {
@@ -235,4 +237,4 @@ TEST(OpenClMethods, MnistTrainingStepLearns) {
 }
 
 }  // namespace
-}  // namespace perfzero::opencl
+}  // namespace perfzero::opencl::opencl_test

@@ -15,7 +15,9 @@
 #include "openmetrics_checks.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::export_formats {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::export_formats::openmetrics_export_test {
 namespace {
 
 testing::OpenMetricsCheck checked(const results::Run& run) {
@@ -122,4 +124,4 @@ TEST(OpenMetricsExport, WritesTheFileWholeAndLeavesNoTemporaryBehind) {
 }
 
 }  // namespace
-}  // namespace perfzero::export_formats
+}  // namespace perfzero::export_formats::openmetrics_export_test

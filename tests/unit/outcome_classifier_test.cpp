@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::runner {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::runner::outcome_classifier_test {
 namespace {
 
 TrialExecution exited(int code) {
@@ -134,4 +136,4 @@ TEST(ChildResultParser, ChecksEveryField) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::runner::outcome_classifier_test

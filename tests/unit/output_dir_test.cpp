@@ -9,7 +9,9 @@
 #include "common/errors.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::app {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::app::output_dir_test {
 namespace {
 
 // Runs `claim` and returns its UsageError's message, or "" when it did not throw one.
@@ -103,4 +105,4 @@ TEST(OutputDir, ACreatableParentIsRequired) {
 }
 
 }  // namespace
-}  // namespace perfzero::app
+}  // namespace perfzero::app::output_dir_test

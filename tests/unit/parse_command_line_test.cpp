@@ -3,7 +3,9 @@
 #include "cli/options.hpp"
 #include "common/errors.hpp"
 
-namespace perfzero::cli {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::cli::parse_command_line_test {
 namespace {
 
 ParseResult parse(std::vector<const char*> args) {
@@ -63,4 +65,4 @@ TEST(CommandLine, BadInputNamesTheFlagAndWhatItAccepts) {
 }
 
 }  // namespace
-}  // namespace perfzero::cli
+}  // namespace perfzero::cli::parse_command_line_test

@@ -12,7 +12,9 @@
 #include "common/errors.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::pricing {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::pricing::price_catalog_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -161,4 +163,4 @@ TEST(PriceCatalog, OnlyARegularFileIsRead) {
 }
 
 }  // namespace
-}  // namespace perfzero::pricing
+}  // namespace perfzero::pricing::price_catalog_test

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::procfs {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::procfs::proc_reader_test {
 namespace {
 
 TEST(ParseProcStat, HandlesSpacesAndParenthesesInTheCommandName) {
@@ -78,4 +80,4 @@ TEST(ProcessTree, FindsChildrenAndGrandchildrenOfThisProcess) {
 }
 
 }  // namespace
-}  // namespace perfzero::procfs
+}  // namespace perfzero::procfs::proc_reader_test

@@ -11,7 +11,9 @@
 
 #include "samplers/sample_clock.hpp"
 
-namespace perfzero::samplers {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::samplers::process_tree_sampler_test {
 namespace {
 
 TEST(ProcessTreeSampler, SeesEveryProcessBelowTheRootAndItsMemory) {
@@ -47,4 +49,4 @@ TEST(ProcessTreeSampler, SeesEveryProcessBelowTheRootAndItsMemory) {
 }
 
 }  // namespace
-}  // namespace perfzero::samplers
+}  // namespace perfzero::samplers::process_tree_sampler_test

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::program_output_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -53,4 +55,4 @@ TEST(RunProgram, AMissingProgramIsSaidAndBlockedSignalsAreNotInherited) {
 }
 
 }  // namespace
-}  // namespace perfzero
+}  // namespace perfzero::program_output_test

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::progress {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::progress::progress_test {
 namespace {
 
 // A FILE* standing in for stdout, read back as text.
@@ -95,4 +97,4 @@ TEST(Progress, LiveLineOnATerminalIsClearedBeforeTheNextLine) {
 }
 
 }  // namespace
-}  // namespace perfzero::progress
+}  // namespace perfzero::progress::progress_test

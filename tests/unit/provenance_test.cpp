@@ -12,7 +12,9 @@
 #include "provenance/source_info.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::provenance {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::provenance::provenance_test {
 namespace {
 
 using testing::TempDir;
@@ -164,4 +166,4 @@ TEST(SourceInfo, ValuesAreBoundedAndCarryNoCredentials) {
 }
 
 }  // namespace
-}  // namespace perfzero::provenance
+}  // namespace perfzero::provenance::provenance_test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::redact {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::redact::redact_test {
 namespace {
 
 TEST(Redact, SecretLookingNamesAreHidden) {
@@ -74,4 +76,4 @@ TEST(Redact, ParamsByNameAndUrl) {
 }
 
 }  // namespace
-}  // namespace perfzero::redact
+}  // namespace perfzero::redact::redact_test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::registry_test {
 namespace {
 
 void do_nothing(Context& /*ctx*/) {}
@@ -58,4 +60,4 @@ TEST(RegistryDeathTest, ADuplicateNameAbortsAtStartUp) {
 }
 
 }  // namespace
-}  // namespace perfzero
+}  // namespace perfzero::registry_test

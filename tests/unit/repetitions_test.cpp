@@ -7,7 +7,9 @@
 #include "child_results/child_result.hpp"
 #include "child_results/repetitions.hpp"
 
-namespace perfzero::child_results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::child_results::repetitions_test {
 namespace {
 
 std::string error_of(const std::string& list) {
@@ -79,4 +81,4 @@ TEST(Repetitions, TheChildResultCarriesThemOrSaysWhatIsWrong) {
 }
 
 }  // namespace
-}  // namespace perfzero::child_results
+}  // namespace perfzero::child_results::repetitions_test

@@ -11,7 +11,9 @@
 #include "fleet_report/report_writers.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::fleet_report {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::fleet_report::report_builder_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -299,4 +301,4 @@ TEST(HtmlText, InvalidUtf8IsReplacedAndValidTextKept) {
 }
 
 }  // namespace
-}  // namespace perfzero::fleet_report
+}  // namespace perfzero::fleet_report::report_builder_test

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::fleet_report {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::fleet_report::report_figure_text_test {
 namespace {
 
 results::Stats stats(double median, double min, double max) {
@@ -65,4 +67,4 @@ TEST(FigureText, RatiosShowTheirIntervalAndTies) {
 }
 
 }  // namespace
-}  // namespace perfzero::fleet_report
+}  // namespace perfzero::fleet_report::report_figure_text_test

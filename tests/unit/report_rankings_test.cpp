@@ -10,7 +10,9 @@
 #include "fleet_report/report_builder.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::fleet_report {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::fleet_report::report_rankings_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -183,4 +185,4 @@ TEST(ReportRankings, SeveralDisturbancesAreCountedByKind) {
 }
 
 }  // namespace
-}  // namespace perfzero::fleet_report
+}  // namespace perfzero::fleet_report::report_rankings_test

@@ -7,7 +7,9 @@
 #include "runner/outcome_classifier.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::runner {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::runner::result_source_test {
 namespace {
 
 config::PlannedCase command_case(config::OutputFormat output) {
@@ -109,4 +111,4 @@ TEST(ResultSource, OtherFormatsReadTheirFiles) {
 }
 
 }  // namespace
-}  // namespace perfzero::runner
+}  // namespace perfzero::runner::result_source_test

@@ -10,7 +10,9 @@
 #include "results/run_manifest.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::results::results_journal_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -287,4 +289,4 @@ TEST(Reader, ReadsASingleReportAndExplainsWhatIsNotARun) {
 }
 
 }  // namespace
-}  // namespace perfzero::results
+}  // namespace perfzero::results::results_journal_test

@@ -7,7 +7,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::app {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::app::run_facts_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -59,4 +61,4 @@ TEST(RunFacts, ALinkInTheDirectorysPlaceIsNotFollowed) {
 }
 
 }  // namespace
-}  // namespace perfzero::app
+}  // namespace perfzero::app::run_facts_test

@@ -8,7 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
-namespace perfzero::samplers {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::samplers::sample_clock_test {
 namespace {
 
 // Counts its samples; a sample after `closed` is set is a sample after end().
@@ -82,4 +84,4 @@ TEST(SampleClock, AnIdleSampleClockIsDestroyedAtOnce) {
 }
 
 }  // namespace
-}  // namespace perfzero::samplers
+}  // namespace perfzero::samplers::sample_clock_test

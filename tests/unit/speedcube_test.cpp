@@ -7,7 +7,9 @@
 #include "speedcube/philox.hpp"
 #include "speedcube/speedcube.hpp"
 
-namespace perfzero::speedcube {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::speedcube::speedcube_test {
 namespace {
 
 TEST(Philox, MatchesRandom123KnownAnswer) {
@@ -102,4 +104,4 @@ TEST(SpeedCube, RejectsShapesItCannotChunk) {
 }
 
 }  // namespace
-}  // namespace perfzero::speedcube
+}  // namespace perfzero::speedcube::speedcube_test

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 
-namespace perfzero::results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::results::statistics_test {
 namespace {
 
 TEST(Stats, MedianMeanSampleStddevCvAndPercentiles) {
@@ -119,4 +121,4 @@ TEST(CaseOutcome, TheWorstTrialDecides) {
 }
 
 }  // namespace
-}  // namespace perfzero::results
+}  // namespace perfzero::results::statistics_test

@@ -9,7 +9,9 @@
 #include "storage/test_file.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::storage {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::storage::storage_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -86,4 +88,4 @@ TEST(StorageTestFile, RefusesMemoryFullDisksAndWhatIsNotADirectory) {
 }
 
 }  // namespace
-}  // namespace perfzero::storage
+}  // namespace perfzero::storage::storage_test

@@ -2,7 +2,9 @@
 
 #include "stream/stream.hpp"
 
-namespace perfzero::stream {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::stream::stream_test {
 namespace {
 
 TEST(Stream, ValidatesItsArraysAndReportsEveryKernel) {
@@ -16,4 +18,4 @@ TEST(Stream, ValidatesItsArraysAndReportsEveryKernel) {
 }
 
 }  // namespace
-}  // namespace perfzero::stream
+}  // namespace perfzero::stream::stream_test

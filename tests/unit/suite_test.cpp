@@ -6,7 +6,9 @@
 #include "config/plan_builder.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::config {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::config::suite_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -196,4 +198,4 @@ TEST(CaseName, ListsParametersInOrder) {
 }
 
 }  // namespace
-}  // namespace perfzero::config
+}  // namespace perfzero::config::suite_test

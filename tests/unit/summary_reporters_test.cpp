@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::run_outputs {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::run_outputs::summary_reporters_test {
 namespace {
 
 results::Trial trial(int n, Outcome outcome, double wall, double metric) {
@@ -75,4 +77,4 @@ TEST(SummaryMarkdown, ListsProblemsAndFlaggedTrials) {
 }
 
 }  // namespace
-}  // namespace perfzero::run_outputs
+}  // namespace perfzero::run_outputs::summary_reporters_test

@@ -15,7 +15,9 @@
 #include "common/errors.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::files {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::files::sync_behind_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -92,4 +94,4 @@ TEST(SyncBehind, ItsDestructorFinishesAFullQueueAndReturns) {
 }
 
 }  // namespace
-}  // namespace perfzero::files
+}  // namespace perfzero::files::sync_behind_test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::sysinfo {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::sysinfo::system_info_test {
 namespace {
 
 const std::filesystem::path kFixtures = PERFZERO_FIXTURES_DIR;
@@ -100,4 +102,4 @@ TEST(SystemInfo, CollectsThisMachineWithoutNetwork) {
 }
 
 }  // namespace
-}  // namespace perfzero::sysinfo
+}  // namespace perfzero::sysinfo::system_info_test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::text {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::text::table_cells_test {
 namespace {
 
 TEST(Printable, EveryControlCharacterBecomesAQuestionMarkAndTextStays) {
@@ -40,4 +42,4 @@ TEST(MdCell, HtmlIsEscapedPipesCannotEndTheRowAndControlsAreGone) {
 }
 
 }  // namespace
-}  // namespace perfzero::text
+}  // namespace perfzero::text::table_cells_test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-namespace perfzero::text {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::text::text_test {
 namespace {
 
 TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
@@ -73,4 +75,4 @@ TEST(Split, KeepsEmptyFields) {
 }
 
 }  // namespace
-}  // namespace perfzero::text
+}  // namespace perfzero::text::text_test

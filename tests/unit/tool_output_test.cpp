@@ -10,7 +10,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::child_results {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::child_results::tool_output_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -109,4 +111,4 @@ TEST(ToolOutput, HostileOutputIsAnErrorNeverACrash) {
 }
 
 }  // namespace
-}  // namespace perfzero::child_results
+}  // namespace perfzero::child_results::tool_output_test

@@ -8,7 +8,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::app {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::app::trial_dir_ahead_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -92,4 +94,4 @@ TEST(TrialDirAhead, HandsOnTheTmpdirTheLastTrialLeft) {
 }
 
 }  // namespace
-}  // namespace perfzero::app
+}  // namespace perfzero::app::trial_dir_ahead_test

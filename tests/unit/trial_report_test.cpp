@@ -9,7 +9,9 @@
 #include "common/files.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::run_outputs {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::run_outputs::trial_report_test {
 namespace {
 
 std::set<std::string> keys(const nlohmann::json& object) {
@@ -126,4 +128,4 @@ TEST(ProcessLogReporter, WritesProcessInfoAlwaysAndOtherSeriesOnlyWithSamples) {
 }
 
 }  // namespace
-}  // namespace perfzero::run_outputs
+}  // namespace perfzero::run_outputs::trial_report_test

@@ -14,7 +14,9 @@
 
 #include "temp_dir.hpp"
 
-namespace perfzero::app {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::app::trial_tmpdirs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -169,4 +171,4 @@ TEST_F(TrialTmpDirsTest, AnExistingTmpIsAnErrorNamingIt) {
 }
 
 }  // namespace
-}  // namespace perfzero::app
+}  // namespace perfzero::app::trial_tmpdirs_test

@@ -9,7 +9,9 @@
 
 #include "common/errors.hpp"
 
-namespace perfzero::config::yaml {
+// A namespace of this file's own: a unity build puts several test files in one translation unit,
+// where their anonymous namespaces would share helper names.
+namespace perfzero::config::yaml::yaml_document_test {
 namespace {
 
 const DocumentRules kRules{"a test needs two levels", "a test file holds exactly one"};
@@ -67,4 +69,4 @@ TEST(YamlDocumentDeathTest, ATokenTheParserCannotPlaceIsASyntaxErrorNotAnEndless
 }
 
 }  // namespace
-}  // namespace perfzero::config::yaml
+}  // namespace perfzero::config::yaml::yaml_document_test
