@@ -15,9 +15,15 @@ With --postgresql the same runs are also ingested into a PostgreSQL 15 server th
 in a temporary directory (Debian's initdb and pg_ctl; as root the cluster runs as `nobody`; a Unix
 socket only; fsync on, as SQLite's synchronous = FULL), and both are printed side by side.
 
+With --site, `perfzero history site` of the whole database is timed too (issue 23's goal: 10,000
+runs x 50 series in under 30 s; --cases 7 makes 56 series a run: each case has its wall time, the
+noop's metric and the harness's counters), with the pages it wrote and their size: with the default
+--last (200 runs drawn per series page), with --last=500, and without the cost view (--cost_days=0:
+the synthetic runs all fall on two dates, so the default cost view reads every one of them whole).
+
 usage: /usr/bin/python3 benchmarks/history_scaling/history_scaling.py [--perfzero build/ci/harness/perfzero]
            [--runs 10000] [--label_every 10] [--cases 5] [--trials 5] [--batch 1000] [--db FILE_OR_URL]
-           [--postgresql]
+           [--postgresql] [--site]
 """
 import argparse
 import contextlib
@@ -116,6 +122,20 @@ def compare_median(perfzero, db, first):
     return statistics.median(times), times, json.loads(r.stdout)
 
 
+def site_once(perfzero, db, out, name, extra=()):
+    t0 = time.perf_counter()
+    r = subprocess.run([perfzero, "history", "site", f"--db={db}", f"--out={out}", "--no_catalog", *extra],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise SystemExit(f"history site failed ({r.returncode}): {r.stderr}")
+    files = [f for f in out.rglob("*") if f.is_file()]
+    series = len(list((out / "series").glob("*.html")))
+    print(f"{name} history site{' ' + ' '.join(extra) if extra else ''}: {len(files)} pages ({series} series, {len(list((out / 'runs').glob('*.html')))} run "
+          f"pages, {sum(f.stat().st_size for f in files) / 1e6:.0f} MB) in {seconds:.1f} s (goal < 30 s: ratio "
+          f"{seconds / 30:.2f})")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--perfzero", default="build/ci/harness/perfzero")
@@ -126,6 +146,7 @@ def main():
     p.add_argument("--batch", type=int, default=1000)
     p.add_argument("--db", default="")
     p.add_argument("--postgresql", action="store_true")
+    p.add_argument("--site", action="store_true")
     a = p.parse_args()
     perfzero = str(pathlib.Path(a.perfzero).resolve())
     with tempfile.TemporaryDirectory(prefix="perfzero-history-scaling-") as tmp:
@@ -152,6 +173,10 @@ def main():
                 elif "://" not in db:
                     print(f"{name} database: {pathlib.Path(db).stat().st_size / 1e6:.1f} MB (goal <= 100 MB for "
                           f"10,000 runs)")
+                if a.site:
+                    site_once(perfzero, db, work / f"site-{name}", name)
+                    site_once(perfzero, db, work / f"site-{name}-500", name, ("--last=500",))
+                    site_once(perfzero, db, work / f"site-{name}-nocost", name, ("--cost_days=0",))
 
 
 if __name__ == "__main__":

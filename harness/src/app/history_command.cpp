@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "app/history_changes.hpp"
+#include "app/history_site.hpp"
 #include "app/run_id_prefix.hpp"
 #include "common/errors.hpp"
 #include "common/table_cells.hpp"
@@ -166,6 +167,10 @@ int history_command(const cli::HistoryOptions& options) {
     if (options.action == "changes") {
       history::Store store = open_store(options, false);
       return history_changes(options, store);
+    }
+    if (options.action == "site") {
+      history::Store store = open_store(options, false);
+      return history_site(options, store);
     }
     if (options.action == "prune") return prune(options);
     return show(options);

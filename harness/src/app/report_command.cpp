@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "app/catalog_file.hpp"
 #include "app/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -30,20 +31,6 @@ std::string today_utc() {
   std::tm tm{};
   gmtime_r(&now, &tm);
   return fmt::format("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-}
-
-// --catalog, else $PERFZERO_CATALOG, else the catalog installed beside perfzero, else the source
-// tree's (a build tree's perfzero); empty when there is none.
-std::string find_catalog(const cli::ReportOptions& options) {
-  if (!options.catalog.empty()) return options.catalog;
-  if (const char* env = std::getenv("PERFZERO_CATALOG"); env != nullptr && *env != '\0') return env;
-  std::error_code ec;
-  std::vector<fs::path> candidates{files::self_dir().parent_path() / "share/perfzero/catalog.yaml"};
-  candidates.emplace_back(PERFZERO_SOURCE_CATALOG);
-  for (const auto& c : candidates) {
-    if (fs::is_regular_file(c, ec)) return c.string();
-  }
-  return "";
 }
 
 void write_output(const fs::path& file, const std::string& content) {
@@ -100,7 +87,7 @@ int report_command(const cli::ReportOptions& options) {
   build.ranking.min_change = options.min_change_percent / 100.0;
   build.ranking.use_flagged = options.use_flagged;
   std::optional<pricing::Catalog> catalog;
-  const std::string catalog_file = options.no_catalog ? "" : find_catalog(options);
+  const std::string catalog_file = options.no_catalog ? "" : find_catalog(options.catalog);
   if (!catalog_file.empty()) catalog = pricing::load_catalog(catalog_file);
   build.catalog = catalog ? &*catalog : nullptr;
 

@@ -9,7 +9,7 @@ namespace perfzero::cli {
 inline constexpr const char* kDefaultHistoryDb = "results/history.sqlite";
 
 struct HistoryOptions {
-  std::string action;                  // ingest, list, show, changes, prune
+  std::string action;                  // ingest, list, show, changes, site, prune
   std::string db = kDefaultHistoryDb;  // a SQLite file or a postgresql:// URL
   std::vector<std::string> runs;       // ingest: run directories
   bool partial = false;                // ingest: a run still running (or killed) too, as it stands
@@ -27,6 +27,13 @@ struct HistoryOptions {
   bool use_flagged = false;    // changes: each run's median over its disturbed trials too
   std::string junit_file;      // changes: --junit
   int keep_last = 0;           // prune: the newest runs kept per label
+  // site: the folder, how many runs each series page draws, how many dates get the cost view, and
+  // the price catalog (app/catalog_file.hpp finds one when none is given).
+  std::string site_out;
+  int site_last = 200;
+  int cost_days = 30;
+  std::string catalog;
+  bool no_catalog = false;
 };
 
 // Parses `perfzero history` flags (argv[0] is "history"). Returns the help text for --help; throws

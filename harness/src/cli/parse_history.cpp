@@ -69,6 +69,34 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
                    "Also write JUnit XML: one test case per series, a slower change a failure")
       ->type_name("FILE");
   add_db_flag(*changes, out);
+  auto* site = app.add_subcommand(
+      "site",
+      "Write a static, self-contained site of the history: every series with its sparkline and latest change, a "
+      "page per series (every trial a dot, the medians, the change points with their commits), a page per run "
+      "(its results, compared with the previous run), and perfzero report's cost view per date");
+  site->add_option("--out", out.site_out, "The folder to write (made when missing)")->required()->type_name("DIR");
+  site->add_option("--label", out.label, "Only series and runs of this execution label")->type_name("LABEL");
+  site->add_option("--method", out.method, "Only methods (cases) matching this regular expression")->type_name("REGEX");
+  site->add_option("--metric", out.metric, "Only metrics matching this regular expression")->type_name("REGEX");
+  site->add_option("--since", out.since, "Only runs started on or after this UTC date")->type_name("YYYY-MM-DD");
+  site->add_option("--last", out.site_last,
+                   "Runs drawn on each series page, each with a page of its own (default 200: about 4 pixels a run on "
+                   "the chart); change points are found over the whole series")
+      ->check(CLI::Range(1, 100000));
+  site->add_option("--cost_days", out.cost_days,
+                   "The newest dates given perfzero report's cost view, one page each (default 30; 0: none)")
+      ->check(CLI::Range(0, 100000));
+  site->add_option("--catalog", out.catalog, "The price catalog (default: as perfzero report finds it)")
+      ->type_name("FILE");
+  site->add_flag("--no_catalog", out.no_catalog, "Price nothing");
+  site->add_option("--max_pvalue", out.max_pvalue, "A change point's significance (default 0.001)")
+      ->check(CLI::Range(1e-12, 0.5));
+  site->add_option("--min_magnitude", out.min_magnitude,
+                   "Leave out steps smaller than this, in percent of the mean before (default 0)")
+      ->check(CLI::Range(0.0, 1000.0));
+  site->add_option("--window", out.window, "E-Divisive's window over long series, in runs (default 200)")
+      ->check(CLI::Range(8, 100000));
+  add_db_flag(*site, out);
   auto* prune = app.add_subcommand("prune", "Delete all but the newest runs of each label");
   prune->add_option("--keep_last", out.keep_last, "How many of each label's newest runs to keep")
       ->required()
@@ -76,11 +104,12 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   prune->add_option("--label", out.label, "Only this label's runs")->type_name("LABEL");
   add_db_flag(*prune, out);
   if (auto help = parse_or_help(app, argc, argv)) return help;
-  for (const auto* sub : {ingest, list, show, changes, prune}) {
+  for (const auto* sub : {ingest, list, show, changes, site, prune}) {
     if (sub->parsed()) out.action = sub->get_name();
   }
   if (out.db.empty()) throw UsageError("history: --db must not be empty");
-  if (out.action == "changes") {
+  if (out.action == "site" && out.site_out.empty()) throw UsageError("history site: --out must not be empty");
+  if (out.action == "changes" || out.action == "site") {
     check_metrics_pattern("--method", out.method);
     check_metrics_pattern("--metric", out.metric);
     out.min_magnitude /= 100.0;

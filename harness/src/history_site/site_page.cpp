@@ -1,0 +1,41 @@
+#include "history_site/site_page.hpp"
+
+#include <fmt/format.h>
+
+#include "fleet_report/html_text.hpp"
+
+namespace perfzero::history_site {
+
+namespace {
+
+constexpr const char* kStyle = R"(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1b1f24;max-width:1200px}
+h1{font-size:22px;margin:0 0 6px}h2{font-size:17px;margin:26px 0 8px}
+a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
+table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:3px 10px;border-bottom:1px solid #e3e6ea;text-align:left;vertical-align:middle}
+th{background:#f4f6f8;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.meta{color:#57606a}.warn{background:#fff8e5;border:1px solid #f0d58c;padding:6px 12px;margin:10px 0}
+.slower{color:#b3261e;font-weight:600}.faster{color:#1a7f37;font-weight:600}.changed{color:#8250df;font-weight:600}
+svg .grid{stroke:#e3e6ea}svg text{font:11px system-ui,sans-serif;fill:#57606a}svg .tick{text-anchor:end}
+svg .date{text-anchor:start}svg .date.end{text-anchor:end}
+svg .t{fill:#0b5cad;fill-opacity:.55}svg .td{fill:none;stroke:#8c959f}
+svg .median{fill:none;stroke:#1b1f24;stroke-width:1.5}svg .cp{stroke:#b3261e;stroke-dasharray:4 3}
+svg .cpl{fill:#b3261e;font-weight:600}svg.spark polyline{fill:none;stroke:#0b5cad;stroke-width:1.2}
+.legend span{margin-right:16px}
+)";
+
+}  // namespace
+
+std::string page(const std::string& title, const std::string& body, int depth) {
+  std::string up;
+  for (int i = 0; i < depth; ++i) up += "../";
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>{0}</title>"
+      "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+      "<meta name=viewport content='width=device-width,initial-scale=1'><style>{1}</style></head><body>\n"
+      "{2}<p class=meta>{3}</p></body></html>\n",
+      fleet_report::html::escape(title), kStyle, body,
+      depth > 0 ? fmt::format("<a href='{}index.html'>All series</a>", up) : "Made by perfzero history site.");
+}
+
+}  // namespace perfzero::history_site

@@ -1,0 +1,11 @@
+#pragma once
+// The frame of every page of the history site: one style sheet inline, a Content-Security-Policy that
+// lets nothing be fetched and no script run, and a way back to the index.
+#include <string>
+
+namespace perfzero::history_site {
+
+// `depth`: how many folders below the site's root the page lies (0: index.html).
+std::string page(const std::string& title, const std::string& body, int depth);
+
+}  // namespace perfzero::history_site

@@ -1,0 +1,62 @@
+#pragma once
+// `perfzero history site`: a static, self-contained site of the results history (docs/history.md):
+// index.html (every series with its sparkline and latest change), series/N.html (every trial of its
+// last runs as a dot, the medians, the change points with their commits), runs/N.html (a run's
+// results and its compare against the previous run of its configuration) and cost/DATE.html
+// (`perfzero report` of the runs of that date). Inline CSS and SVG only: no script, nothing fetched.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fleet_report/report_builder.hpp"
+#include "history/store.hpp"
+#include "history_site/site_model.hpp"
+#include "history_site/site_svg.hpp"
+
+namespace perfzero::history_site {
+
+class SiteWriter {
+ public:
+  SiteWriter(SiteOptions options, std::vector<SeriesWithChanges> series);
+  // Whether a page needs this run: drawn on a series page, the run before the first drawn one of its
+  // configuration (what that one is compared with), or in the cost view. The others are not read.
+  bool wants(const history::RunRow& row) const;
+  // How many runs the history holds (the index says it).
+  void set_runs_in_history(std::size_t runs) { runs_in_history_ = runs; }
+  // Each wanted run, oldest first (history::Store::for_each_run).
+  void add_run(const history::RunRow& row, results::Run&& run, const std::string& problem);
+  // Writes what is left (the series pages, the last cost page and the index); the files written.
+  std::size_t finish();
+
+ private:
+  struct DrawnRun {
+    std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> trials;
+  };
+  void write_run_page(const history::RunRow& row, const results::Run& run, const results::Run* previous,
+                      const std::string& previous_id);
+  void finish_cost_date();
+  void write_series_page(std::size_t k);
+  void write_index();
+  void write(const std::string& relative, const std::string& html);
+
+  SiteOptions options_;
+  std::vector<SeriesWithChanges> series_;
+  std::map<std::string, std::size_t> run_pages_;  // execution id -> its page's number, for the drawn runs
+  std::map<std::string, DrawnRun> drawn_;         // execution id -> its trials by (case, metric)
+  std::map<std::string, std::pair<std::string, results::Run>> previous_;  // configuration -> its last run
+  std::string cost_date_;
+  std::unique_ptr<fleet_report::ReportBuilder> cost_builder_;
+  std::size_t cost_runs_ = 0;
+  std::vector<std::pair<std::string, std::size_t>> cost_pages_;  // date, runs
+  std::vector<std::string> problems_;
+  std::set<std::string> wanted_;        // execution ids: drawn runs and the run before each configuration's first
+  std::set<std::string> written_runs_;  // execution ids whose page was written
+  std::size_t runs_in_history_ = 0;
+  std::size_t files_ = 0;
+};
+
+}  // namespace perfzero::history_site
