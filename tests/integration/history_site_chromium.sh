@@ -42,9 +42,13 @@ for i in $(seq 0 15); do runs+=("$work/runs/run$i"); done
   >"$work/site.log"
 site=$work/site
 
-# Nothing on any page may come from elsewhere, and no page runs a script.
+# Nothing on any page may come from elsewhere, and no page runs a script but the cost pages' own
+# (perfzero report's page, which sorts its tables).
 if grep -rEio '<script|<link|<img|<iframe|@import|url\(|src=' "$site"/index.html "$site"/series "$site"/runs; then
   echo "FAIL: a page refers to an outside resource or runs a script"; exit 1
+fi
+if grep -rEio '<script[^>]*src|<link|<img|<iframe|@import|url\(|src=' "$site"/cost; then
+  echo "FAIL: a cost page refers to an outside resource"; exit 1
 fi
 grep -qF "Content-Security-Policy" "$site/index.html" || { echo "FAIL: the index sets no Content-Security-Policy"; exit 1; }
 
@@ -63,10 +67,10 @@ need() {  # FILE NEEDLE...: each needle is in the rendered page
 }
 dom "$site/index.html" >"$work/index.dom"
 need "$work/index.dom" '<svg class="spark"' 'service.request' 'latency_ms' '>slower<' 'c8000000' 'c7i.large' \
-  'href="series/1.html"' 'Cost per date'
+  'href="series/' 'Cost per date'
 # The latency's series (the harness's own counters and wall time are series too).
-latency=$(grep -o 'href="series/[0-9]*.html">service.request</a></td><td>latency_ms<' "$work/index.dom" |
-  grep -o '[0-9][0-9]*' | head -1)
+latency=$(grep -o 'href="series/[0-9a-f]*.html">service.request</a></td><td>latency_ms<' "$work/index.dom" |
+  sed 's|href="series/\([0-9a-f]*\).html".*|\1|' | head -1)
 [ -n "$latency" ] || { echo "FAIL: the index has no row for service.request latency_ms"; exit 1; }
 dom "$site/series/$latency.html" >"$work/series.dom"
 need "$work/series.dom" '<svg class="chart"' 'class="median"' 'class="cp"' 'c800000000 +20.' '<td class="n">8 / 8</td>' '>slower<' \
@@ -80,11 +84,14 @@ if [ "$dots" != 79 ] || [ "$hollow" != 1 ]; then
 fi
 
 # Every link on the index, a series page and a run page leads to a page that exists and renders.
-/usr/bin/python3 - "$site" "$latency" <<'PY' >"$work/links"
+# The pages of the ninth run (commit c8..., the first after the step) and of the eighth.
+ninth=$(basename "$(grep -l 'c800000000000000000000000000000000000000' "$site"/runs/*.html | head -1)" .html)
+eighth=$(basename "$(grep -l 'c700000000000000000000000000000000000000' "$site"/runs/*.html | head -1)" .html)
+/usr/bin/python3 - "$site" "$latency" "$ninth" <<'PY' >"$work/links"
 import os, re, sys
 site = sys.argv[1]
 seen = set()
-for page in ["index.html", f"series/{sys.argv[2]}.html", "runs/1.html"]:
+for page in ["index.html", f"series/{sys.argv[2]}.html", f"runs/{sys.argv[3]}.html"]:
     text = open(os.path.join(site, page), encoding="utf-8").read()
     for href in re.findall(r"href='([^']+)'", text):
         target = os.path.normpath(os.path.join(os.path.dirname(os.path.join(site, page)), href.split("#")[0]))
@@ -97,13 +104,13 @@ PY
 while read -r target; do
   dom "$target" >"$work/followed.dom"
   grep -q '</html>' "$work/followed.dom" || { echo "FAIL: $target did not render"; exit 1; }
-done < <(grep -E 'runs/9.html|cost/' "$work/links")
-dom "$site/runs/9.html" >"$work/run.dom"
-need "$work/run.dom" 'Compared with the previous run' 'href="8.html"' 'slower' 'c800000000'
+done < <(grep -E "runs/$eighth.html|cost/" "$work/links")
+dom "$site/runs/$ninth.html" >"$work/run.dom"
+need "$work/run.dom" 'Compared with the previous run' "href=\"$eighth.html\"" 'slower' 'c800000000'
 dom "$(grep cost/ "$work/links" | head -1)" >"$work/cost.dom"
 need "$work/cost.dom" 'c7i.large' 'service.request'
 
-for page in index "series/$latency" runs/9; do
+for page in index "series/$latency" "runs/$ninth"; do
   out="$site/screenshot-${page//\//-}.png"
   timeout 120 "$chromium" "${flags[@]}" --window-size=1280,1400 --screenshot="$out" "file://$site/$page.html" \
     >"$work/chromium-shot.log" 2>&1

@@ -29,9 +29,38 @@ std::size_t count(const std::string& text, const std::string& part) {
 std::string slept_page(const fs::path& site) {
   const std::string index = slurp(site / "index.html");
   std::smatch m;
-  EXPECT_TRUE(std::regex_search(index, m, std::regex("href='series/([0-9]+)\\.html'>sleep</a></td><td>slept_ms<")))
+  EXPECT_TRUE(std::regex_search(index, m, std::regex("href='series/([0-9a-f]+)\\.html'>sleep</a></td><td>slept_ms<")))
       << index;
   return m.empty() ? "" : slurp(site / "series" / (m[1].str() + ".html"));
+}
+
+// Text as the pages show it (escaped).
+std::string html(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// The name of the page of the run `id` (its stem), found among the written pages; empty when none.
+std::string run_page(const fs::path& site, const std::string& id) {
+  for (const auto& entry : fs::directory_iterator(site / "runs")) {
+    if (has(slurp(entry.path()), "<h1>Run " + html(id) + "</h1>")) return entry.path().stem().string();
+  }
+  return "";
 }
 
 TEST(HistorySite, APlantedStepIsDrawnWithItsCommitAndEveryRunIsComparedWithTheOneBefore) {
@@ -54,14 +83,18 @@ TEST(HistorySite, APlantedStepIsDrawnWithItsCommitAndEveryRunIsComparedWithTheOn
   EXPECT_EQ(count(series, "<line class='cp'"), 1U);
   EXPECT_TRUE(has(series, kCommitB.substr(0, 10) + " +")) << series;
   EXPECT_TRUE(has(series, "<td class=n>6 / 6</td>"));
-  // Every run has a page; each after the first is compared with the run before it.
-  for (int n = 1; n <= 12; ++n) EXPECT_TRUE(fs::is_regular_file(dir.path() / fmt::format("site/runs/{}.html", n))) << n;
-  const std::string stepped = slurp(dir.path() / "site/runs/7.html");
-  EXPECT_TRUE(has(stepped, "run06-g")) << stepped;
+  // Every run has a page, named by a hash of its id (the same in the next build of the site); each
+  // after the first is compared with the run before it.
+  for (const auto& id : dirs) EXPECT_FALSE(run_page(dir.path() / "site", id).empty()) << id;
+  const std::string before = run_page(dir.path() / "site", "run05-f");
+  ASSERT_EQ(before.size(), 16U) << before;
+  const std::string stepped = slurp(dir.path() / "site/runs" / (run_page(dir.path() / "site", "run06-g") + ".html"));
   EXPECT_TRUE(has(stepped, "Compared with the previous run"));
-  EXPECT_TRUE(has(stepped, "<a href='6.html'>run05-f</a>")) << stepped;
+  EXPECT_TRUE(has(stepped, "<a href='" + before + ".html'>run05-f</a>")) << stepped;
   EXPECT_TRUE(has(stepped, "<span class='slower'>slower</span>")) << stepped;
-  EXPECT_TRUE(has(slurp(dir.path() / "site/runs/1.html"), "nothing to compare"));
+  EXPECT_TRUE(has(series, "href='../runs/" + before + ".html'>run05-f</a>")) << series;
+  EXPECT_TRUE(has(slurp(dir.path() / "site/runs" / (run_page(dir.path() / "site", "run00-a") + ".html")),
+                  "nothing to compare"));
   // --no_catalog: the cost view is still made, every shape unpriced.
   EXPECT_TRUE(has(index, "Cost per date"));
   EXPECT_FALSE(fs::is_empty(dir.path() / "site/cost"));
@@ -70,6 +103,8 @@ TEST(HistorySite, APlantedStepIsDrawnWithItsCommitAndEveryRunIsComparedWithTheOn
       run_perfzero({"history", "site", "--db=" + db, "--out=short", "--last=4", "--cost_days=0"}, dir.path()).exit_code,
       0);
   EXPECT_EQ(count(slept_page(dir.path() / "short"), "<circle class='t'"), 4U * 6U);
+  EXPECT_EQ(run_page(dir.path() / "short", "run08-i"), run_page(dir.path() / "site", "run08-i")) << "stable names";
+  EXPECT_TRUE(run_page(dir.path() / "short", "run07-h").empty()) << "read to compare with, not drawn";
   EXPECT_TRUE(fs::is_empty(dir.path() / "short/cost"));
   EXPECT_TRUE(has(slurp(dir.path() / "short/index.html"), "Not made"));
 }
@@ -84,7 +119,7 @@ TEST(HistorySite, HostileTextIsEscapedAndADamagedRunIsNamedWhileTheRestIsWritten
     ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(raw,
                            "UPDATE run_documents SET document = X'00ff00' WHERE run_id = "
-                           "(SELECT id FROM runs ORDER BY execution_timestamp DESC LIMIT 1)",
+                           "(SELECT id FROM runs ORDER BY execution_timestamp DESC LIMIT 1 OFFSET 1)",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(raw);
@@ -103,6 +138,13 @@ TEST(HistorySite, HostileTextIsEscapedAndADamagedRunIsNamedWhileTheRestIsWritten
   // The damaged run keeps its place in the series (its point is stored) but has no page to link to.
   const std::string series = slept_page(dir.path() / "site");
   EXPECT_EQ(count(series, "<circle class='t'"), 3U * 6U);
+  EXPECT_TRUE(run_page(dir.path() / "site", dirs[2]).empty());
+  ASSERT_FALSE(run_page(dir.path() / "site", dirs[1]).empty()) << "the pages of the runs around it are written";
+  const std::string after = slurp(dir.path() / "site/runs" / (run_page(dir.path() / "site", dirs[3]) + ".html"));
+  EXPECT_TRUE(has(after,
+                  "The previous run of its configuration, x&lt;img src=x onerror=alert(1)&gt;-run02-c, could "
+                  "not be read"))
+      << after;
 }
 
 TEST(HistorySite, BadFlagsAndAnUnwritableFolderAreOneLineErrors) {

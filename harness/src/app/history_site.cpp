@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -60,10 +61,10 @@ int history_site(const cli::HistoryOptions& o, history::Store& store) {
   options.catalog = catalog ? &*catalog : nullptr;
   const auto filter = series_filter(o);
   if (o.cost_days > 0) {
-    // The newest date with a run, and the cost_days - 1 dates before it.
+    // The UTC date of the newest run, and the cost_days - 1 calendar days before it.
     const auto newest = store.list({o.label, 1});
     if (!newest.empty() && (!filter.since || newest[0].execution_timestamp >= *filter.since)) {
-      const double midnight = since_epoch(text::utc_time(newest[0].execution_timestamp).substr(0, 10));
+      const double midnight = std::floor(newest[0].execution_timestamp / 86400.0) * 86400.0;
       options.cost_since = std::max(midnight - 86400.0 * (o.cost_days - 1), filter.since.value_or(-1e300));
     }
   }

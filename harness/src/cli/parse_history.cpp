@@ -80,11 +80,12 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   site->add_option("--metric", out.metric, "Only metrics matching this regular expression")->type_name("REGEX");
   site->add_option("--since", out.since, "Only runs started on or after this UTC date")->type_name("YYYY-MM-DD");
   site->add_option("--last", out.site_last,
-                   "Runs drawn on each series page, each with a page of its own (default 200: about 4 pixels a run on "
-                   "the chart); change points are found over the whole series")
+                   "Each configuration's newest runs drawn on its series pages, each with a page of its own "
+                   "(default 200: about 4 pixels a run on the chart); change points are found over whole series")
       ->check(CLI::Range(1, 100000));
   site->add_option("--cost_days", out.cost_days,
-                   "The newest dates given perfzero report's cost view, one page each (default 30; 0: none)")
+                   "perfzero report's cost view, a page per date, for the runs of the newest run's date and the "
+                   "calendar days before it, this many in all (default 30; 0: none)")
       ->check(CLI::Range(0, 100000));
   site->add_option("--catalog", out.catalog, "The price catalog (default: as perfzero report finds it)")
       ->type_name("FILE");

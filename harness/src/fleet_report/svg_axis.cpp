@@ -22,9 +22,11 @@ Axis nice_axis(double low, double high, int target) {
   Axis axis;
   axis.low = std::floor(low / step) * step;
   axis.high = std::ceil(high / step) * step;
-  for (int i = 0;; ++i) {
+  // At most 1,000 ticks, and none that is not finite: values near the double's limit make the span
+  // or the step overflow, and a loop waiting for a tick beyond an infinite end would never stop.
+  for (int i = 0; i < 1000; ++i) {
     const double tick = axis.low + i * step;
-    if (tick > axis.high + step * 1e-9) break;
+    if (!std::isfinite(tick) || tick > axis.high + step * 1e-9) break;
     axis.ticks.push_back(std::fabs(tick) < step * 1e-9 ? 0.0 : tick);  // no "-0"
   }
   return axis;

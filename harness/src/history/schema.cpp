@@ -158,16 +158,19 @@ void migration_4(SqlConnection& db) {
                       "trials INTEGER NOT NULL, value_all DOUBLE PRECISION NOT NULL, trials_all INTEGER NOT NULL, "
                       "PRIMARY KEY (run_id, series_id))") +
           (sqlite ? " WITHOUT ROWID" : ""));
-  for (const auto& row : db.query("SELECT r.id, d.document FROM runs r JOIN run_documents d ON d.run_id = r.id")) {
+  // One run at a time: a large history's documents are never all in memory.
+  for (const auto& row : db.query("SELECT id FROM runs")) {
     const std::int64_t id = std::stoll(row[0].value_or("0"));
     insert_series_points(db, id, load_measured_trials(db, id));
+    const auto stored = db.query("SELECT document FROM run_documents WHERE run_id = $1", {id});
+    if (stored.empty()) continue;  // its points are made; it has no document to complete
     nlohmann::json headers = nlohmann::json::array();
     for (const auto& c : db.query("SELECT header_json FROM cases WHERE run_id = $1 ORDER BY position", {id})) {
       auto header = nlohmann::json::parse(c[0].value_or("{}"), nullptr, false);
       headers.push_back(header.is_discarded() ? nlohmann::json::object() : std::move(header));
     }
     // A document that cannot be read stays as it is: `history show` names it damaged, as before.
-    const auto text = inflate_text(row[1].value_or(""));
+    const auto text = inflate_text(stored[0][0].value_or(""));
     if (!text) continue;
     auto doc = nlohmann::json::parse(*text, nullptr, false);
     if (!doc.is_object()) continue;

@@ -34,7 +34,7 @@ struct SiteOptions {
   std::string out;                             // the folder written
   std::string source;                          // the database, as the pages name it
   std::string generated;                       // when, as the pages say it
-  std::size_t last = 200;                      // runs drawn per series page, and the runs given a page
+  std::size_t last = 200;                      // each configuration's newest runs drawn, each with a page
   std::optional<double> cost_since;            // runs from then on get the cost view; none: no cost view
   const pricing::Catalog* catalog = nullptr;   // nullptr: every shape unpriced
   std::string catalog_file;                    // where the catalog came from, for the pages

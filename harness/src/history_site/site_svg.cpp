@@ -34,6 +34,7 @@ std::string sparkline(const std::vector<double>& values, const std::vector<std::
   if (values.empty()) return "";
   Range r;
   for (double v : values) r.add(v);
+  if (!std::isfinite(r.high - r.low)) return "<span class=meta>values too large to draw</span>";
   const double span = r.high > r.low ? r.high - r.low : 1;
   const double step = values.size() > 1 ? kWidth / static_cast<double>(values.size() - 1) : 0;
   const auto x = [&](std::size_t i) { return static_cast<double>(i) * step; };
@@ -67,6 +68,10 @@ std::string series_chart(const std::vector<ChartRun>& runs,
     for (double v : run.disturbed) r.add(v);
   }
   if (r.empty()) return "<p>No points to draw.</p>";
+  // Values near the double's limit (a worker may report 1e308) leave no finite span to scale.
+  if (!std::isfinite(r.high - r.low) || !std::isfinite(std::fabs(r.low) + std::fabs(r.high))) {
+    return "<p>The values are too large to draw.</p>";
+  }
   if (r.high == r.low) {
     r.low -= 0.5 * (r.low == 0 ? 1 : std::abs(r.low) * 0.01);
     r.high += 0.5 * (r.high == 0 ? 1 : std::abs(r.high) * 0.01);

@@ -1,6 +1,7 @@
 #include "history_site/site_writer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <iterator>
 #include <sstream>
@@ -63,27 +64,45 @@ std::string configuration_key(const std::string& label, const std::string& syste
   return label + '\x1f' + system + '\x1f' + image;
 }
 
+// A page's file name: 64-bit FNV-1a of what it shows, in hex, the same in every build of the site.
+std::string page_name(const std::string& identity) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const unsigned char c : identity) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
 }  // namespace
 
 SiteWriter::SiteWriter(SiteOptions options, std::vector<SeriesWithChanges> series)
     : options_(std::move(options)), series_(std::move(series)) {
-  // Each configuration's runs (those with a point in any of its series), oldest first.
+  std::set<std::string> names;
+  const auto unique_name = [&](const std::string& identity) {
+    std::string name = page_name(identity);
+    for (int n = 2; !names.insert(name).second; ++n) name = page_name(identity) + "-" + std::to_string(n);
+    return name;
+  };
+  // Each configuration's runs (those with a point in any of its series), oldest first; its last
+  // `last` are drawn, each with a page, and the one before them is read to compare the first with.
   std::map<std::string, std::set<std::pair<double, std::string>>> by_configuration;
   for (const auto& s : series_) {
-    const auto& points = s.series.points;
-    const std::size_t first = points.size() > options_.last ? points.size() - options_.last : 0;
-    for (std::size_t i = first; i < points.size(); ++i) {
-      run_pages_.emplace(points[i].execution_id, run_pages_.size() + 1);
-    }
-    auto& runs = by_configuration[configuration_key(s.series.label, s.series.system_name, s.series.image)];
-    for (const auto& p : points) runs.emplace(p.execution_timestamp, p.execution_id);
+    const auto& id = s.series;
+    const std::string configuration = configuration_key(id.label, id.system_name, id.image);
+    series_pages_.push_back(unique_name(configuration + '\x1f' + id.case_name + '\x1f' + id.metric));
+    auto& runs = by_configuration[configuration];
+    for (const auto& p : id.points) runs.emplace(p.execution_timestamp, p.execution_id);
   }
   for (const auto& [key, runs] : by_configuration) {
-    const auto drawn =
-        std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return run_pages_.count(r.second) > 0; });
-    if (drawn == runs.end()) continue;
-    if (drawn != runs.begin()) wanted_.insert(std::prev(drawn)->second);
-    for (auto it = drawn; it != runs.end(); ++it) wanted_.insert(it->second);
+    const std::size_t skipped = runs.size() > options_.last ? runs.size() - options_.last : 0;
+    auto it = runs.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(skipped));
+    if (it != runs.begin()) wanted_.insert(std::prev(it)->second);
+    for (; it != runs.end(); ++it) {
+      wanted_.insert(it->second);
+      run_pages_.emplace(it->second, unique_name("run\x1f" + it->second));
+    }
   }
   std::error_code ec;
   for (const char* dir : {"", "series", "runs", "cost"}) {
@@ -111,12 +130,13 @@ bool SiteWriter::wants(const history::RunRow& row) const {
 }
 
 void SiteWriter::add_run(const history::RunRow& row, results::Run&& run, const std::string& problem) {
+  const std::string key = configuration_key(row.execution_label, row.system_name, row.image);
+  const bool wanted = wanted_.count(row.execution_id) > 0;
   if (!problem.empty()) {
     problems_.push_back(problem);
+    if (wanted) previous_[key] = {row.execution_id, std::nullopt};
     return;
   }
-  const std::string key = configuration_key(row.execution_label, row.system_name, row.image);
-  const auto previous = previous_.find(key);
   if (run_pages_.count(row.execution_id) > 0) {
     auto& drawn = drawn_[row.execution_id];
     for (const auto& c : compare::collect_values(run)) {
@@ -125,8 +145,8 @@ void SiteWriter::add_run(const history::RunRow& row, results::Run&& run, const s
         for (std::size_t i = 0; i < s.values.size(); ++i) (s.disturbed[i] ? disturbed : kept).push_back(s.values[i]);
       }
     }
-    write_run_page(row, run, previous != previous_.end() ? &previous->second.second : nullptr,
-                   previous != previous_.end() ? previous->second.first : "");
+    const auto previous = previous_.find(key);
+    write_run_page(row, run, previous != previous_.end() ? &previous->second : nullptr);
   }
   if (options_.cost_since && row.execution_timestamp >= *options_.cost_since) {
     const std::string date = date_of(row.execution_timestamp);
@@ -141,7 +161,9 @@ void SiteWriter::add_run(const history::RunRow& row, results::Run&& run, const s
     cost_builder_->add_run(row.execution_id, run);
     ++cost_runs_;
   }
-  previous_[key] = {row.execution_id, std::move(run)};
+  // Only the configuration's own runs (those with points) are what the next one is compared with,
+  // whatever else the cost view read.
+  if (wanted) previous_[key] = {row.execution_id, std::move(run)};
 }
 
 void SiteWriter::finish_cost_date() {
@@ -159,8 +181,7 @@ void SiteWriter::finish_cost_date() {
   cost_runs_ = 0;
 }
 
-void SiteWriter::write_run_page(const history::RunRow& row, const results::Run& run, const results::Run* previous,
-                                const std::string& previous_id) {
+void SiteWriter::write_run_page(const history::RunRow& row, const results::Run& run, const Previous* previous) {
   std::string body = fmt::format("<h1>Run {}</h1><table>", escape(row.execution_id));
   const auto fact = [&](const char* name, const std::string& value) {
     if (!value.empty()) body += fmt::format("<tr><th>{}</th><td>{}</td></tr>", name, escape(value));
@@ -189,16 +210,20 @@ void SiteWriter::write_run_page(const history::RunRow& row, const results::Run& 
   body += "</table><h2 id=compare>Compared with the previous run</h2>";
   if (previous == nullptr) {
     body += "<p>The first run of its configuration (label, system, image) in this history: nothing to compare.</p>";
+  } else if (!previous->run) {
+    body += fmt::format("<p>The previous run of its configuration, {}, could not be read (the index says why).</p>",
+                        escape(previous->execution_id));
   } else {
     compare::Settings settings;
     settings.resamples = 200;  // each row's interval: enough for a page that is one of hundreds
-    const auto report = compare::compare_runs(*previous, run, settings);
-    const auto page = written_runs_.count(previous_id) > 0 ? run_pages_.find(previous_id) : run_pages_.end();
+    const auto report = compare::compare_runs(*previous->run, run, settings);
+    const auto page =
+        written_runs_.count(previous->execution_id) > 0 ? run_pages_.find(previous->execution_id) : run_pages_.end();
     body += fmt::format(
         "<p>Against {} of the same configuration, as <code>perfzero compare</code> judges two runs (Mann-Whitney U "
         "at {:g}, a change of at least {:g} %, disturbed trials left out).</p>",
-        page != run_pages_.end() ? fmt::format("<a href='{}.html'>{}</a>", page->second, escape(previous_id))
-                                 : escape(previous_id),
+        page != run_pages_.end() ? fmt::format("<a href='{}.html'>{}</a>", page->second, escape(previous->execution_id))
+                                 : escape(previous->execution_id),
         settings.alpha, settings.min_change * 100);
     body +=
         "<table><tr><th>method</th><th>metric</th><th>before</th><th>after</th><th>change</th><th>interval</th>"
@@ -221,7 +246,9 @@ void SiteWriter::write_run_page(const history::RunRow& row, const results::Run& 
 void SiteWriter::write_series_page(std::size_t k) {
   const auto& s = series_[k].series;
   const auto& points = s.points;
-  const std::size_t first = points.size() > options_.last ? points.size() - options_.last : 0;
+  // Its points among its configuration's drawn runs: the newest ones (none, when it stopped earlier).
+  std::size_t first = points.size();
+  while (first > 0 && run_pages_.count(points[first - 1].execution_id) > 0) --first;
   std::vector<ChartRun> runs;
   for (std::size_t i = first; i < points.size(); ++i) {
     ChartRun& r = runs.emplace_back();
@@ -246,11 +273,15 @@ void SiteWriter::write_series_page(std::size_t k) {
       escape(std::string(s.direction == Direction::higher_is_better  ? "higher"
                          : s.direction == Direction::lower_is_better ? "lower"
                                                                      : "neither")),
-      points.size(), first > 0 ? fmt::format(", the last {} drawn", points.size() - first) : "");
+      points.size(), first > 0 ? fmt::format(", the last {} drawn", points.size() - first) : std::string());
   body +=
       "<p class=legend><span>● a trial</span><span>○ a disturbed trial (left out of the median)</span>"
       "<span>— each run's median</span><span style='color:#b3261e'>┆ a change point, with its commit</span></p>";
-  body += series_chart(runs, marks, s.unit);
+  body += runs.empty() ? fmt::format(
+                             "<p>None of its configuration's last {} runs has this metric: it stopped "
+                             "earlier (the index's sparkline shows its last runs).</p>",
+                             options_.last)
+                       : series_chart(runs, marks, s.unit);
   body += "<h2>Change points</h2>";
   if (series_[k].changes.empty()) {
     body += "<p>None.</p>";
@@ -273,7 +304,7 @@ void SiteWriter::write_series_page(std::size_t k) {
       "<th></th></tr>";
   for (std::size_t i = points.size(); i-- > first;) {
     const auto& p = points[i];
-    const std::size_t number = run_pages_.at(p.execution_id);
+    const std::string& number = run_pages_.at(p.execution_id);
     const bool written = written_runs_.count(p.execution_id) > 0;  // not when its document was damaged
     body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
                         text::utc_time(p.execution_timestamp),
@@ -285,7 +316,7 @@ void SiteWriter::write_series_page(std::size_t k) {
                             : "");
   }
   body += "</table>";
-  write(fmt::format("series/{}.html", k + 1), page(s.case_name + " · " + s.metric, body, 1));
+  write(fmt::format("series/{}.html", series_pages_[k]), page(s.case_name + " · " + s.metric, body, 1));
 }
 
 void SiteWriter::write_index() {
@@ -327,7 +358,8 @@ void SiteWriter::write_index() {
     body += fmt::format(
         "<tr><td>{}</td><td>{}</td><td><a href='series/{}.html'>{}</a></td><td>{}</td><td class=n>{}</td>"
         "<td class=n>{}</td><td>{}</td><td>{}</td></tr>",
-        escape(s.label), escape(configuration_text(s)), k + 1, escape(s.case_name), escape(s.metric), s.points.size(),
+        escape(s.label), escape(configuration_text(s)), series_pages_[k], escape(s.case_name), escape(s.metric),
+        s.points.size(),
         escape(value_text(s.points.empty() ? std::nullopt : std::optional<double>(s.points.back().value), s.unit)),
         sparkline(values, marks), latest_change);
   }

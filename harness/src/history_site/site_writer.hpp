@@ -1,12 +1,16 @@
 #pragma once
 // `perfzero history site`: a static, self-contained site of the results history (docs/history.md):
-// index.html (every series with its sparkline and latest change), series/N.html (every trial of its
-// last runs as a dot, the medians, the change points with their commits), runs/N.html (a run's
-// results and its compare against the previous run of its configuration) and cost/DATE.html
-// (`perfzero report` of the runs of that date). Inline CSS and SVG only: no script, nothing fetched.
+// index.html (every series with its sparkline and latest change), series/ID.html (every trial of
+// its configuration's last runs as a dot, the medians, the change points with their commits),
+// runs/ID.html (a run's results and its compare against the previous run of its configuration) and
+// cost/DATE.html (`perfzero report` of the runs of that date). Inline CSS and SVG, nothing fetched;
+// only the cost pages (perfzero report's own) carry a small script that sorts their tables. A page's
+// ID is a hash of what it shows (the run's execution id; the series' label, system, image, method and
+// metric), so its address stays the same as the history grows.
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -22,8 +26,9 @@ namespace perfzero::history_site {
 class SiteWriter {
  public:
   SiteWriter(SiteOptions options, std::vector<SeriesWithChanges> series);
-  // Whether a page needs this run: drawn on a series page, the run before the first drawn one of its
-  // configuration (what that one is compared with), or in the cost view. The others are not read.
+  // Whether a page needs this run: one of the last `last` runs of its configuration (those drawn and
+  // given a page), the run before them (what the first is compared with), or in the cost view. The
+  // others are not read.
   bool wants(const history::RunRow& row) const;
   // How many runs the history holds (the index says it).
   void set_runs_in_history(std::size_t runs) { runs_in_history_ = runs; }
@@ -36,8 +41,11 @@ class SiteWriter {
   struct DrawnRun {
     std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> trials;
   };
-  void write_run_page(const history::RunRow& row, const results::Run& run, const results::Run* previous,
-                      const std::string& previous_id);
+  struct Previous {
+    std::string execution_id;
+    std::optional<results::Run> run;  // none: its document could not be read
+  };
+  void write_run_page(const history::RunRow& row, const results::Run& run, const Previous* previous);
   void finish_cost_date();
   void write_series_page(std::size_t k);
   void write_index();
@@ -45,15 +53,16 @@ class SiteWriter {
 
   SiteOptions options_;
   std::vector<SeriesWithChanges> series_;
-  std::map<std::string, std::size_t> run_pages_;  // execution id -> its page's number, for the drawn runs
+  std::map<std::string, std::string> run_pages_;  // execution id -> its page's name, for the drawn runs
+  std::vector<std::string> series_pages_;         // each series' page's name
   std::map<std::string, DrawnRun> drawn_;         // execution id -> its trials by (case, metric)
-  std::map<std::string, std::pair<std::string, results::Run>> previous_;  // configuration -> its last run
+  std::map<std::string, Previous> previous_;      // configuration -> its last run read of those wanted
   std::string cost_date_;
   std::unique_ptr<fleet_report::ReportBuilder> cost_builder_;
   std::size_t cost_runs_ = 0;
   std::vector<std::pair<std::string, std::size_t>> cost_pages_;  // date, runs
   std::vector<std::string> problems_;
-  std::set<std::string> wanted_;        // execution ids: drawn runs and the run before each configuration's first
+  std::set<std::string> wanted_;        // execution ids: the drawn runs and the run before each configuration's
   std::set<std::string> written_runs_;  // execution ids whose page was written
   std::size_t runs_in_history_ = 0;
   std::size_t files_ = 0;
