@@ -153,6 +153,63 @@ TEST(PriceCatalog, BrokenCatalogsNameTheEntryAndTheField) {
   EXPECT_NE(load_error(std::string(100000, '[')).find("nested too deeply"), std::string::npos);
 }
 
+TEST(PriceCatalog, TheShippedCatalogSaysHowEachProviderBillsWithItsSource) {
+  const Catalog c = load_catalog(kShipped);
+  for (const char* provider : {"aws", "gcp", "oci", "azure"}) {
+    const BillingRule* rule = c.billing_for(provider);
+    ASSERT_NE(rule, nullptr) << provider;
+    EXPECT_TRUE(rule->source.starts_with("https://")) << provider;
+    EXPECT_EQ(rule->date.size(), 10U) << provider;
+  }
+  EXPECT_EQ(describe(*c.billing_for("aws")), "per second, 60 s minimum");
+  EXPECT_EQ(describe(*c.billing_for("azure")), "per second, 5 min minimum");
+  EXPECT_DOUBLE_EQ(c.billing_for("oci")->spot_discount.value_or(0), 0.5);
+}
+
+TEST(PriceCatalog, BilledTimeIsWholeStepsAndAtLeastTheMinimum) {
+  BillingRule per_second{"aws", 1, 60, std::nullopt, "", "", ""};
+  EXPECT_DOUBLE_EQ(billed_seconds(per_second, 0), 60);
+  EXPECT_DOUBLE_EQ(billed_seconds(per_second, 59.9), 60);
+  EXPECT_DOUBLE_EQ(billed_seconds(per_second, 61.2), 62);
+  EXPECT_DOUBLE_EQ(billed_seconds(per_second, 120), 120);
+  BillingRule per_minute{"x", 60, 300, std::nullopt, "", "", ""};
+  EXPECT_DOUBLE_EQ(billed_seconds(per_minute, 301), 360);
+  EXPECT_DOUBLE_EQ(billed_seconds(per_minute, 100), 300);
+  EXPECT_EQ(describe(per_minute), "per minute, 5 min minimum");
+  BillingRule per_hour{"x", 3600, 0, std::nullopt, "", "", ""};
+  EXPECT_DOUBLE_EQ(billed_seconds(per_hour, 3601), 7200);
+  EXPECT_DOUBLE_EQ(billed_seconds(per_hour, -5), 0);  // a clock that went back bills nothing, not less
+  EXPECT_EQ(describe(per_hour), "per hour");
+}
+
+TEST(PriceCatalog, BillingRulesAndSpotPricesAreCheckedLikePrices) {
+  const std::string billing =
+      "billing:\n  - {provider: aws, granularity_seconds: 1, minimum_seconds: 60, "
+      "source: \"https://example.org/b\", date: 2026-01-01}\n";
+  TempDir dir;
+  const Catalog ok = load_catalog(
+      dir.write("ok.yaml", kHead + kGood +
+                               "    spot: {usd_per_hour: 0.03, source: \"https://example.org/s\", date: 2026-02-01}\n" +
+                               billing));
+  ASSERT_TRUE(ok.shapes.at(0).spot);
+  EXPECT_DOUBLE_EQ(ok.shapes[0].spot->usd_per_hour, 0.03);
+  EXPECT_EQ(ok.shapes[0].spot->date, "2026-02-01");
+  EXPECT_NE(ok.billing_for("aws"), nullptr);
+  EXPECT_EQ(ok.billing_for("gcp"), nullptr);
+  EXPECT_NE(load_error(kHead + kGood + billing + billing.substr(billing.find("  -"))).find("listed twice"),
+            std::string::npos);
+  std::string discount = kHead + kGood + billing;
+  discount.insert(discount.find("source: \"https://example.org/b"), "spot_discount: 1.5, ");
+  EXPECT_NE(load_error(discount).find("spot_discount: expected the fraction taken off"), std::string::npos);
+  std::string granularity = kHead + kGood + billing;
+  granularity.replace(granularity.find("granularity_seconds: 1"), 22, "granularity_seconds: 0");
+  EXPECT_NE(load_error(granularity).find("granularity_seconds: expected a positive number"), std::string::npos);
+  EXPECT_NE(load_error(kHead + kGood + "    spot: {usd_per_hour: 0.03}\n").find("missing 'source'"), std::string::npos);
+  std::string undated = kHead + kGood + billing;
+  undated.replace(undated.find("date: 2026-01-01"), 16, "date: soon");
+  EXPECT_NE(load_error(undated).find("billing[0] (aws).date: expected a date"), std::string::npos);
+}
+
 TEST(PriceCatalog, OnlyARegularFileIsRead) {
   TempDir dir;
   EXPECT_THROW(load_catalog(dir.path()), ConfigError);

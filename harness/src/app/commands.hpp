@@ -27,6 +27,8 @@ int validate_suites(const cli::ValidateOptions& options, method_catalog::LazyCat
 int doctor_command(const cli::DoctorOptions& options);
 // The commands that read finished runs; each in its own file (report_command.cpp, ...).
 int report_command(const cli::ReportOptions& options);
+// `perfzero report --estimate`: needs the methods, to plan the suite.
+int estimate_command(const cli::ReportOptions& options);
 int compare_command(const cli::CompareOptions& options);
 // `perfzero ab` needs the methods: the catalog of this installation.
 int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog);

@@ -76,7 +76,9 @@ int command(const cli::ManPageOptions& /*options*/) {
   return to_int(ExitCode::all_succeeded);
 }
 int command(const cli::AbOptions& options) { return ab_command(options, method_catalog::discover_installed(stderr)); }
-int command(const cli::ReportOptions& options) { return report_command(options); }
+int command(const cli::ReportOptions& options) {
+  return options.estimate.empty() ? report_command(options) : estimate_command(options);
+}
 int command(const cli::CompareOptions& options) { return compare_command(options); }
 int command(const cli::HistoryOptions& options) { return history_command(options); }
 

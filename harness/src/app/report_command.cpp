@@ -15,6 +15,7 @@
 #include "common/files.hpp"
 #include "common/install_layout.hpp"
 #include "fleet_report/fleet_exports.hpp"
+#include "fleet_report/instance_timeline.hpp"
 #include "fleet_report/report_builder.hpp"
 #include "fleet_report/report_writers.hpp"
 #include "fleet_report/run_discovery.hpp"
@@ -98,10 +99,16 @@ int report_command(const cli::ReportOptions& options) {
   make_out_dir(options);
   fleet_report::ExportFiles exports(options.out, options.formats);
   fleet_report::ReportBuilder builder(build);
+  std::vector<std::string> timeline_problems;
   auto found = fleet_report::for_each_run(options.inputs, [&](const std::string& path, results::Run&& run) {
-    builder.add_run(path, run);
+    // A fleet's run directory carries the instances it ran on (instances/*.json, the runner's).
+    std::error_code ec;
+    builder.add_run(path, run,
+                    fs::is_directory(path, ec) ? fleet_report::read_instance_lives(path, timeline_problems)
+                                               : std::vector<fleet_report::InstanceLife>{});
     if (!exports.empty()) exports.add(std::move(run));
   });
+  for (auto& p : timeline_problems) found.problems.push_back(std::move(p));
   const bool all_read = found.problems.empty();
   if (found.runs == 0) {
     for (const auto& p : found.problems) fmt::print(stderr, "perfzero report: {}\n", p);

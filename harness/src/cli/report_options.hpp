@@ -17,6 +17,13 @@ struct ReportOptions {
   int max_price_age_days = 365;
   double min_change_percent = 5;  // fastest/cheapest/speedups need at least this change to be named
   bool use_flagged = false;       // keep disturbed trials (host_busy, ...) in the figures
+  // --estimate SUITE: price a planned campaign on --shapes before launching it (docs/report.md,
+  // "Estimating a campaign"), from the durations in the --history database, else the suite's timeouts.
+  std::string estimate;
+  std::vector<std::string> shapes;
+  std::string history_db;
+  std::string label;
+  double overhead_minutes = 5;  // per instance: boot, install, image pull, upload
 };
 
 // Parses `perfzero report` flags (argv[0] is "report"). Returns the help text for --help; throws

@@ -103,11 +103,29 @@ void price_one_host(Configuration& c, const pricing::Catalog* catalog, const std
   c.pricing.how = "list price";
 }
 
+// One host on spot capacity: the shape's dated spot price, else the provider's fixed discount.
+void price_spot(Configuration& c, const pricing::Catalog* catalog) {
+  if (catalog == nullptr || !c.pricing.usd_per_host_hour) return;
+  const pricing::Shape* shape = catalog->find(c.provider, c.shape);
+  if (shape != nullptr && shape->spot && !shape->flexible) {
+    c.pricing.spot_usd_per_host_hour = shape->spot->usd_per_hour;
+    c.pricing.spot_how = fmt::format("spot price, {} ({})", shape->spot->date, shape->spot->source);
+    return;
+  }
+  const pricing::BillingRule* rule = catalog->billing_for(c.provider);
+  if (rule != nullptr && rule->spot_discount) {
+    c.pricing.spot_usd_per_host_hour = *c.pricing.usd_per_host_hour * (1 - *rule->spot_discount);
+    c.pricing.spot_how = fmt::format("on-demand less {:g} % ({}'s fixed spot discount, {} ({}))",
+                                     *rule->spot_discount * 100, c.provider, rule->date, rule->source);
+  }
+}
+
 }  // namespace
 
 void price(Configuration& c, const pricing::Catalog* catalog, const std::string& today) {
   price_one_host(c, catalog, today);
   c.pricing.usd_per_host_hour = c.pricing.usd_per_hour;
+  price_spot(c, catalog);
   if (c.nodes <= 1) return;
   // A cluster of N hosts of a shape is N of them: N times the price, the CPUs and the memory's price.
   const double n = c.nodes;

@@ -144,6 +144,43 @@ std::string duration_text(double seconds) {
   return fmt::format("{:.3g} h", seconds / 3600);
 }
 
+const std::vector<std::string>& experiment_columns() {
+  static const std::vector<std::string> kColumns{"configuration", "capacity",    "instances", "boot to first trial",
+                                                 "trials",        "billed time", "billing",   "as run",
+                                                 "all on demand", "all spot",    "notes"};
+  return kColumns;
+}
+
+std::vector<std::string> experiment_cells(const Configuration& config) {
+  const ExperimentCost& e = *config.experiment;
+  const auto seconds = [](const std::optional<double>& s) { return s ? duration_text(*s) : std::string(); };
+  return {config.key,
+          e.capacity,
+          e.preempted > 0 ? fmt::format("{} ({} preempted)", e.instances, e.preempted) : fmt::format("{}", e.instances),
+          seconds(e.before_first_trial_seconds),
+          seconds(e.trials_seconds),
+          duration_text(e.billed_seconds),
+          e.billing,
+          money(e.usd),
+          money(e.usd_on_demand),
+          money(e.usd_spot),
+          fmt::format("{}", fmt::join(e.notes, "; "))};
+}
+
+std::string experiment_total_text(const ExperimentTotal& total) {
+  std::string out = fmt::format("{} as run for {} instance(s) on {} configuration(s) ({} billed)",
+                                total.usd ? money(total.usd) : "unknown", total.instances, total.configurations,
+                                duration_text(total.billed_seconds));
+  std::vector<std::string> whatif;
+  if (total.usd_on_demand) whatif.push_back("all on demand " + money(total.usd_on_demand));
+  if (total.usd_spot) whatif.push_back("all spot " + money(total.usd_spot));
+  if (!whatif.empty()) out += fmt::format("; {}", fmt::join(whatif, ", "));
+  if (!total.left_out.empty()) {
+    out += fmt::format("; not in the total (bill unknown): {}", fmt::join(total.left_out, ", "));
+  }
+  return out;
+}
+
 std::string si_spread(const results::Stats& stats, std::string_view unit) {
   if (!stats.median || !std::isfinite(*stats.median)) return "";
   const SiUnit u = parse_unit(unit);

@@ -55,6 +55,14 @@ std::string measured_text(const Configuration& config);
 std::string scaling_ratio_text(const std::optional<double>& ratio);
 std::string efficiency_text(const std::optional<double>& efficiency);
 
+// The experiment's cost (Configuration::experiment) as the Markdown and HTML tables show it: the
+// column names, and one configuration's cells; "" where a figure is unknown.
+const std::vector<std::string>& experiment_columns();
+std::vector<std::string> experiment_cells(const Configuration& config);
+// "$12.40 as run for 6 instances (3.1 h billed); all on demand $20.10, all spot $10.05; not in the
+// total: X (its bill is unknown)".
+std::string experiment_total_text(const ExperimentTotal& total);
+
 // "ok", "not run", or "failed 2/5: why".
 std::string cell_status(const Cell& cell);
 

@@ -12,6 +12,8 @@ namespace perfzero::fleet_report::html {
 std::string heatmap(const FleetReport& report);
 // The configurations: shape, provider, CPUs (and what the runs had), price and its source.
 std::string configuration_table(const FleetReport& report);
+// The cost of the experiment per configuration and for the fleet; "" when no run carried timelines.
+std::string experiment_section(const FleetReport& report);
 // One method's configurations, fastest first, with every figure and its interval.
 std::string ranking_table(const MethodRow& row, const FleetReport& report);
 // One shape's node counts: throughput, speedup, efficiency and cost (docs/report.md, "Clusters").

@@ -142,6 +142,33 @@ std::string configuration_table(const FleetReport& report) {
   return out + "</tbody></table></div>";
 }
 
+std::string experiment_section(const FleetReport& report) {
+  if (!report.experiment_total) return "";
+  std::string out =
+      "<h2>The cost of the experiment</h2><p>Each cloud instance from boot to the end of its upload, rounded as its "
+      "provider bills, at the price of the capacity it ran on.</p><div class=scroll><table id=experiment "
+      "class=sortable><thead><tr>";
+  for (const auto& column : experiment_columns()) out += "<th>" + escape(column) + "</th>";
+  out += "</tr></thead><tbody>";
+  for (const auto& c : report.configurations) {
+    if (!c.experiment) continue;
+    out += "<tr>";
+    const auto cells = experiment_cells(c);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      // The money columns sort by amount (data-v), not by their text.
+      const std::optional<double> amount = i == 7   ? c.experiment->usd
+                                           : i == 8 ? c.experiment->usd_on_demand
+                                           : i == 9 ? c.experiment->usd_spot
+                                                    : std::nullopt;
+      out += amount ? fmt::format("<td data-v=\"{}\">{}</td>", *amount, escape(cells[i]))
+                    : "<td>" + escape(cells[i]) + "</td>";
+    }
+    out += "</tr>";
+  }
+  return out + "</tbody></table></div><p><strong>The fleet:</strong> " +
+         escape(experiment_total_text(*report.experiment_total)) + ".</p>";
+}
+
 std::string ranking_table(const MethodRow& row, const FleetReport& report) {
   const auto& configs = report.configurations;
   std::vector<std::size_t> order(configs.size());

@@ -1,5 +1,6 @@
 #include "fleet_report/report_builder.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -25,7 +26,7 @@ std::size_t ReportBuilder::config_index(const results::Run& run, int nodes, cons
   return it->second;
 }
 
-void ReportBuilder::add_run(const std::string& path, const results::Run& run) {
+void ReportBuilder::add_run(const std::string& path, const results::Run& run, std::vector<InstanceLife> instances) {
   ++runs_;
   // A run whose methods ran at several node counts feeds one configuration per count.
   std::set<std::size_t> fed;
@@ -54,6 +55,12 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run) {
     configs_[config].runs.push_back(path);
     note_measured(configs_[config], run.info);
   }
+  if (!instances.empty()) {
+    InstanceRun spans = instance_run_of(run, std::move(instances));
+    spans.config = *std::max_element(
+        fed.begin(), fed.end(), [&](std::size_t a, std::size_t b) { return configs_[a].nodes < configs_[b].nodes; });
+    instance_runs_.push_back(std::move(spans));
+  }
 }
 
 FleetReport ReportBuilder::finish(std::vector<std::string> problems) {
@@ -78,6 +85,8 @@ FleetReport ReportBuilder::finish(std::vector<std::string> problems) {
     for (const auto& [config, kept] : trials_[name]) runs.emplace_back(position[config], &kept);
     report.methods.push_back(build_method_row(name, runs, report.configurations, report.baseline, report.settings));
   }
+  for (auto& r : instance_runs_) r.config = position[r.config];
+  add_experiment_costs(report, instance_runs_, options_.catalog);
   add_price_warnings(report, options_.max_price_age_days);
   return report;
 }

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <vector>
 
+#include "fleet_report/experiment_cost.hpp"
+#include "fleet_report/instance_timeline.hpp"
 #include "fleet_report/report_model.hpp"
 #include "pricing/price_catalog.hpp"
 #include "results/model.hpp"
@@ -24,7 +26,9 @@ class ReportBuilder {
  public:
   explicit ReportBuilder(BuildOptions options) : options_(std::move(options)) {}
 
-  void add_run(const std::string& path, const results::Run& run);
+  // `instances`: the cloud instances the run used (its instances/ folder), for the experiment's cost;
+  // they count towards the configuration with the most hosts among the run's.
+  void add_run(const std::string& path, const results::Run& run, std::vector<InstanceLife> instances = {});
   // Computes every figure; call once, after the last run.
   FleetReport finish(std::vector<std::string> problems);
 
@@ -40,6 +44,7 @@ class ReportBuilder {
   std::vector<std::string> method_order_;
   // method -> configuration -> its trials (outcome, wall time and metrics only)
   std::map<std::string, std::map<std::size_t, results::Case>> trials_;
+  std::vector<InstanceRun> instance_runs_;  // configuration indexes before finish() sorts them
   std::size_t runs_ = 0;
   std::size_t trial_count_ = 0;
 };

@@ -143,7 +143,8 @@ void write_html(const FleetReport& report, std::ostream& out) {
          "faster relative to the method's leader; ★ the fastest, ≈ a tie for fastest; ⚑ some trials were "
          "disturbed; red: not every trial succeeded.</p>\n"
       << html::heatmap(report) << "\n";
-  out << "<h2>Configurations</h2>" << html::configuration_table(report) << "\n<h2>Methods</h2>\n";
+  out << "<h2>Configurations</h2>" << html::configuration_table(report) << "\n"
+      << html::experiment_section(report) << "\n<h2>Methods</h2>\n";
   for (const auto& row : report.methods) write_method(report, row, out);
   out << "<script id=sort-tables>" << kScript << "</script>\n</body></html>\n";
 }

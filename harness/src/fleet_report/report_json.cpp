@@ -22,6 +22,34 @@ json stats_json(const results::Stats& s) {
           {"cv", optional_number(s.cv)}};
 }
 
+json experiment_json(const std::optional<ExperimentCost>& e) {
+  if (!e) return nullptr;
+  return {{"runs", e->runs},
+          {"instances", e->instances},
+          {"preempted", e->preempted},
+          {"capacity", e->capacity},
+          {"instance_seconds", e->instance_seconds},
+          {"billed_seconds", e->billed_seconds},
+          {"before_first_trial_seconds", optional_number(e->before_first_trial_seconds)},
+          {"trials_seconds", optional_number(e->trials_seconds)},
+          {"usd", optional_number(e->usd)},
+          {"usd_on_demand", optional_number(e->usd_on_demand)},
+          {"usd_spot", optional_number(e->usd_spot)},
+          {"billing", e->billing},
+          {"notes", e->notes}};
+}
+
+json experiment_total_json(const std::optional<ExperimentTotal>& t) {
+  if (!t) return nullptr;
+  return {{"configurations", t->configurations},
+          {"instances", t->instances},
+          {"billed_seconds", t->billed_seconds},
+          {"usd", optional_number(t->usd)},
+          {"usd_on_demand", optional_number(t->usd_on_demand)},
+          {"usd_spot", optional_number(t->usd_spot)},
+          {"left_out", t->left_out}};
+}
+
 json configuration_json(const Configuration& c) {
   const auto& p = c.pricing;
   return {{"key", c.key},
@@ -41,12 +69,15 @@ json configuration_json(const Configuration& c) {
             {"source", p.source},
             {"date", p.date},
             {"age_days", p.age_days ? json(*p.age_days) : json(nullptr)},
-            {"catalog_entry", p.catalog_entry}}},
+            {"catalog_entry", p.catalog_entry},
+            {"spot_usd_per_host_hour", optional_number(p.spot_usd_per_host_hour)},
+            {"spot_how", p.spot_how}}},
           {"runs", c.runs},
           {"measured", {{"vcpus", c.measured_vcpus}, {"memory_gib", c.measured_memory_gib}, {"gpus", c.measured_gpus}}},
           {"shape_mismatches", c.shape_mismatches},
           {"system", c.system},
-          {"hosts", c.hosts}};
+          {"hosts", c.hosts},
+          {"experiment", experiment_json(c.experiment)}};
 }
 
 json ratio_json(const std::optional<Ratio>& r) {
@@ -167,6 +198,7 @@ nlohmann::json to_json(const FleetReport& report) {
             {"use_flagged", s.use_flagged}}},
           {"warnings", report.warnings},
           {"configurations", configs},
+          {"experiment_total", experiment_total_json(report.experiment_total)},
           {"methods", methods}};
 }
 

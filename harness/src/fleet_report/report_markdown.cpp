@@ -95,6 +95,24 @@ void write_markdown_rules(const FleetReport& report, std::ostream& out) {
   }
 }
 
+// The bill, boot to power-off, for the configurations whose runs carried instance timelines.
+void write_experiment(const FleetReport& report, std::ostream& out) {
+  if (!report.experiment_total) return;
+  out << "\n## The cost of the experiment\n\nEach cloud instance from boot to the end of its upload, rounded as "
+         "its provider bills, at the price of the capacity it ran on.\n\n|";
+  for (const auto& column : experiment_columns()) out << " " << column << " |";
+  out << "\n|";
+  for (std::size_t i = 0; i < experiment_columns().size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& c : report.configurations) {
+    if (!c.experiment) continue;
+    out << "|";
+    for (const auto& cell : experiment_cells(c)) out << " " << md(cell) << " |";
+    out << "\n";
+  }
+  out << "\n**The fleet:** " << md(experiment_total_text(*report.experiment_total)) << ".\n";
+}
+
 }  // namespace
 
 void write_markdown(const FleetReport& report, std::ostream& out) {
@@ -116,6 +134,7 @@ void write_markdown(const FleetReport& report, std::ostream& out) {
         p.usd_per_hour ? md(fmt::format("{}, {} ({})", p.how, p.date, p.source)) : md("unpriced: " + p.unpriced_reason),
         c.runs.size());
   }
+  write_experiment(report, out);
   out << "\n## Methods\n";
   for (const auto& row : report.methods) write_method_table(report, row, out);
   if (!report.warnings.empty()) {

@@ -27,6 +27,29 @@ struct Pricing {
   std::string date;
   std::optional<int> age_days;  // from `date` to the report's day
   std::string catalog_entry;    // file:line:column of the catalog entry used
+  // One host on spot / preemptible capacity: the catalog's dated spot price for the shape, else the
+  // on-demand price less the provider's fixed discount; nullopt when neither is known.
+  std::optional<double> spot_usd_per_host_hour;
+  std::string spot_how;  // "spot price, 2026-01-10 (URL)" or "on-demand less 50 % (oci preemptible, ...)"
+};
+
+// The whole experiment on one configuration: every cloud instance its runs used, boot to the end of
+// the upload (fleet_report/instance_timeline.hpp), each rounded as the provider bills
+// (docs/report.md, "The cost of the experiment"). Cost per run is the workload's; this is the bill.
+struct ExperimentCost {
+  int runs = 0;  // runs with instance timelines
+  int instances = 0;
+  int preempted = 0;
+  std::string capacity;                              // on_demand, spot, or "on_demand + spot"
+  double instance_seconds = 0;                       // boot to the end, summed over instances
+  double billed_seconds = 0;                         // each instance as billed: whole steps, at least the minimum
+  std::optional<double> before_first_trial_seconds;  // boot to the first trial, summed over runs
+  std::optional<double> trials_seconds;              // the first trial's start to the last one's end, summed
+  std::optional<double> usd;                         // as run: each instance at its capacity's price
+  std::optional<double> usd_on_demand;               // every instance at the on-demand price
+  std::optional<double> usd_spot;                    // every instance at the spot price
+  std::string billing;                               // "per second, 60 s minimum (aws, 2025-01-15, URL)"
+  std::vector<std::string> notes;                    // why a figure is missing or partial
 };
 
 struct Configuration {
@@ -51,6 +74,18 @@ struct Configuration {
   std::vector<double> measured_memory_gib;
   std::vector<double> measured_gpus;
   std::vector<std::string> shape_mismatches;  // "catalog says 8 vCPUs, the run had 2; ..."
+  std::optional<ExperimentCost> experiment;   // nullopt: no run of it carried instance timelines
+};
+
+// The experiment costs of every configuration that has one, added up.
+struct ExperimentTotal {
+  int configurations = 0;
+  int instances = 0;
+  double billed_seconds = 0;
+  std::optional<double> usd;            // the configurations whose bill is known; nullopt: none is
+  std::optional<double> usd_on_demand;  // nullopt unless every configuration's is known
+  std::optional<double> usd_spot;
+  std::vector<std::string> left_out;  // configurations whose bill is unknown, so not in `usd`
 };
 
 // The figure a method is judged by: its first rate metric (unit "<work>/s"), else wall time.
@@ -157,6 +192,7 @@ struct FleetReport {
   RankSettings settings;
   std::size_t runs_read = 0;
   std::size_t trials_read = 0;
+  std::optional<ExperimentTotal> experiment_total;  // nullopt: no run carried instance timelines
 };
 
 }  // namespace perfzero::fleet_report

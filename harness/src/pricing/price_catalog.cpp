@@ -1,5 +1,9 @@
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
+
+#include <fmt/format.h>
 
 #include "pricing/price_catalog.hpp"
 
@@ -10,6 +14,41 @@ const Shape* Catalog::find(const std::string& provider, const std::string& name)
     if (s.name == name && (provider.empty() || s.provider == provider)) return &s;
   }
   return nullptr;
+}
+
+const BillingRule* Catalog::billing_for(const std::string& provider) const {
+  for (const auto& b : billing) {
+    if (b.provider == provider) return &b;
+  }
+  return nullptr;
+}
+
+double billed_seconds(const BillingRule& rule, double seconds) {
+  const double steps = std::ceil(std::max(seconds, 0.0) / rule.granularity_seconds - 1e-9);
+  return std::max(steps * rule.granularity_seconds, rule.minimum_seconds);
+}
+
+namespace {
+
+std::string step_words(double s) {
+  if (s == 1) return "second";
+  if (s == 60) return "minute";
+  if (s == 3600) return "hour";
+  return fmt::format("{:g} s", s);
+}
+
+std::string span_words(double s) {
+  if (s >= 3600 && std::fmod(s, 3600) == 0) return fmt::format("{:g} h", s / 3600);
+  if (s >= 120 && std::fmod(s, 60) == 0) return fmt::format("{:g} min", s / 60);
+  return fmt::format("{:g} s", s);
+}
+
+}  // namespace
+
+std::string describe(const BillingRule& rule) {
+  std::string out = "per " + step_words(rule.granularity_seconds);
+  if (rule.minimum_seconds > rule.granularity_seconds) out += ", " + span_words(rule.minimum_seconds) + " minimum";
+  return out;
 }
 
 double ocpus_of(double vcpus, const std::string& arch) { return arch == "aarch64" ? vcpus : vcpus / 2.0; }

@@ -21,6 +21,14 @@ struct FlexiblePrice {
   double usd_per_gib_hour = 0;
 };
 
+// A dated spot / preemptible price of one shape, where the provider publishes one (most move with
+// the market: a catalog records what a user saw, with its date).
+struct SpotPrice {
+  double usd_per_hour = 0;
+  std::string source;
+  std::string date;
+};
+
 struct Shape {
   std::string provider;  // oci, aws, gcp, azure
   std::string name;      // the provider's shape or instance type name, e.g. c7i.2xlarge
@@ -32,19 +40,42 @@ struct Shape {
   std::optional<GpuSpec> gpus;         // GPU shapes
   std::optional<double> usd_per_hour;  // fixed shapes
   std::optional<FlexiblePrice> flexible;
+  std::optional<SpotPrice> spot;
   std::string source;  // the public price page the figure was read from
   std::string date;    // YYYY-MM-DD: when the figure was read
   std::string where;   // file:line:column of the entry, for messages
+};
+
+// How a provider bills an instance's time: in steps of `granularity_seconds`, never less than
+// `minimum_seconds` an instance (AWS: per second, 60 s minimum). `spot_discount`: a fixed fraction
+// off the on-demand price for spot capacity, where the provider sets one (OCI preemptible: 0.5).
+struct BillingRule {
+  std::string provider;
+  double granularity_seconds = 1;
+  double minimum_seconds = 0;
+  std::optional<double> spot_discount;
+  std::string source;
+  std::string date;
+  std::string where;  // file:line:column
 };
 
 struct Catalog {
   std::string file;
   std::string currency = "USD";
   std::vector<Shape> shapes;
+  std::vector<BillingRule> billing;
 
   // The entry for `name` (and `provider` when not empty); nullptr when the catalog has none.
   const Shape* find(const std::string& provider, const std::string& name) const;
+  // The provider's billing rule; nullptr when the catalog has none.
+  const BillingRule* billing_for(const std::string& provider) const;
 };
+
+// What an instance that ran `seconds` is billed for under `rule`: whole steps, at least the minimum.
+double billed_seconds(const BillingRule& rule, double seconds);
+
+// "per second, 60 s minimum", "per hour", "per minute, 5 min minimum".
+std::string describe(const BillingRule& rule);
 
 // Loads and validates a catalog; throws ConfigError naming file:line:column, the entry and the field.
 Catalog load_catalog(const std::filesystem::path& file);

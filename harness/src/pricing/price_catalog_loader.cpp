@@ -22,8 +22,11 @@ using config::yaml::describe;
 
 const std::vector<std::string> kProviders{"oci", "aws", "gcp", "azure"};
 const std::vector<std::string> kArchs{"x86_64", "aarch64"};
-const std::vector<std::string> kShapeKeys{"provider",   "shape", "region",       "arch",     "vcpus",  "ocpus",
-                                          "memory_gib", "gpus",  "usd_per_hour", "flexible", "source", "date"};
+const std::vector<std::string> kShapeKeys{"provider", "shape",      "region", "arch",         "vcpus",
+                                          "ocpus",    "memory_gib", "gpus",   "usd_per_hour", "flexible",
+                                          "spot",     "source",     "date"};
+const std::vector<std::string> kBillingKeys{
+    "provider", "granularity_seconds", "minimum_seconds", "spot_discount", "source", "date"};
 
 double positive_number(const Checker& check, const YAML::Node& node, const std::string& key, bool allow_zero) {
   const std::string s = node.IsScalar() ? node.Scalar() : std::string();
@@ -70,6 +73,27 @@ FlexiblePrice read_flexible(const Checker& check, const YAML::Node& node, const 
   return p;
 }
 
+void require_source_and_date(const Checker& check, const YAML::Node& entry, const std::string& key, std::string& source,
+                             std::string& date) {
+  source = check.string_of(entry["source"], key + ".source");
+  if (!source.starts_with("https://") && !source.starts_with("http://")) {
+    check.fail(entry["source"], key + ".source", "expected the URL of the public page the figure was read from");
+  }
+  date = check.string_of(entry["date"], key + ".date");
+  if (!is_date(date)) check.fail(entry["date"], key + ".date", "expected a date as YYYY-MM-DD");
+}
+
+SpotPrice read_spot(const Checker& check, const YAML::Node& node, const std::string& key) {
+  check.check_keys(node, key, {"usd_per_hour", "source", "date"});
+  for (const char* field : {"usd_per_hour", "source", "date"}) {
+    if (!node[field]) check.fail(node, key, fmt::format("missing '{}' (a spot price is dated, with its page)", field));
+  }
+  SpotPrice spot;
+  spot.usd_per_hour = positive_number(check, node["usd_per_hour"], key + ".usd_per_hour", false);
+  require_source_and_date(check, node, key, spot.source, spot.date);
+  return spot;
+}
+
 void require(const Checker& check, const YAML::Node& entry, const std::string& key, const char* field) {
   if (!entry[field]) check.fail(entry, key, fmt::format("missing '{}'", field));
 }
@@ -84,12 +108,7 @@ Shape read_shape(const Checker& check, const YAML::Node& entry, const std::strin
   const std::string named = fmt::format("{} ({})", key, s.name);
   s.arch = member_of(check, entry["arch"], named + ".arch", kArchs);
   if (entry["region"]) s.region = check.string_of(entry["region"], named + ".region");
-  s.source = check.string_of(entry["source"], named + ".source");
-  if (!s.source.starts_with("https://") && !s.source.starts_with("http://")) {
-    check.fail(entry["source"], named + ".source", "expected the URL of the public price page");
-  }
-  s.date = check.string_of(entry["date"], named + ".date");
-  if (!is_date(s.date)) check.fail(entry["date"], named + ".date", "expected a date as YYYY-MM-DD");
+  require_source_and_date(check, entry, named, s.source, s.date);
   if (entry["vcpus"]) s.vcpus = positive_number(check, entry["vcpus"], named + ".vcpus", false);
   if (entry["ocpus"]) s.ocpus = positive_number(check, entry["ocpus"], named + ".ocpus", false);
   if (entry["memory_gib"]) s.memory_gib = positive_number(check, entry["memory_gib"], named + ".memory_gib", false);
@@ -97,11 +116,33 @@ Shape read_shape(const Checker& check, const YAML::Node& entry, const std::strin
   if (entry["usd_per_hour"])
     s.usd_per_hour = positive_number(check, entry["usd_per_hour"], named + ".usd_per_hour", false);
   if (entry["flexible"]) s.flexible = read_flexible(check, entry["flexible"], named + ".flexible");
+  if (entry["spot"]) s.spot = read_spot(check, entry["spot"], named + ".spot");
   if (s.usd_per_hour.has_value() == s.flexible.has_value()) {
     check.fail(entry, named, "expected exactly one of 'usd_per_hour' (a fixed shape) and 'flexible' (priced per OCPU)");
   }
   if (s.usd_per_hour && !s.vcpus) check.fail(entry, named, "a fixed shape needs 'vcpus'");
   return s;
+}
+
+BillingRule read_billing(const Checker& check, const YAML::Node& entry, const std::string& key) {
+  check.check_keys(entry, key, kBillingKeys);
+  for (const char* field : {"provider", "granularity_seconds", "source", "date"}) require(check, entry, key, field);
+  BillingRule b;
+  b.where = check.where(entry);
+  b.provider = member_of(check, entry["provider"], key + ".provider", kProviders);
+  const std::string named = fmt::format("{} ({})", key, b.provider);
+  b.granularity_seconds = positive_number(check, entry["granularity_seconds"], named + ".granularity_seconds", false);
+  if (entry["minimum_seconds"])
+    b.minimum_seconds = positive_number(check, entry["minimum_seconds"], named + ".minimum_seconds", true);
+  if (entry["spot_discount"]) {
+    b.spot_discount = positive_number(check, entry["spot_discount"], named + ".spot_discount", false);
+    if (*b.spot_discount >= 1) {
+      check.fail(entry["spot_discount"], named + ".spot_discount",
+                 "expected the fraction taken off the on-demand price, above 0 and below 1 (0.5: half price)");
+    }
+  }
+  require_source_and_date(check, entry, named, b.source, b.date);
+  return b;
 }
 
 }  // namespace
@@ -113,7 +154,7 @@ Catalog load_catalog(const std::filesystem::path& path) {
   const YAML::Node root = config::yaml::load_one_document(
       catalog.file, config::yaml::read_yaml_file(path, {"price catalog", "--catalog"}),
       {"a catalog needs three levels", "a price catalog holds exactly one (merge the lists under one shapes key)"});
-  check.check_keys(root, "", {"catalog_version", "currency", "shapes"});
+  check.check_keys(root, "", {"catalog_version", "currency", "billing", "shapes"});
   if (!root["catalog_version"] || check.int_of(root["catalog_version"], "catalog_version", 1, 1000) != 1) {
     check.fail(root, "catalog_version", "expected 'catalog_version: 1' (the format this perfzero reads)");
   }
@@ -129,6 +170,17 @@ Catalog load_catalog(const std::filesystem::path& path) {
       check.fail(entry, fmt::format("shapes[{}] ({})", i, shape.name), "listed twice for this provider and region");
     }
     catalog.shapes.push_back(std::move(shape));
+  }
+  if (root["billing"]) {
+    check.expect_sequence(root["billing"], "billing");
+    for (std::size_t i = 0; i < root["billing"].size(); ++i) {
+      const YAML::Node entry = root["billing"][i];
+      BillingRule rule = read_billing(check, entry, fmt::format("billing[{}]", i));
+      if (catalog.billing_for(rule.provider) != nullptr) {
+        check.fail(entry, fmt::format("billing[{}] ({})", i, rule.provider), "a provider's billing is listed twice");
+      }
+      catalog.billing.push_back(std::move(rule));
+    }
   }
   return catalog;
 }

@@ -1,0 +1,185 @@
+#include "fleet_report/campaign_estimate.hpp"
+
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "common/table_cells.hpp"
+#include "fleet_report/figure_text.hpp"
+
+namespace perfzero::fleet_report {
+
+namespace {
+
+void add(std::optional<double>& sum, const std::optional<double>& amount, bool& known) {
+  if (amount) {
+    sum = sum.value_or(0) + *amount;
+  } else {
+    known = false;
+  }
+}
+
+// The fleet names a flexible shape with its size: VM.Standard.E4.Flex-4ocpu-16gb (and -4ocpu alone
+// when the memory was left at the provider's default).
+void price_shape(ShapeEstimate& e, const pricing::Catalog* catalog) {
+  if (catalog == nullptr) {
+    e.notes.push_back("no price catalog");
+    return;
+  }
+  std::string name = e.shape;
+  std::optional<double> ocpus;
+  std::optional<double> memory_gib;
+  static const std::regex kFlexSize(R"(^(.+\.Flex)-([0-9]+(?:\.[0-9]+)?)ocpu(?:-([0-9]+(?:\.[0-9]+)?)gb)?$)");
+  std::smatch m;
+  if (std::regex_match(e.shape, m, kFlexSize)) {
+    name = m[1].str();
+    ocpus = std::stod(m[2].str());
+    if (m[3].matched) memory_gib = std::stod(m[3].str());
+  }
+  const pricing::Shape* shape = catalog->find("", name);
+  if (shape == nullptr) {
+    e.notes.push_back(fmt::format("'{}' is not in the catalog {}", name, catalog->file));
+    return;
+  }
+  e.provider = shape->provider;
+  if (shape->flexible) {
+    if (!ocpus) {
+      e.notes.push_back("a flexible shape is priced from its size: name it as the fleet does (" + name +
+                        "-4ocpu-16gb)");
+      return;
+    }
+    const auto& f = *shape->flexible;
+    e.usd_per_hour = *ocpus * f.usd_per_ocpu_hour + memory_gib.value_or(0) * f.usd_per_gib_hour;
+    e.price_how = fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour, {}", *ocpus, f.usd_per_ocpu_hour,
+                              memory_gib.value_or(0), f.usd_per_gib_hour, shape->date);
+    if (!memory_gib) e.notes.push_back("no memory in the name: priced for the OCPUs alone, a low bound");
+  } else {
+    e.usd_per_hour = *shape->usd_per_hour;
+    e.price_how = fmt::format("list price, {}", shape->date);
+  }
+  const pricing::BillingRule* rule = catalog->billing_for(e.provider);
+  if (shape->spot && !shape->flexible) {
+    e.spot_usd_per_hour = shape->spot->usd_per_hour;
+    e.spot_how = fmt::format("spot price, {}", shape->spot->date);
+  } else if (rule != nullptr && rule->spot_discount) {
+    e.spot_usd_per_hour = *e.usd_per_hour * (1 - *rule->spot_discount);
+    e.spot_how = fmt::format("on-demand less {:g} %", *rule->spot_discount * 100);
+  }
+}
+
+}  // namespace
+
+CampaignEstimate estimate_campaign(const std::vector<PlannedWork>& work, const std::vector<std::string>& shapes,
+                                   const TrialDurations& durations, const pricing::Catalog* catalog,
+                                   double overhead_seconds) {
+  CampaignEstimate out;
+  out.cases = static_cast<int>(work.size());
+  for (const auto& w : work) out.runs += w.runs;
+  bool od_known = true;
+  bool spot_known = true;
+  for (const auto& name : shapes) {
+    ShapeEstimate e;
+    e.shape = name;
+    e.overhead_seconds = overhead_seconds;
+    price_shape(e, catalog);
+    const auto measured = durations.find(name);
+    double trials = 0;
+    for (const auto& w : work) {
+      const std::map<std::string, double>* known = measured != durations.end() ? &measured->second : nullptr;
+      const auto it = known != nullptr ? known->find(w.case_name) : std::map<std::string, double>::const_iterator{};
+      if (known != nullptr && it != known->end()) {
+        trials += w.runs * it->second;
+        ++e.cases_from_history;
+      } else if (w.timeout_seconds > 0) {
+        trials += w.runs * w.timeout_seconds;
+        ++e.cases_from_timeouts;
+      } else {
+        e.cases_unknown.push_back(w.case_name);
+      }
+    }
+    if (e.cases_unknown.empty()) e.trials_seconds = trials;
+    if (e.cases_from_timeouts > 0) {
+      e.notes.push_back(
+          fmt::format("{} case(s) not in the history: their timeouts stand in, so the figure is an "
+                      "upper bound",
+                      e.cases_from_timeouts));
+    }
+    if (!e.cases_unknown.empty()) {
+      e.notes.push_back(
+          fmt::format("no earlier run and no timeout for {}: no estimate", fmt::join(e.cases_unknown, ", ")));
+    }
+    const pricing::BillingRule* rule = catalog != nullptr ? catalog->billing_for(e.provider) : nullptr;
+    e.billing = rule != nullptr ? pricing::describe(*rule) : "per second, no minimum (assumed)";
+    if (e.trials_seconds) {
+      const double instance = *e.trials_seconds + overhead_seconds;
+      e.billed_seconds = rule != nullptr ? pricing::billed_seconds(*rule, instance) : instance;
+      if (e.usd_per_hour) e.usd_on_demand = *e.usd_per_hour * *e.billed_seconds / 3600;
+      if (e.spot_usd_per_hour) e.usd_spot = *e.spot_usd_per_hour * *e.billed_seconds / 3600;
+    }
+    add(out.usd_on_demand, e.usd_on_demand, od_known);
+    add(out.usd_spot, e.usd_spot, spot_known);
+    out.shapes.push_back(std::move(e));
+  }
+  if (!od_known) out.usd_on_demand.reset();
+  if (!spot_known) out.usd_spot.reset();
+  return out;
+}
+
+void write_estimate_markdown(const CampaignEstimate& estimate, std::ostream& out) {
+  const auto md = [](const std::string& s) { return text::md_cell(s); };
+  const auto seconds = [](const std::optional<double>& s) { return s ? duration_text(*s) : std::string(); };
+  out << fmt::format("# perfzero report --estimate: {}\n\n", md(estimate.suite));
+  out << fmt::format(
+      "{} case(s), {} trial and warm-up run(s) on each shape. Every figure is an estimate: trials' time from {}, "
+      "plus the overhead an instance spends outside them, rounded as the provider bills.\n\n",
+      estimate.cases, estimate.runs,
+      estimate.history.empty()
+          ? "the suite's timeouts (no --history: an upper bound)"
+          : "the newest earlier run of each case on the shape in " + md(estimate.history) + " (else its timeout)");
+  out << "| shape | provider | $ per hour | cases timed by history | by timeout | trials | overhead | billed | "
+         "billing | on demand | spot | notes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& e : estimate.shapes) {
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", md(e.shape), md(e.provider),
+                       e.usd_per_hour ? md(money(e.usd_per_hour) + " (" + e.price_how + ")") : "", e.cases_from_history,
+                       e.cases_from_timeouts, seconds(e.trials_seconds), duration_text(e.overhead_seconds),
+                       seconds(e.billed_seconds), md(e.billing), money(e.usd_on_demand),
+                       e.usd_spot ? md(money(e.usd_spot) + " (" + e.spot_how + ")") : "",
+                       md(fmt::format("{}", fmt::join(e.notes, "; "))));
+  }
+  out << fmt::format("\n**The campaign:** on demand {}{}.\n",
+                     estimate.usd_on_demand ? money(estimate.usd_on_demand) : "unknown (a shape above has no figure)",
+                     estimate.usd_spot ? ", on spot " + money(estimate.usd_spot) : "");
+}
+
+nlohmann::json estimate_json(const CampaignEstimate& estimate) {
+  const auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const auto& e : estimate.shapes) {
+    shapes.push_back({{"shape", e.shape},
+                      {"provider", e.provider},
+                      {"usd_per_hour", opt(e.usd_per_hour)},
+                      {"price_how", e.price_how},
+                      {"spot_usd_per_hour", opt(e.spot_usd_per_hour)},
+                      {"spot_how", e.spot_how},
+                      {"cases_from_history", e.cases_from_history},
+                      {"cases_from_timeouts", e.cases_from_timeouts},
+                      {"cases_unknown", e.cases_unknown},
+                      {"trials_seconds", opt(e.trials_seconds)},
+                      {"overhead_seconds", e.overhead_seconds},
+                      {"billed_seconds", opt(e.billed_seconds)},
+                      {"billing", e.billing},
+                      {"usd_on_demand", opt(e.usd_on_demand)},
+                      {"usd_spot", opt(e.usd_spot)},
+                      {"notes", e.notes}});
+  }
+  return {{"estimate", true},
+          {"suite", estimate.suite},
+          {"history", estimate.history},
+          {"cases", estimate.cases},
+          {"runs", estimate.runs},
+          {"shapes", shapes},
+          {"usd_on_demand", opt(estimate.usd_on_demand)},
+          {"usd_spot", opt(estimate.usd_spot)}};
+}
+
+}  // namespace perfzero::fleet_report
