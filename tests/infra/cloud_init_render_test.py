@@ -51,7 +51,7 @@ def check_docker_run(name, words, cloud, shape, system_name, arch, gpu):
     check(f"{name}: the results directory is mounted", '$state_dir/results:/results' in flags, flags)
     expected = ["--config=/config/suite.yaml", f"--platform_name={cloud}", f"--system_name={system_name}",
                 f"--instance_type={shape}", "--execution_label=nightly", "--execution_id=fleet-test-1",
-                "--output_dir=/results/fleet-test-1"]
+                "--output_dir=/results/fleet-test-1", "$@"]  # "$@": --resume, when the runner continues a run
     check(f"{name}: perfzero gets the suite and labels", args == expected, args)
 
 

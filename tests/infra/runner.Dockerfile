@@ -3,5 +3,5 @@
 # Docker client, which drives the host's daemon through its socket.
 FROM debian:bookworm-slim
 RUN apt-get update -q \
- && apt-get install -y -q --no-install-recommends awscli docker.io ca-certificates procps \
+ && apt-get install -y -q --no-install-recommends awscli docker.io ca-certificates curl procps \
  && rm -rf /var/lib/apt/lists/*

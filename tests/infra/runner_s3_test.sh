@@ -7,20 +7,26 @@
 #   a working suite: the run directory lands under <prefix>/aws/<system>/<execution_id>/ with DONE;
 #   a failing suite: FAILED (naming the exit status) and logs/ land, and no DONE;
 #   a hanging suite: the time limit kills the container, FAILED says so.
+# Each instance's timeline (instances/<boot id>.json) lands beside the run, and `perfzero report`
+# (the binary given as the first argument, when it is) bills the working case's experiment from it
+# as a hand computation from the same timeline does.
 # Power-off is replaced by a marker file here only (PERFZERO_POWEROFF_COMMAND). Exit 77 (skipped)
 # with the reason when Docker, terraform, s3rver or the image is missing, except in CI.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
+perfzero_bin=${1:-}
 image=${PERFZERO_TEST_IMAGE:-perfzero-cpp:e2e-test}
 tag=perfzero-cpp:runner-test-amd64 # the name:tag the archive holds, as a fleet's would
 bucket=perfzero-results
 prefix=ci/perfzero
 work=$(mktemp -d /tmp/perfzero-runner-test.XXXXXX)
 s3_pid=""
+imds_pid=""
 cleanup() {
   [ -n "$s3_pid" ] && kill "$s3_pid" 2> /dev/null
-  docker rm --force "pz-runner-test-$$" > /dev/null 2>&1
+  [ -n "$imds_pid" ] && kill "$imds_pid" 2> /dev/null
+  docker ps -aq --filter "name=pz-runner-test-$$" | xargs -r docker rm --force > /dev/null 2>&1
   docker rmi "$tag" > /dev/null 2>&1
   rm -rf "$work"
 }
@@ -71,34 +77,37 @@ docker rmi "$tag" > /dev/null
 s3 cp --only-show-errors "$work/image.tar.gz" "s3://$bucket/images/perfzero-cpp-runner-test-amd64.tar.gz" ||
   { echo "FAILED: uploading the image archive to s3rver"; tail "$work/s3rver.log"; exit 1; }
 
-# run_case NAME EXECUTION_ID SUITE_TEXT [RUN_TIMEOUT_SECONDS]: renders, extracts and runs the runner.
+# run_case NAME EXECUTION_ID SUITE_TEXT [RUN_TIMEOUT_SECONDS [CAPACITY]]: renders, extracts and runs the runner.
 run_case() {
-  local name=$1 execution_id=$2 suite=$3 timeout=${4:-}
+  local name=$1 execution_id=$2 suite=$3 timeout=${4:-} capacity=${5:-on_demand}
   local case_dir=$work/$name
   mkdir -p "$case_dir"
-  SUITE="$suite" EXECUTION_ID="$execution_id" /usr/bin/python3 - "$case_dir/inputs.json" << 'EOF'
+  SUITE="$suite" EXECUTION_ID="$execution_id" CAPACITY="$capacity" /usr/bin/python3 - "$case_dir/inputs.json" << 'EOF'
 import json, os, sys
 json.dump({"cloud": "aws", "shape": "c7i.xlarge", "image_reference": "perfzero-cpp:runner-test-{arch}",
            "image_archive_object": "images/perfzero-cpp-runner-test-{arch}.tar.gz",
            "suite_yaml": os.environ["SUITE"], "execution_id": os.environ["EXECUTION_ID"],
            "execution_label": "runner-test", "results_bucket": "perfzero-results",
-           "results_prefix": "ci/perfzero", "time_limit_minutes": 30}, open(sys.argv[1], "w"))
+           "results_prefix": "ci/perfzero", "time_limit_minutes": 30, "capacity": os.environ["CAPACITY"]},
+          open(sys.argv[1], "w"))
 EOF
   /usr/bin/python3 "$here/render_cloud_init.py" --extract "$case_dir/inputs.json" "$case_dir/root" > /dev/null ||
     { echo "FAILED: $name: rendering"; return 1; }
   local started=$SECONDS
-  docker run --rm --name "pz-runner-test-$$" --network host -v /var/run/docker.sock:/var/run/docker.sock \
+  docker run --rm --name "pz-runner-test-$$-$name" --network host -v /var/run/docker.sock:/var/run/docker.sock \
     -v "$work:$work" -e AWS_ACCESS_KEY_ID=S3RVER -e AWS_SECRET_ACCESS_KEY=S3RVER -e AWS_DEFAULT_REGION=us-east-1 \
     -e PERFZERO_S3_ENDPOINT_URL="http://127.0.0.1:$port" -e PERFZERO_HOST_SETUP= \
     -e PERFZERO_LIB_DIR="$case_dir/root/usr/local/lib/perfzero" -e PERFZERO_CONFIG_DIR="$case_dir/root/etc/perfzero" \
-    -e PERFZERO_STATE_DIR="$case_dir/state" -e PERFZERO_CONTAINER_NAME="pz-runner-test-run-$$" \
+    -e PERFZERO_STATE_DIR="$case_dir/state" \
     -e PERFZERO_POWEROFF_COMMAND="touch $case_dir/powered-off" ${timeout:+-e PERFZERO_RUN_TIMEOUT_SECONDS=$timeout} \
+    -e PERFZERO_CONTAINER_NAME="pz-runner-test-run-$$-$name" "${run_env[@]}" \
     perfzero-test-runner "$case_dir/root/usr/local/lib/perfzero/perfzero-runner.sh" \
     "$case_dir/root/etc/perfzero/run.env" > "$case_dir/runner.out" 2>&1
   echo "$name: the runner took $((SECONDS - started)) s"
   s3 ls --recursive "s3://$bucket/$prefix/aws/c7i.xlarge/$execution_id/" | awk '{print $4}' > "$case_dir/objects"
   check "$name: the instance powered off (marker)" test -f "$case_dir/powered-off"
 }
+run_env=() # more -e NAME=VALUE for the runner, per case
 image_exists() { docker image inspect "$1" > /dev/null 2>&1; }
 has() { grep -qx "$prefix/aws/c7i.xlarge/$1" "$2"; }
 fetch() { s3 cp --only-show-errors "s3://$bucket/$prefix/aws/c7i.xlarge/$1" "$2"; }
@@ -122,11 +131,43 @@ if fetch works-1/sanity.Sanity.benchmark_noop/trial_1/perfzero_summary.json "$wo
 else
   check "works: a trial report can be fetched" false
 fi
+check "works: the instance's timeline uploaded" grep -q "^$prefix/aws/c7i.xlarge/works-1/instances/[A-Za-z0-9-]*\.json$" "$objects"
+# The bill, as `perfzero report` computes it from the downloaded run, against a hand computation from
+# the same timeline: AWS bills per second with a 60 s minimum; c7i.xlarge is $0.1785 an hour.
+if [ -n "$perfzero_bin" ]; then
+  s3 cp --recursive --only-show-errors "s3://$bucket/$prefix/aws/c7i.xlarge/works-1/" "$work/works/download/works-1/"
+  "$perfzero_bin" report "$work/works/download" --out "$work/works/report" --format json,md > "$work/works/report.log" 2>&1
+  bill_check() {
+    /usr/bin/python3 - "$work/works/download/works-1" "$work/works/report/report.json" << 'EOF'
+import glob, json, math, sys
+timeline = json.load(open(glob.glob(sys.argv[1] + "/instances/*.json")[0]))
+assert timeline["capacity"] == "on_demand" and timeline["end"] == "done" and timeline["shape"] == "c7i.xlarge", timeline
+assert timeline["booted_at"] <= timeline["container_started_at"] <= timeline["upload_ended_at"], timeline
+billed = max(60, math.ceil(timeline["upload_ended_at"] - timeline["booted_at"]))
+report = json.load(open(sys.argv[2]))
+e = [c for c in report["configurations"] if c["shape"] == "c7i.xlarge"][0]["experiment"]
+assert e["instances"] == 1 and e["capacity"] == "on_demand", e
+assert e["billed_seconds"] == billed, (e, billed)
+assert abs(e["usd"] - billed / 3600 * 0.1785) < 1e-9 and e["usd"] == e["usd_on_demand"], e
+assert e["usd_spot"] is None and e["billing"].startswith("per second, 60 s minimum (aws"), e
+assert abs(report["experiment_total"]["usd"] - e["usd"]) < 1e-12, report["experiment_total"]
+EOF
+  }
+  check "works: perfzero report bills the experiment as the timeline says" bill_check
+  check "works: the Markdown report shows the cost of the experiment" \
+    grep -q "^## The cost of the experiment" "$work/works/report/report.md"
+fi
 [ "$failures" -eq 0 ] || cat "$work/works/runner.out"
 
 fail_suite=$'suite: runner_fail\ndefaults: {trials: 1, warmup_trials: 0}\nmethods:\n  - name: external.always_fails\n    command: [/bin/sh, -c, "exit 3"]\n    output: none\n'
-run_case fail fail-1 "$fail_suite"
+run_case fail fail-1 "$fail_suite" "" spot
 objects=$work/fail/objects
+spot_timeline() {
+  fetch "$(grep "/fail-1/instances/" "$objects" | head -1 | sed "s|^$prefix/aws/c7i.xlarge/||")" "$work/fail/timeline.json" &&
+    /usr/bin/python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert t["capacity"] == "spot" and t["end"] == "failed", t' \
+      "$work/fail/timeline.json"
+}
+check "fail: the timeline says spot capacity and a failed end" spot_timeline
 check "fail: FAILED marker" has fail-1/FAILED "$objects"
 check "fail: no DONE marker" test -z "$(grep '/DONE$' "$objects")"
 check "fail: runner log uploaded" has fail-1/logs/runner.log "$objects"
@@ -143,10 +184,87 @@ check "hang: FAILED marker" has hang-1/FAILED "$objects"
 check "hang: no DONE marker" test -z "$(grep '/DONE$' "$objects")"
 check "hang: logs uploaded" has hang-1/logs/runner.log "$objects"
 fetch hang-1/FAILED "$work/hang/FAILED" && check "hang: FAILED says the time limit was reached" grep -q "time limit of 15 s reached" "$work/hang/FAILED"
-check "hang: the container is gone" test -z "$(docker ps -aq --filter "name=pz-runner-test-run-$$")"
+check "hang: the container is gone" test -z "$(docker ps -aq --filter "name=pz-runner-test-run-$$-hang")"
 check "nothing was written outside <prefix>/aws/<system>/<execution_id>/ and images/" \
   test -z "$(s3 ls --recursive "s3://$bucket/" | awk '{print $4}' | grep -v "^$prefix/aws/c7i.xlarge/[a-z]*-1/" | grep -v '^images/')"
 
-[ "$failures" -eq 0 ] || for c in fail hang; do echo "--- $c runner output"; cat "$work/$c/runner.out"; done
+# Spot capacity taken back mid-run, then a replacement instance (docs: infra/terraform/cloud-init).
+# A local stand-in for EC2's metadata service (IMDSv2: a token, then spot/instance-action, 404 until
+# the notice file exists). The first instance uploads as it goes; at the notice it stops the
+# container (the running trial ends interrupted), uploads, and ends without a marker. The second,
+# with the same execution id, downloads the run, resumes it and finishes: every trial succeeded
+# exactly once, as in the uninterrupted run above, and each instance left its timeline.
+mport=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$work/imds.py" << 'EOF'
+import http.server, os, sys
+notice = sys.argv[2]
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def reply(self, code, body=b""):
+        self.send_response(code); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+    def do_PUT(self):
+        self.reply(200, b"token") if self.path == "/latest/api/token" else self.reply(404)
+    def do_GET(self):
+        ok = self.path == "/latest/meta-data/spot/instance-action" and self.headers.get("X-aws-ec2-metadata-token") == "token"
+        self.reply(200, b'{"action": "terminate"}') if ok and os.path.exists(notice) else self.reply(404)
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+EOF
+/usr/bin/python3 "$work/imds.py" "$mport" "$work/notice" > "$work/imds.log" 2>&1 &
+imds_pid=$!
+spot_suite=$'suite: runner_spot\ndefaults: {trials: 8, warmup_trials: 0}\nmethods:\n  - name: nap\n    command: [/bin/sleep, "3"]\n    output: none\n'
+run_env=(-e PERFZERO_SYNC_SECONDS=1 -e PERFZERO_PREEMPTION_POLL_SECONDS=1 -e "PERFZERO_METADATA_URL=http://127.0.0.1:$mport"
+  -e PERFZERO_INSTANCE_KEY=first)
+run_case spot1 spot-1 "$spot_suite" "" spot &
+spot_pid=$!
+for _ in $(seq 1 600); do # the notice comes mid-run: once the second trial has its report
+  [ -f "$work/spot1/state/results/spot-1/nap/trial_2/perfzero_summary.json" ] && break
+  sleep 0.2
+done
+touch "$work/notice"
+wait "$spot_pid"
+objects=$work/spot1/objects
+check "spot: the first instance uploaded the run as it went, journal included" has spot-1/journal.ndjson "$objects"
+check "spot: a preempted instance leaves no DONE and no FAILED" test -z "$(grep -E '/(DONE|FAILED)$' "$objects")"
+check "spot: the runner saw the notice and stopped perfzero" grep -q "preempted: perfzero exited" "$work/spot1/runner.out"
+rm -f "$work/notice"
+run_env=(-e PERFZERO_SYNC_SECONDS=1 -e PERFZERO_INSTANCE_KEY=second)
+run_case spot2 spot-1 "$spot_suite" "" spot
+objects=$work/spot2/objects
+check "spot: the replacement resumed the run" grep -q "resuming the earlier run" "$work/spot2/runner.out"
+check "spot: the replacement finished it (DONE)" has spot-1/DONE "$objects"
+s3 cp --recursive --only-show-errors "s3://$bucket/$prefix/aws/c7i.xlarge/spot-1/" "$work/spot2/download/spot-1/"
+spot_checks() {
+  /usr/bin/python3 - "$work/spot2/download/spot-1" << 'EOF'
+import collections, json, sys
+run = sys.argv[1]
+ends = collections.Counter()
+outcomes = []
+for line in open(run + "/journal.ndjson"):
+    e = json.loads(line)
+    if e["event"] == "trial" and not e["trial"]["warmup"]:
+        outcomes.append((e["trial"]["trial"], e["trial"]["outcome"]))
+        if e["trial"]["outcome"] == "succeeded":
+            ends[e["trial"]["trial"]] += 1
+assert sorted(ends) == list(range(1, 9)) and set(ends.values()) == {1}, outcomes  # none twice, none lost
+assert {o for _, o in outcomes} <= {"succeeded", "interrupted"}, outcomes  # the notice stops a trial, fails none
+first = json.load(open(run + "/instances/first.json"))
+second = json.load(open(run + "/instances/second.json"))
+assert first["end"] == "preempted" and second["end"] == "done", (first, second)
+assert first["capacity"] == second["capacity"] == "spot", (first, second)
+EOF
+}
+check "spot: every trial succeeded once across both instances, the stopped one interrupted" spot_checks
+if [ -n "$perfzero_bin" ]; then
+  "$perfzero_bin" report "$work/spot2/download" --out "$work/spot2/report" --format json > "$work/spot2/report.log" 2>&1
+  check "spot: the report counts both instances, one preempted" /usr/bin/python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["configurations"][0]["experiment"]
+assert e["instances"] == 2 and e["preempted"] == 1 and e["capacity"] == "spot" and e["usd"] is None, e' \
+    "$work/spot2/report/report.json"
+fi
+kill "$imds_pid" 2> /dev/null
+run_env=()
+
+[ "$failures" -eq 0 ] || for c in fail hang spot1 spot2; do echo "--- $c runner output"; cat "$work/$c/runner.out"; done
 echo "$failures failed"
 [ "$failures" -eq 0 ]

@@ -104,17 +104,37 @@ def lint_policies(path, text):
     """AWS policy statements and OCI policy statements, wherever they are written."""
     for action in re.findall(r"Action\s*=\s*\[([^\]]*)\]", text):
         for a in re.findall(r'"([^"]+)"', action):
-            if a not in ("s3:PutObject", "s3:GetObject"):
-                problem(path, f"IAM action {a}: only s3:PutObject (results) and s3:GetObject (archive)")
+            if a not in ("s3:PutObject", "s3:GetObject", "s3:ListBucket"):
+                problem(path, f"IAM action {a}: only s3:PutObject (results), s3:GetObject (archive, resume) "
+                              "and s3:ListBucket (resume, its own prefix)")
+    prefix_only = re.search(r'"s3:prefix"\s*=\s*\["\$\{module\.cloud_init\.results_path\}/\*"\]', text)
+    if "s3:ListBucket" in text and not prefix_only:
+        problem(path, "s3:ListBucket without a Condition limiting s3:prefix to the results path")
     for resource in re.findall(r"Resource\s*=\s*\[([^\]]*)\]", text):
         for r in re.findall(r'"([^"]+)"', resource):
-            if not (r.endswith("results_path}/*") or r.endswith("image_archive_object}")):
+            bucket_for_listing = prefix_only and r.endswith("{var.results_bucket}")
+            if not (r.endswith("results_path}/*") or r.endswith("image_archive_object}") or bucket_for_listing):
                 problem(path, f"IAM resource {r}: only <bucket>/<results path>/* or the archive object")
     for statement in re.findall(r'"(Allow [^"]*)"', text):
         if "manage object" in statement and not ("OBJECT_CREATE" in statement and "target.object.name" in statement):
             problem(path, f"OCI statement grants more than creating objects under the prefix: {statement}")
         if re.search(r"object-family|buckets|in tenancy", statement):
             problem(path, f"OCI statement is broader than objects in one compartment: {statement}")
+
+
+SPOT_SETTINGS = (r'market_type\s*=\s*"spot"', r'provisioning_model\s*=\s*"SPOT"', r"preemptible_instance_config")
+
+
+def lint_spot(directory, texts):
+    """Spot capacity only with the resume path wired: the runner told the capacity (it then uploads
+    as it goes and watches the notice) and the identity allowed to read its own prefix back."""
+    text = "\n".join(texts)
+    if not any(re.search(pattern, text) for pattern in SPOT_SETTINGS):
+        return
+    if not re.search(r"capacity\s*=\s*var\.capacity", text):
+        problem(directory, "spot capacity without passing capacity to the cloud-init module (no uploads as it goes)")
+    if not ("ReadOwnResultsToResume" in text and "ListOwnResultsToResume" in text):
+        problem(directory, "spot capacity without the identity's read of its own results prefix (no resume)")
 
 
 def lint_module(directory, files):
@@ -147,13 +167,16 @@ def main():
             continue
         modules += 1
         lint_module(directory, files)
+        texts = []
         for name in files:
             path = os.path.join(directory, name)
             with open(path) as f:
                 text = f.read()
+            texts.append(text)
             lint_variables(path, text)
             lint_resources(path, text)
             lint_policies(path, text)
+        lint_spot(directory, texts)
     for p in problems:
         print(p)
     print(f"terraform lint: {modules} modules, {len(problems)} problems")

@@ -22,6 +22,9 @@ EXPECTED = [
     "IAM resource arn:aws:s3:::bucket/*",
     "google_project_iam_member.storage_admin: no project- or account-wide grants",
     "OCI statement grants more than creating objects",
+    "spot capacity without passing capacity to the cloud-init module",
+    "spot capacity without the identity's read of its own results prefix",
+    "s3:ListBucket without a Condition limiting s3:prefix to the results path",
 ]
 
 

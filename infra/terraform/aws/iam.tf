@@ -1,5 +1,6 @@
 # The instance's identity: it may put objects under its own results prefix and read the one image
-# archive it loads; nothing else (no listing, no deleting, no other prefix).
+# archive it loads; nothing else (no listing, no deleting, no other prefix). On spot capacity it may
+# also read and list its own prefix: a replacement downloads the run so far to resume it.
 data "aws_partition" "current" {}
 
 locals {
@@ -10,6 +11,18 @@ locals {
       Effect   = "Allow"
       Action   = ["s3:PutObject"]
       Resource = ["${local.s3_arn}${var.results_bucket}/${module.cloud_init.results_path}/*"]
+    }],
+    var.capacity != "spot" ? [] : [{
+      Sid      = "ReadOwnResultsToResume"
+      Effect   = "Allow"
+      Action   = ["s3:GetObject"]
+      Resource = ["${local.s3_arn}${var.results_bucket}/${module.cloud_init.results_path}/*"]
+      }, {
+      Sid       = "ListOwnResultsToResume"
+      Effect    = "Allow"
+      Action    = ["s3:ListBucket"]
+      Resource  = ["${local.s3_arn}${var.results_bucket}"]
+      Condition = { StringLike = { "s3:prefix" = ["${module.cloud_init.results_path}/*"] } }
     }],
     module.cloud_init.image_archive_object == "" ? [] : [{
       Sid      = "ReadImageArchive"

@@ -15,6 +15,7 @@ module "cloud_init" {
   results_bucket       = var.results_bucket
   results_prefix       = var.results_prefix
   time_limit_minutes   = var.time_limit_minutes
+  capacity             = var.capacity
 }
 
 locals {
@@ -82,6 +83,19 @@ resource "aws_instance" "this" {
   user_data                            = module.cloud_init.user_data
   user_data_replace_on_change          = true
   instance_initiated_shutdown_behavior = "terminate" # a finished or timed-out run stops billing
+
+  # Spot: taken back with a two-minute notice, which the runner watches; a relaunch with the same
+  # execution_id resumes the run from what was uploaded (iam.tf grants the read it needs).
+  dynamic "instance_market_options" {
+    for_each = var.capacity == "spot" ? [1] : []
+    content {
+      market_type = "spot"
+      spot_options {
+        spot_instance_type             = "one-time"
+        instance_interruption_behavior = "terminate"
+      }
+    }
+  }
 
   metadata_options {
     http_endpoint               = "enabled"

@@ -128,3 +128,13 @@ variable "tags" {
   default     = {}
   description = "Cost-allocation tags added to every resource (with perfzero-run, perfzero-execution and perfzero-system)."
 }
+
+variable "capacity" {
+  type        = string
+  default     = "on_demand"
+  description = "on_demand, or spot: a one-time spot instance that terminates when AWS takes it back. On spot the runner uploads the run as it goes and watches spot/instance-action; launching the module again with the same execution_id continues the run with --resume (infra/terraform/cloud-init/README.md)."
+  validation {
+    condition     = contains(["on_demand", "spot"], var.capacity)
+    error_message = "capacity must be on_demand or spot."
+  }
+}

@@ -52,6 +52,8 @@ locals {
     oci_namespace        = var.oci_namespace == null ? "" : var.oci_namespace
     gpu                  = local.gpu
     time_limit_minutes   = var.time_limit_minutes
+    shape                = var.shape
+    capacity             = var.capacity
   })
   run_container = templatefile("${path.module}/templates/run-container.sh.tftpl", {
     gpu             = local.gpu

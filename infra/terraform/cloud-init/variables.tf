@@ -141,3 +141,13 @@ variable "time_limit_minutes" {
     error_message = "time_limit_minutes must be a whole number from 20 to 2880."
   }
 }
+
+variable "capacity" {
+  type        = string
+  default     = "on_demand"
+  description = "on_demand or spot: recorded in the instance's timeline (instances/<boot id>.json beside the run) so that `perfzero report` bills the experiment at the right price."
+  validation {
+    condition     = contains(["on_demand", "spot"], var.capacity)
+    error_message = "capacity must be on_demand or spot."
+  }
+}

@@ -4,14 +4,23 @@
 #   perfzero-runner.sh /etc/perfzero/run.env
 # Steps: prepare the host, load the image (pull it, or fetch a `docker save` archive from object
 # storage and `docker load` it), run the container under the time limit, upload its output
-# directory to <bucket>/<results path>/, then the logs and a FAILED marker when any step failed, or
-# a DONE marker when all succeeded (the marker comes last, so a reader that sees it sees everything),
+# directory to <bucket>/<results path>/, then the logs when any step failed, the instance's
+# timeline (instances/<boot id>.json), and a FAILED marker when any step failed, or a DONE marker
+# when all succeeded (the marker comes last, so a reader that sees it sees everything),
 # and power the instance off so that a forgotten run cannot keep billing.
+#
+# Nothing finished is lost to a preemption: while the container runs, what the run wrote since the
+# last upload goes up every PERFZERO_SYNC_SECONDS (30), the journal last; on spot capacity the
+# cloud's preemption notice is watched, and the container is stopped so its running trial ends
+# `interrupted`. A replacement instance with the same execution id finds the journal in storage,
+# downloads the run and continues it with --resume (docs: infra/terraform/cloud-init/README.md).
 #
 # Settings come from the file given (docs: infra/terraform/cloud-init/README.md); these may also be
 # set in it or in the environment: PERFZERO_STATE_DIR, PERFZERO_CONFIG_DIR, PERFZERO_LIB_DIR,
 # PERFZERO_HOST_SETUP (empty: skip), PERFZERO_RUN_TIMEOUT_SECONDS (overrides the time left),
-# PERFZERO_UPLOAD_RESERVE_SECONDS, PERFZERO_POWEROFF_COMMAND, PERFZERO_CONTAINER_NAME.
+# PERFZERO_UPLOAD_RESERVE_SECONDS, PERFZERO_POWEROFF_COMMAND, PERFZERO_CONTAINER_NAME,
+# PERFZERO_SYNC_SECONDS, PERFZERO_PREEMPTION_POLL_SECONDS, PERFZERO_METADATA_URL (the metadata
+# service's base URL; a local stub in tests), PERFZERO_INSTANCE_KEY (the timeline's name).
 set -uo pipefail
 
 config=${1:-/etc/perfzero/run.env}
@@ -28,6 +37,9 @@ fi
 : "${PERFZERO_UPLOAD_RESERVE_SECONDS:=600}"
 : "${PERFZERO_POWEROFF_COMMAND:=systemctl poweroff}"
 : "${PERFZERO_CONTAINER_NAME:=perfzero-run}"
+: "${PERFZERO_SYNC_SECONDS:=30}"
+: "${PERFZERO_PREEMPTION_POLL_SECONDS:=5}"
+: "${PERFZERO_CAPACITY:=on_demand}"
 export PERFZERO_STATE_DIR PERFZERO_CONFIG_DIR PERFZERO_GPU PERFZERO_CLOUD PERFZERO_CONTAINER_NAME
 
 # shellcheck source=/dev/null
@@ -39,6 +51,21 @@ mkdir -p "$logs" "$results"
 # The container runs as its own non-root user and writes here.
 chmod 1777 "$results"
 exec > >(tee -a "$logs/runner.log") 2>&1
+
+# The instance's life, for `perfzero report`'s cost of the experiment (docs/report.md): boot (from
+# /proc/uptime), the container's start and the upload's end, uploaded as instances/<boot id>.json
+# beside the run, so a replacement instance adds its own and none overwrites another's.
+booted_at=$(awk -v now="$(date +%s)" '{ printf "%d", now - $1 }' /proc/uptime)
+container_started_at=null
+instance_key=$(printf '%s' "${PERFZERO_INSTANCE_KEY:-}" | tr -cd 'A-Za-z0-9.-')
+[ -n "$instance_key" ] || instance_key=$(tr -cd 'A-Za-z0-9-' < /proc/sys/kernel/random/boot_id 2> /dev/null)
+[ -n "$instance_key" ] || instance_key=$(hostname | tr -cd 'A-Za-z0-9.-')
+safe() { printf '%s' "$1" | tr -cd 'A-Za-z0-9._-'; }
+write_timeline() { # write_timeline FILE END: the timeline as of now, END being done, failed or preempted
+  printf '{"instance_timeline_version": 1, "instance": "%s", "provider": "%s", "shape": "%s", "capacity": "%s", "booted_at": %s, "container_started_at": %s, "upload_ended_at": %s, "end": "%s"}\n' \
+    "$(hostname | tr -cd 'A-Za-z0-9.-')" "$(safe "$PERFZERO_CLOUD")" "$(safe "${PERFZERO_SHAPE:-}")" \
+    "$(safe "$PERFZERO_CAPACITY")" "$booted_at" "$container_started_at" "$(date +%s)" "$2" > "$1"
+}
 
 failures=()
 log() { echo "perfzero-runner $(date -u +%Y-%m-%dT%H:%M:%SZ): $*"; }
@@ -56,6 +83,107 @@ retry() {
     [ "$i" -lt "$tries" ] && sleep $((i * 10))
   done
   return 1
+}
+
+out=$results/$PERFZERO_EXECUTION_ID
+manifest=$PERFZERO_STATE_DIR/uploaded.txt
+resume=""
+finished_before=""
+preempted=""
+
+# listing DIR: "path<TAB>size<TAB>mtime" of every file under DIR, sorted for comm.
+listing() { (cd "$1" && find . -type f -printf '%P\t%s\t%T@\n' | LC_ALL=C sort); }
+
+# sync_results: uploads the run directory's files that are new or changed since the last upload,
+# in one storage call (they are linked into a staging folder first), then the journal. The journal is
+# the run's record (--resume keeps what it says finished), so the copy in storage must never name a
+# trial whose files are not there yet: it is copied before the files are listed, and the harness
+# writes a trial's files before its journal line.
+sync_results() {
+  [ -d "$out" ] || return 0
+  local journal=$PERFZERO_STATE_DIR/journal-snapshot now=$PERFZERO_STATE_DIR/listing
+  local stage=$PERFZERO_STATE_DIR/stage rel new=0
+  touch "$manifest"
+  rm -rf "$journal" "$stage"
+  [ -f "$out/journal.ndjson" ] && cp "$out/journal.ndjson" "$journal"
+  listing "$out" > "$now"
+  while IFS=$'\t' read -r rel _; do
+    [ "$rel" = journal.ndjson ] && continue
+    mkdir -p "$stage/$(dirname "$rel")"
+    ln "$out/$rel" "$stage/$rel" 2> /dev/null || cp "$out/$rel" "$stage/$rel" || return 1
+    new=$((new + 1))
+  done < <(LC_ALL=C comm -23 "$now" "$manifest")
+  if [ "$new" -gt 0 ]; then
+    storage_put_dir "$stage" "$PERFZERO_RESULTS_PATH" > /dev/null || return 1
+  fi
+  rm -rf "$stage"
+  if [ -f "$journal" ] && ! cmp -s "$journal" "$PERFZERO_STATE_DIR/journal-uploaded"; then
+    storage_put_file "$journal" "$PERFZERO_RESULTS_PATH/journal.ndjson" > /dev/null || return 1
+    mv "$journal" "$PERFZERO_STATE_DIR/journal-uploaded"
+  fi
+  mv "$now" "$manifest"
+}
+
+sync_loop() {
+  while sleep "$PERFZERO_SYNC_SECONDS"; do
+    sync_results || log "an upload of the run so far failed; the next one tries again"
+  done
+}
+
+# preemption_noticed: exit 0 once the cloud has announced that it takes this spot instance back.
+preemption_noticed() {
+  local base token
+  case "$PERFZERO_CLOUD" in
+    aws) # IMDSv2: a session token, then spot/instance-action (404 until a notice).
+      base=${PERFZERO_METADATA_URL:-http://169.254.169.254}
+      token=$(curl -sf -m 2 -X PUT "$base/latest/api/token" -H "X-aws-ec2-metadata-token-ttl-seconds: 300") || return 1
+      curl -sf -m 2 -o /dev/null -H "X-aws-ec2-metadata-token: $token" "$base/latest/meta-data/spot/instance-action"
+      ;;
+    gcp)
+      base=${PERFZERO_METADATA_URL:-http://metadata.google.internal}
+      [ "$(curl -sf -m 2 -H 'Metadata-Flavor: Google' "$base/computeMetadata/v1/instance/preempted")" = TRUE ]
+      ;;
+    azure) # Scheduled Events: a Preempt event about 30 s ahead.
+      base=${PERFZERO_METADATA_URL:-http://169.254.169.254}
+      curl -sf -m 2 -H 'Metadata: true' "$base/metadata/scheduledevents?api-version=2020-07-01" |
+        grep -q '"EventType": *"Preempt"'
+      ;;
+    *) return 1 ;; # OCI announces no preemption on the instance itself
+  esac
+}
+
+watch_preemption() {
+  while sleep "$PERFZERO_PREEMPTION_POLL_SECONDS"; do
+    if preemption_noticed; then
+      log "preemption notice: stopping the container, so that its running trial ends interrupted"
+      touch "$PERFZERO_STATE_DIR/preempted"
+      docker stop --time 20 "$PERFZERO_CONTAINER_NAME" > /dev/null 2>&1
+      return 0
+    fi
+  done
+}
+
+# restore_run: on a replacement instance, the run an earlier one left in storage, to continue it.
+restore_run() {
+  local probe=$PERFZERO_STATE_DIR/probe
+  if ! storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/journal.ndjson" "$probe" > /dev/null 2>&1; then
+    log "no earlier run of $PERFZERO_EXECUTION_ID in storage: starting it"
+    return 0
+  fi
+  if storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/DONE" "$probe" > /dev/null 2>&1; then
+    log "$PERFZERO_EXECUTION_ID is already DONE in storage: nothing to run"
+    finished_before=1
+    return 0
+  fi
+  log "an earlier instance's run of $PERFZERO_EXECUTION_ID is in storage: downloading it to continue with --resume"
+  retry 3 storage_get_dir "$PERFZERO_RESULTS_PATH" "$out" ||
+    { fail "cannot download the earlier run from $(storage_url "$PERFZERO_RESULTS_PATH/") to resume it"; return 1; }
+  # The earlier instances' markers, logs and timelines stay in storage; the run itself continues here.
+  rm -rf "$out/logs" "$out/instances" "$out/FAILED"
+  chmod -R a+rwX "$out"
+  listing "$out" > "$manifest"
+  cp "$out/journal.ndjson" "$PERFZERO_STATE_DIR/journal-uploaded"
+  resume=1
 }
 
 prepare_host() {
@@ -98,11 +226,29 @@ run_container() {
   local budget rc
   budget=$(run_budget_seconds)
   docker rm --force "$PERFZERO_CONTAINER_NAME" > /dev/null 2>&1
-  log "starting the container (time limit ${budget} s)"
-  "$PERFZERO_LIB_DIR/run-container.sh" || { fail "docker run failed (exit $?)"; return 1; }
+  log "starting the container (time limit ${budget} s)${resume:+, resuming the earlier run}"
+  container_started_at=$(date +%s)
+  "$PERFZERO_LIB_DIR/run-container.sh" ${resume:+--resume} || { fail "docker run failed (exit $?)"; return 1; }
+  # On spot capacity the run goes up as it goes and the notice is watched. On demand it goes up
+  # once, at the end: the identity then needs no right to overwrite objects (GCS's objectCreator,
+  # OCI's OBJECT_CREATE), which repeated uploads of the journal would.
+  local helpers=()
+  if [ "$PERFZERO_CAPACITY" = spot ]; then
+    sync_loop &
+    helpers+=($!)
+    watch_preemption &
+    helpers+=($!)
+  fi
   rc=$(timeout "$budget" docker wait "$PERFZERO_CONTAINER_NAME")
   local wait_rc=$?
-  if [ "$wait_rc" -eq 124 ]; then
+  if [ "${#helpers[@]}" -gt 0 ]; then # a bare `wait` would also wait for the log's tee
+    kill "${helpers[@]}" 2> /dev/null
+    wait "${helpers[@]}" 2> /dev/null
+  fi
+  if [ -f "$PERFZERO_STATE_DIR/preempted" ]; then
+    preempted=1
+    log "preempted: perfzero exited $rc; the run so far is uploaded for a replacement to continue"
+  elif [ "$wait_rc" -eq 124 ]; then
     docker kill "$PERFZERO_CONTAINER_NAME" > /dev/null 2>&1
     fail "time limit of ${budget} s reached: the container was killed"
   elif [ "$wait_rc" -ne 0 ]; then
@@ -118,12 +264,19 @@ run_container() {
 }
 
 upload() {
-  local out=$results/$PERFZERO_EXECUTION_ID
   if [ -d "$out" ]; then
-    log "uploading $out to $(storage_url "$PERFZERO_RESULTS_PATH/")"
-    retry 3 storage_put_dir "$out" "$PERFZERO_RESULTS_PATH" || fail "uploading the results failed"
+    log "uploading what is new in $out to $(storage_url "$PERFZERO_RESULTS_PATH/")"
+    retry 3 sync_results || fail "uploading the results failed"
   else
     fail "the run wrote no output directory ($out)"
+  fi
+  if [ -n "$preempted" ]; then
+    # No marker: the run is not over, and a replacement continues it.
+    write_timeline "$PERFZERO_STATE_DIR/instance-timeline.json" preempted
+    retry 3 storage_put_file "$PERFZERO_STATE_DIR/instance-timeline.json" \
+      "$PERFZERO_RESULTS_PATH/instances/$instance_key.json" || log "uploading the instance timeline failed"
+    log "PREEMPTED"
+    return
   fi
   local marker=DONE
   if [ "${#failures[@]}" -gt 0 ]; then
@@ -135,14 +288,21 @@ upload() {
     echo "execution_id=$PERFZERO_EXECUTION_ID image=$PERFZERO_IMAGE finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
       > "$PERFZERO_STATE_DIR/$marker"
   fi
+  local timeline=$PERFZERO_STATE_DIR/instance-timeline.json end="done"
+  [ "$marker" = FAILED ] && end=failed
+  write_timeline "$timeline" "$end"
+  retry 3 storage_put_file "$timeline" "$PERFZERO_RESULTS_PATH/instances/$instance_key.json" ||
+    log "uploading the instance timeline failed"
   retry 3 storage_put_file "$PERFZERO_STATE_DIR/$marker" "$PERFZERO_RESULTS_PATH/$marker" ||
     log "uploading the $marker marker failed"
   log "$marker"
 }
 
 log "execution $PERFZERO_EXECUTION_ID on $PERFZERO_CLOUD, image $PERFZERO_IMAGE"
-prepare_host && load_image && run_container
-upload
+if prepare_host && restore_run && [ -z "$finished_before" ] && load_image; then
+  run_container
+fi
+[ -n "$finished_before" ] || upload
 log "powering off: $PERFZERO_POWEROFF_COMMAND"
 sleep 2 # lets tee flush runner.log
 $PERFZERO_POWEROFF_COMMAND

@@ -28,6 +28,7 @@ module "aws" {
   time_limit_minutes   = var.time_limit_minutes
   ssh_cidr             = var.ssh_cidr
   tags                 = var.cost_tags
+  capacity             = var.aws.capacity
 }
 
 module "gcp" {

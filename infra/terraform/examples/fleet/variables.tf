@@ -83,9 +83,10 @@ variable "aws" {
     region    = string
     subnet_id = string
     bucket    = string
+    capacity  = optional(string, "on_demand")
   })
   default     = null
-  description = "AWS settings: region, a subnet with egress, and the S3 results bucket. null: the fleet's AWS shapes are skipped."
+  description = "AWS settings: region, a subnet with egress, the S3 results bucket, and capacity (on_demand or spot: a preempted instance's run is continued by applying again with the same execution_id; README.md). null: the fleet's AWS shapes are skipped."
 }
 
 variable "gcp" {
