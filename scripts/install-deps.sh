@@ -35,6 +35,15 @@ install_s3rver() {
   $sudo npm install -g --no-fund --no-audit s3rver@3.7.1
 }
 
+# Microsoft's local Blob Storage emulator, for the runner's Azure uploader; Debian packages none.
+# 3.35.0: the last release that runs on Debian 12's Node.js 18 (3.36 wants 21, 3.37 wants 22).
+install_azurite() {
+  command -v azurite-blob > /dev/null && return 0
+  command -v npm > /dev/null || $sudo apt-get install -y -q --no-install-recommends nodejs npm
+  echo "install-deps: installing azurite 3.35.0 from the npm registry (infra runner test, Azure)"
+  $sudo npm install -g --no-fund --no-audit azurite@3.35.0
+}
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -49,4 +58,5 @@ else
 fi
 if [[ " ${sets[*]} " == *" test "* ]]; then
   install_s3rver
+  install_azurite
 fi

@@ -83,7 +83,9 @@ def check_case(cloud, shape, extra, arch, gpu, work):
     check(f"{name}: results path", out["results_path"] ==
           f"bench/perfzero/{cloud}/{system_name}/fleet-test-1", out["results_path"])
     boot = " ".join(" ".join(c) if isinstance(c, list) else c for c in doc.get("bootcmd", []))
-    check(f"{name}: hard time limit armed at boot", "--on-active=45min" in boot and "poweroff" in boot, boot)
+    # An Azure VM that only powers off is still billed: it deallocates itself.
+    ends = "azure-deallocate.sh" if cloud == "azure" else "poweroff"
+    check(f"{name}: hard time limit armed at boot", "--on-active=45min" in boot and ends in boot, boot)
     files = {}
     for entry in doc.get("write_files", []):
         content = entry["content"]
@@ -94,7 +96,7 @@ def check_case(cloud, shape, extra, arch, gpu, work):
             check(f"{name}: {entry['path']} is executable", entry.get("permissions") == "0755", entry)
     check(f"{name}: ships the suite", files.get("/etc/perfzero/suite.yaml") == rci.SUITE)
     check(f"{name}: ships the {cloud} uploader", f"/usr/local/lib/perfzero/storage-{cloud}.sh" in files, list(files))
-    other = [c for c in ("aws", "gcp", "oci") if c != cloud]
+    other = [c for c in ("aws", "gcp", "oci", "azure") if c != cloud]
     check(f"{name}: no other cloud's uploader", not any(f"storage-{c}.sh" in p for c in other for p in files))
     check(f"{name}: runcmd runs the runner", doc.get("runcmd") ==
           [["/usr/local/lib/perfzero/perfzero-runner.sh", "/etc/perfzero/run.env"]], doc.get("runcmd"))
@@ -103,6 +105,11 @@ def check_case(cloud, shape, extra, arch, gpu, work):
     env = files.get("/etc/perfzero/run.env", "")
     check(f"{name}: run.env names the archive for {arch}",
           f"PERFZERO_IMAGE_ARCHIVE_OBJECT='images/perfzero-cpp-0.1.0-{arch}.tar.gz'" in env, env)
+    if cloud == "azure":
+        check(f"{name}: run.env names the storage account", "PERFZERO_AZURE_STORAGE_ACCOUNT='pzresults'" in env, env)
+        check(f"{name}: ships the deallocation script", "/usr/local/lib/perfzero/azure-deallocate.sh" in files,
+              list(files))
+        check(f"{name}: the runner deallocates at the end", "azure-deallocate.sh" in env, env)
     secret = re.search(r"(AKIA[0-9A-Z]{16}|BEGIN [A-Z ]*PRIVATE KEY|aws_secret_access_key|password\s*[:=])",
                        doc_text, re.IGNORECASE)
     check(f"{name}: no secret in user data", secret is None, secret and secret.group(0))

@@ -30,6 +30,9 @@ CASES = [
     ("oci", "VM.Standard.E5.Flex", {"ocpus": 2, "memory_gb": 16}, "amd64", False),
     ("oci", "VM.Standard.A1.Flex", {"ocpus": 4, "memory_gb": 24}, "arm64", False),
     ("oci", "VM.GPU.A10.1", {}, "amd64", True),
+    ("azure", "Standard_D4s_v5", {"azure_storage_account": "pzresults"}, "amd64", False),
+    ("azure", "Standard_D4ps_v5", {"azure_storage_account": "pzresults"}, "arm64", False),
+    ("azure", "Standard_NC4as_T4_v3", {"azure_storage_account": "pzresults", "capacity": "spot"}, "amd64", True),
 ]
 
 
@@ -81,7 +84,7 @@ def render(inputs):
 
 
 def case_name(cloud, shape):
-    return f"{cloud}-{shape.replace('.', '-').lower()}"
+    return f"{cloud}-{shape.replace('.', '-').replace('_', '-').lower()}"
 
 
 def extract(inputs_path, root):

@@ -15,8 +15,10 @@ problems = []
 
 # Resources that cannot carry tags/labels (so need none).
 UNTAGGABLE = {"aws_iam_role_policy", "google_compute_firewall", "google_service_account",
-              "google_storage_bucket_iam_member", "oci_core_network_security_group_security_rule"}
-TAG_ATTRIBUTE = {"aws": "tags", "google": "labels", "oci": "freeform_tags"}
+              "google_storage_bucket_iam_member", "oci_core_network_security_group_security_rule",
+              "azurerm_network_security_rule", "azurerm_network_interface_security_group_association",
+              "azurerm_role_assignment", "azurerm_role_definition"}
+TAG_ATTRIBUTE = {"aws": "tags", "google": "labels", "oci": "freeform_tags", "azurerm": "tags"}
 
 
 def problem(path, what):
@@ -82,6 +84,24 @@ def lint_resources(path, text):
             problem(path, f"{where}: no project- or account-wide grants; write only under the results prefix")
         if rtype == "google_storage_bucket_iam_member":
             lint_gcs_grant(path, where, body)
+        if rtype == "azurerm_network_security_rule" and re.search(r'direction\s*=\s*"Inbound"', body) and \
+                re.search(r'source_address_prefix\s*=\s*"(\*|Internet|Any)"', body):
+            problem(path, f"{where} opens inbound traffic from anywhere")
+        if rtype == "azurerm_role_assignment":
+            lint_azure_grant(path, where, body)
+
+
+def lint_azure_grant(path, where, body):
+    """Blob roles only with an ABAC condition on the blob path, scoped to a container; any other
+    role only on the VM itself (the deallocate-self role)."""
+    role = re.search(r'role_definition_name\s*=\s*"([^"]+)"', body)
+    if role and role.group(1).startswith("Storage Blob Data"):
+        if not re.search(r"condition\s*=", body):
+            problem(path, f"{where} grants {role.group(1)} without a condition on the blob path")
+        if not re.search(r"scope\s*=\s*\"\$\{local\.containers\}/", body):
+            problem(path, f"{where} is not scoped to one container")
+    elif not re.search(r"scope\s*=\s*azurerm_linux_virtual_machine\.this\.id", body):
+        problem(path, f"{where}: a role other than blob data may be granted on the VM itself only")
 
 
 def lint_gcs_grant(path, where, body):
@@ -122,7 +142,8 @@ def lint_policies(path, text):
             problem(path, f"OCI statement is broader than objects in one compartment: {statement}")
 
 
-SPOT_SETTINGS = (r'market_type\s*=\s*"spot"', r'provisioning_model\s*=\s*"SPOT"', r"preemptible_instance_config")
+SPOT_SETTINGS = (r'market_type\s*=\s*"spot"', r'provisioning_model\s*=\s*"SPOT"', r"preemptible_instance_config",
+                 r'priority\s*=.*"Spot"')
 
 
 def lint_spot(directory, texts):
@@ -133,7 +154,9 @@ def lint_spot(directory, texts):
         return
     if not re.search(r"capacity\s*=\s*var\.capacity", text):
         problem(directory, "spot capacity without passing capacity to the cloud-init module (no uploads as it goes)")
-    if not ("ReadOwnResultsToResume" in text and "ListOwnResultsToResume" in text):
+    aws_read = "ReadOwnResultsToResume" in text and "ListOwnResultsToResume" in text
+    azure_read = "SubOperationMatches{'Blob.List'}" in text and "@Request[" in text
+    if not (aws_read or azure_read):
         problem(directory, "spot capacity without the identity's read of its own results prefix (no resume)")
 
 

@@ -25,6 +25,9 @@ EXPECTED = [
     "spot capacity without passing capacity to the cloud-init module",
     "spot capacity without the identity's read of its own results prefix",
     "s3:ListBucket without a Condition limiting s3:prefix to the results path",
+    "azurerm_network_security_rule.ssh opens inbound traffic from anywhere",
+    "azurerm_role_assignment.everything grants Storage Blob Data Contributor without a condition",
+    "azurerm_role_assignment.everything is not scoped to one container",
 ]
 
 

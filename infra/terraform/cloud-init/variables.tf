@@ -1,15 +1,15 @@
 variable "cloud" {
   type        = string
-  description = "The cloud the instance runs on: aws, gcp or oci. Picks the object-storage uploader and the platform label."
+  description = "The cloud the instance runs on: aws, gcp, oci or azure. Picks the object-storage uploader and the platform label."
   validation {
-    condition     = contains(["aws", "gcp", "oci"], var.cloud)
-    error_message = "cloud must be one of aws, gcp, oci."
+    condition     = contains(["aws", "gcp", "oci", "azure"], var.cloud)
+    error_message = "cloud must be one of aws, gcp, oci, azure."
   }
 }
 
 variable "shape" {
   type        = string
-  description = "Instance type (AWS), machine type (GCP) or shape (OCI), e.g. c7g.xlarge, t2a-standard-4, VM.Standard.A1.Flex."
+  description = "Instance type (AWS), machine type (GCP), shape (OCI) or VM size (Azure), e.g. c7g.xlarge, t2a-standard-4, VM.Standard.A1.Flex, Standard_D4ps_v5."
   validation {
     condition     = can(regex("^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$", var.shape))
     error_message = "shape must be 1-63 characters of letters, digits, '.', '_' or '-'."
@@ -109,7 +109,7 @@ variable "execution_label" {
 
 variable "results_bucket" {
   type        = string
-  description = "Object-storage bucket the results are uploaded to."
+  description = "Object-storage bucket the results are uploaded to (on Azure: the blob container, in azure_storage_account)."
   validation {
     condition     = can(regex("^[a-z0-9][A-Za-z0-9._-]{1,254}$", var.results_bucket))
     error_message = "results_bucket must be a bucket name (letters, digits, '.', '_', '-')."
@@ -123,6 +123,16 @@ variable "results_prefix" {
   validation {
     condition     = can(regex("^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$", var.results_prefix))
     error_message = "results_prefix must be path components of letters, digits, '.', '_', '-' joined by '/' (no leading or trailing '/')."
+  }
+}
+
+variable "azure_storage_account" {
+  type        = string
+  default     = null
+  description = "Azure storage account holding the results container and the image archive (needed when cloud is azure)."
+  validation {
+    condition     = var.azure_storage_account == null || can(regex("^[a-z0-9]{3,24}$", coalesce(var.azure_storage_account, "abc")))
+    error_message = "azure_storage_account must be 3-24 lowercase letters and digits."
   }
 }
 

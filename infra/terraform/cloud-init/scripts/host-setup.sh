@@ -11,6 +11,14 @@ if ! command -v docker > /dev/null; then
   apt_install docker.io ca-certificates curl gnupg
 fi
 systemctl enable --now docker
+# The benchmark container must not reach the instance metadata service: it hands out the
+# instance identity's tokens (GCP, OCI and Azure answer containers; AWS's IMDSv2 hop limit of 1
+# already refuses them). The host's own calls (the uploader, the preemption watch) are not forwarded
+# traffic, so DOCKER-USER leaves them alone.
+if ! iptables -C DOCKER-USER -d 169.254.169.254/32 -j DROP 2> /dev/null; then
+  iptables -I DOCKER-USER -d 169.254.169.254/32 -j DROP ||
+    echo "host-setup: cannot keep containers off the metadata service (no DOCKER-USER chain)" >&2
+fi
 
 [ "${PERFZERO_GPU:-0}" = 1 ] || exit 0
 if ! nvidia-smi > /dev/null 2>&1; then

@@ -7,9 +7,10 @@ locals {
   keyed = { for s in var.shapes :
     "${s.cloud}-${replace(lower(s.shape), "/[^a-z0-9]+/", "-")}${s.ocpus == null ? "" : "-${s.ocpus}"}" => s
   }
-  aws = var.aws == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "aws" }
-  gcp = var.gcp == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "gcp" }
-  oci = var.oci == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "oci" }
+  aws   = var.aws == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "aws" }
+  gcp   = var.gcp == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "gcp" }
+  oci   = var.oci == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "oci" }
+  azure = var.azure == null ? {} : { for k, s in local.keyed : k => s if s.cloud == "azure" }
 }
 
 module "aws" {
@@ -74,4 +75,29 @@ module "oci" {
   time_limit_minutes       = var.time_limit_minutes
   ssh_cidr                 = var.ssh_cidr
   freeform_tags            = var.cost_tags
+}
+
+module "azure" {
+  source   = "../../azure"
+  for_each = local.azure
+
+  name                    = replace(substr("pz-${var.execution_id}-${trimprefix(each.key, "azure-")}", 0, 60), "/-+$/", "")
+  resource_group_name     = var.azure.resource_group_name
+  location                = var.azure.location
+  subnet_id               = var.azure.subnet_id
+  vm_size                 = each.value.shape
+  storage_account_name    = var.azure.storage_account_name
+  storage_account_id      = var.azure.storage_account_id
+  results_container       = var.azure.container
+  results_prefix          = var.results_prefix
+  image_reference         = var.image_reference
+  image_archive_object    = var.image_archive_object
+  image_archive_container = var.azure.container
+  suite_path              = local.suite_path
+  execution_id            = var.execution_id
+  time_limit_minutes      = var.time_limit_minutes
+  ssh_cidr                = var.ssh_cidr
+  admin_ssh_public_key    = var.azure.admin_ssh_public_key
+  capacity                = var.azure.capacity
+  tags                    = var.cost_tags
 }

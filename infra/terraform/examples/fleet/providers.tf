@@ -1,5 +1,5 @@
 # Credentials come from each cloud's usual place (AWS profile or environment, gcloud application
-# default credentials, ~/.oci/config); none are written here or reach the instances.
+# default credentials, ~/.oci/config, `az login`); none are written here or reach the instances.
 provider "aws" {
   region = var.aws.region
   default_tags {
@@ -14,4 +14,9 @@ provider "google" {
 
 provider "oci" {
   region = var.oci.region
+}
+
+provider "azurerm" {
+  features {}
+  subscription_id = var.azure.subscription_id
 }

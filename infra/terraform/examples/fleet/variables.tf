@@ -14,7 +14,7 @@ variable "shapes" {
     ocpus  = optional(number)
     memory = optional(number)
   }))
-  description = "The instance types to compare: one benchmark instance each. ocpus and memory (GB) are for OCI Flex shapes."
+  description = "The instance types to compare: one benchmark instance each (cloud: aws, gcp, oci or azure). ocpus and memory (GB) are for OCI Flex shapes."
   default = [
     { cloud = "aws", shape = "c7i.xlarge" },                                  # Intel, 4 vCPUs
     { cloud = "aws", shape = "c7g.xlarge" },                                  # Graviton3, 4 vCPUs, arm64
@@ -27,8 +27,8 @@ variable "shapes" {
     { cloud = "oci", shape = "VM.GPU.A10.1" },                                # NVIDIA A10
   ]
   validation {
-    condition     = alltrue([for s in var.shapes : contains(["aws", "gcp", "oci"], s.cloud)])
-    error_message = "every shape's cloud must be aws, gcp or oci."
+    condition     = alltrue([for s in var.shapes : contains(["aws", "gcp", "oci", "azure"], s.cloud)])
+    error_message = "every shape's cloud must be aws, gcp, oci or azure."
   }
 }
 
@@ -113,4 +113,20 @@ variable "oci" {
   })
   default     = null
   description = "OCI settings: region, tenancy and compartment, availability domain, VCN and subnet with egress, Object Storage namespace and results bucket. null: OCI shapes are skipped."
+}
+
+variable "azure" {
+  type = object({
+    subscription_id      = string
+    resource_group_name  = string
+    location             = string
+    subnet_id            = string
+    storage_account_name = string
+    storage_account_id   = string
+    container            = string
+    admin_ssh_public_key = string
+    capacity             = optional(string, "on_demand")
+  })
+  default     = null
+  description = "Azure settings: subscription, resource group and region, a subnet with egress, the storage account and blob container for results, the admin user's public key (Azure requires one; no inbound rule exists without ssh_cidr), and capacity (on_demand or spot). null: Azure shapes are skipped."
 }

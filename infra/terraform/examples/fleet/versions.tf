@@ -13,5 +13,9 @@ terraform {
       source  = "oracle/oci"
       version = ">= 5.30.0, < 8.0.0"
     }
+    azurerm = {
+      source  = "hashicorp/azurerm"
+      version = ">= 4.0.0, < 5.0.0"
+    }
   }
 }

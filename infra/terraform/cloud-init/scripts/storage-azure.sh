@@ -1,0 +1,74 @@
+# shellcheck shell=bash
+# Azure Blob Storage for perfzero-runner.sh, through Blob Storage's REST API with curl (no CLI to
+# install on every VM) and the VM's user-assigned managed identity: a token for
+# https://storage.azure.com/ from the instance metadata service, whose role assignment is limited
+# to the results prefix. PERFZERO_AZURE_SAS (a SAS token) and PERFZERO_AZURE_BLOB_ENDPOINT point it
+# at another endpoint instead (the runner's test uses Azurite, Microsoft's local emulator).
+azure_version=2020-10-02
+storage_setup() { command -v curl > /dev/null || { apt-get update -q && apt-get install -y -q curl; }; }
+azure_endpoint() { echo "${PERFZERO_AZURE_BLOB_ENDPOINT:-https://$PERFZERO_AZURE_STORAGE_ACCOUNT.blob.core.windows.net}"; }
+# azure_path NAME: the blob name percent-encoded, '/' kept (case folders may hold '[', '=', ',').
+azure_path() {
+  local LC_ALL=C name=$1 out="" c i # bytes, so that UTF-8 is encoded byte by byte
+  for ((i = 0; i < ${#name}; i++)); do
+    c=${name:i:1}
+    case "$c" in
+      [A-Za-z0-9._~/-]) out+=$c ;;
+      *) out+=$(printf '%%%02X' "'$c") ;;
+    esac
+  done
+  echo "$out"
+}
+# azure_curl URL ARGS...: curl with the SAS appended, or the managed identity's bearer token; -g: no
+# globbing of [ ] in the URL or in -T FILE (a sweep point's folder holds them).
+azure_curl() {
+  local url=$1 token
+  shift
+  if [ -n "${PERFZERO_AZURE_SAS:-}" ]; then
+    case "$url" in *\?*) url+="&$PERFZERO_AZURE_SAS" ;; *) url+="?$PERFZERO_AZURE_SAS" ;; esac
+    curl -gsSf --retry 2 -H "x-ms-version: $azure_version" "$@" "$url"
+    return
+  fi
+  token=$(curl -sf -m 10 -H 'Metadata: true' \
+    "${PERFZERO_METADATA_URL:-http://169.254.169.254}/metadata/identity/oauth2/token?api-version=2018-02-01&resource=https://storage.azure.com/" |
+    sed -n 's/.*"access_token": *"\([^"]*\)".*/\1/p')
+  [ -n "$token" ] || { echo "storage-azure: no token from the managed identity" >&2; return 1; }
+  curl -gsSf --retry 2 -H "x-ms-version: $azure_version" -H "Authorization: Bearer $token" "$@" "$url"
+}
+storage_url() { echo "$(azure_endpoint)/$PERFZERO_RESULTS_BUCKET/$1"; }
+# storage_get CONTAINER BLOB FILE
+storage_get() { azure_curl "$(azure_endpoint)/$1/$(azure_path "$2")" -o "$3"; }
+# storage_put_file FILE BLOB (in the results container); one Put Blob call (up to 5,000 MiB).
+storage_put_file() {
+  azure_curl "$(azure_endpoint)/$PERFZERO_RESULTS_BUCKET/$(azure_path "$2")" -X PUT -T "$1" \
+    -H "x-ms-blob-type: BlockBlob" -o /dev/null
+}
+# storage_put_dir DIR PREFIX: every file under DIR, as PREFIX/<its path>.
+storage_put_dir() {
+  local file
+  while IFS= read -r -d '' file; do
+    storage_put_file "$file" "$2/${file#"$1"/}" || return 1
+  done < <(find "$1" -type f -print0)
+}
+# storage_list PREFIX: the names of the results container's blobs under PREFIX, page by page.
+storage_list() {
+  local marker="" page
+  while :; do
+    page=$(azure_curl "$(azure_endpoint)/$PERFZERO_RESULTS_BUCKET?restype=container&comp=list&prefix=$(azure_path "$1")&marker=$(azure_path "$marker")") ||
+      return 1
+    grep -o '<Name>[^<]*</Name>' <<< "$page" | sed 's/<[^>]*>//g; s/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&apos;/'"'"'/g; s/&amp;/\&/g'
+    marker=$(grep -o '<NextMarker>[^<]*</NextMarker>' <<< "$page" | sed 's/<[^>]*>//g')
+    [ -n "$marker" ] || return 0
+  done
+}
+# storage_get_dir PREFIX DIR: every blob under PREFIX (a replacement instance resuming a run),
+# listed with that prefix: the identity may list nothing else.
+storage_get_dir() {
+  local names name rel
+  names=$(storage_list "$1/") || return 1
+  while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    rel=${name#"$1"/}
+    mkdir -p "$2/$(dirname "$rel")" && storage_get "$PERFZERO_RESULTS_BUCKET" "$name" "$2/$rel" || return 1
+  done <<< "$names"
+}
