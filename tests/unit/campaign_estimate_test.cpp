@@ -2,6 +2,7 @@
 // by the history, else bounded by timeouts, plus the overhead, rounded as billed; each figure
 // against a hand computation.
 #include "fleet_report/campaign_estimate.hpp"
+#include "fleet_report/estimate_writers.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "fleet_report/report_builder.hpp"
@@ -129,7 +130,29 @@ TEST(ExperimentCost, APreemptedSpotInstanceAndItsReplacementAreBothBilledAtTheSp
   EXPECT_DOUBLE_EQ(e.billed_seconds, 1000 + 800);
   EXPECT_NEAR(*e.usd, 1800 * 0.12 / 3600, 1e-12);
   EXPECT_NEAR(*e.usd_on_demand, 1800 * 0.36 / 3600, 1e-12);
-  EXPECT_NEAR(*e.before_first_trial_seconds, 60, 1e-9);  // from the earliest boot
+  EXPECT_NEAR(*e.before_first_trial_seconds, 60, 1e-9);  // from the boot of the instance that ran it
+}
+
+TEST(ExperimentCost, TrialsKeptByResumeAreBilledButNotSpannedAndTheSpanIsTheReplacements) {
+  TempDir dir;
+  const auto c = catalog(dir);
+  // The replacement booted at +1000 and ran trial 2 from +1100 for 300 s; trial 1 was kept from the
+  // first instance (--resume), its offset from that process's start, meaningless here.
+  results::Run run = run_on("aws", "small", 1100, 300);
+  results::Trial kept = run.cases[0].trials[0];
+  kept.resumed = true;
+  kept.started_offset = -4000;
+  run.cases[0].trials.insert(run.cases[0].trials.begin(), kept);
+  const auto r = build(
+      c,
+      {{run,
+        {life(kStart - 60, kStart + 940, "spot", "preempted"), life(kStart + 1000, kStart + 1500, "spot", "done")}}});
+  const auto& e = experiment_of(r, "small");
+  EXPECT_NEAR(*e.before_first_trial_seconds, 100, 1e-9);
+  EXPECT_NEAR(*e.trials_seconds, 300, 1e-9);
+  EXPECT_DOUBLE_EQ(e.billed_seconds, 1000 + 500);
+  ASSERT_FALSE(e.notes.empty());
+  EXPECT_NE(e.notes.back().find("1 trial(s) kept from an earlier instance"), std::string::npos) << e.notes.back();
 }
 
 TEST(ExperimentCost, UnknownFiguresAreEmptyAndSaidNeverGuessed) {
@@ -207,7 +230,9 @@ TEST(InstanceTimeline, FifosSymlinksAndHugeFilesAreNamedNotReadAndNothingHangs) 
   ASSERT_EQ(::mkfifo((run / "instances" / "fifo.json").c_str(), 0600), 0);
   std::filesystem::create_symlink("/dev/zero", run / "instances" / "zero.json");
   dir.write("run/instances/huge.json", std::string(1 << 20, ' '));
-  dir.write("run/instances/bytes.json", std::string("{\"instance\": \"\xff\xfe\"}"));
+  // Valid but for its bytes: refused by the JSON parser for them, not for a missing field.
+  dir.write("run/instances/bytes.json",
+            std::string(R"({"instance_timeline_version": 1, "booted_at": 100, "instance": ")") + "\xff\xfe\"}");
   dir.write("run/instances/notes.txt", "not a timeline, not read");
   std::vector<std::string> problems;
   const auto lives = read_instance_lives(run, problems);
@@ -215,6 +240,10 @@ TEST(InstanceTimeline, FifosSymlinksAndHugeFilesAreNamedNotReadAndNothingHangs) 
   EXPECT_DOUBLE_EQ(lives[0].booted_at, 100);
   EXPECT_EQ(problems.size(), 4U) << ::testing::PrintToString(problems);
   for (const auto& p : problems) EXPECT_NE(p.find("instances/"), std::string::npos) << p;
+  const bool bytes_named = std::any_of(problems.begin(), problems.end(), [](const std::string& p) {
+    return p.find("bytes.json: not an instance timeline: not a JSON object") != std::string::npos;
+  });
+  EXPECT_TRUE(bytes_named) << ::testing::PrintToString(problems);
   // No instances folder at all: nothing, and nothing to say.
   problems.clear();
   EXPECT_TRUE(read_instance_lives(dir.path() / "elsewhere", problems).empty());

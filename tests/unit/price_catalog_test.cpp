@@ -205,6 +205,13 @@ TEST(PriceCatalog, BillingRulesAndSpotPricesAreCheckedLikePrices) {
   granularity.replace(granularity.find("granularity_seconds: 1"), 22, "granularity_seconds: 0");
   EXPECT_NE(load_error(granularity).find("granularity_seconds: expected a positive number"), std::string::npos);
   EXPECT_NE(load_error(kHead + kGood + "    spot: {usd_per_hour: 0.03}\n").find("missing 'source'"), std::string::npos);
+  const std::string flex_spot =
+      kHead +
+      "  - provider: oci\n    shape: E.Flex\n    arch: x86_64\n    flexible: {usd_per_ocpu_hour: 0.03}\n"
+      "    spot: {usd_per_hour: 0.01, source: \"https://example.org/s\", date: 2026-02-01}\n"
+      "    source: https://example.org/o\n    date: 2025-01-15\n";
+  EXPECT_NE(load_error(flex_spot).find("a flexible shape has no one spot price"), std::string::npos)
+      << load_error(flex_spot);
   std::string undated = kHead + kGood + billing;
   undated.replace(undated.find("date: 2026-01-01"), 16, "date: soon");
   EXPECT_NE(load_error(undated).find("billing[0] (aws).date: expected a date"), std::string::npos);

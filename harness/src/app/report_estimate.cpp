@@ -3,8 +3,10 @@
 // come from the results history that `compare --history` reads.
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include "common/files.hpp"
 #include "config/plan_builder.hpp"
 #include "fleet_report/campaign_estimate.hpp"
+#include "fleet_report/estimate_writers.hpp"
 #include "history/store.hpp"
 #include "method_catalog/catalog.hpp"
 #include "pricing/price_catalog.hpp"
@@ -51,12 +54,16 @@ fleet_report::TrialDurations durations_from(const cli::ReportOptions& options) {
     filter.label = options.label;
     filter.use_flagged = true;  // a disturbed trial took its time too: durations count every trial
     filter.metric = [](const std::string& metric) { return metric == "wall_time"; };
+    // Several labels or images of one system: the newest point of any of them.
+    std::map<std::pair<std::string, std::string>, double> newest_at;
     for (const auto& s : store.series(filter)) {
       if (s.points.empty()) continue;
-      // Several labels or images of one system: the newest point of any of them.
-      auto& seconds = out[s.system_name];
-      const auto& newest = s.points.back();
-      if (!seconds.contains(s.case_name)) seconds[s.case_name] = newest.value;
+      const auto& newest = s.points.back();  // oldest first
+      const auto key = std::make_pair(s.system_name, s.case_name);
+      const auto seen = newest_at.find(key);
+      if (seen != newest_at.end() && seen->second >= newest.execution_timestamp) continue;
+      newest_at[key] = newest.execution_timestamp;
+      out[s.system_name][s.case_name] = newest.value;
     }
   } catch (const history::HistoryError& e) {
     throw OutputError(fmt::format("report --estimate: {}", e.what()));

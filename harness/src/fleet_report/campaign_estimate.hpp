@@ -6,11 +6,8 @@
 // a campaign").
 #include <map>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "pricing/price_catalog.hpp"
 
@@ -58,8 +55,5 @@ struct CampaignEstimate {
 CampaignEstimate estimate_campaign(const std::vector<PlannedWork>& work, const std::vector<std::string>& shapes,
                                    const TrialDurations& durations, const pricing::Catalog* catalog,
                                    double overhead_seconds);
-
-void write_estimate_markdown(const CampaignEstimate& estimate, std::ostream& out);
-nlohmann::json estimate_json(const CampaignEstimate& estimate);
 
 }  // namespace perfzero::fleet_report

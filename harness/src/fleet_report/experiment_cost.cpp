@@ -13,6 +13,10 @@ InstanceRun instance_run_of(const results::Run& run, std::vector<InstanceLife> i
   for (const auto& c : run.cases) {
     for (const auto* trials : {&c.trials, &c.warmups}) {
       for (const auto& t : *trials) {
+        if (t.resumed) {
+          ++out.resumed_trials;
+          continue;
+        }
         const double start = run.info.execution_timestamp + t.started_offset;
         const double end = start + std::max(t.harness_seconds, t.wall_time);
         out.first_trial_start = std::min(out.first_trial_start.value_or(start), start);
@@ -75,16 +79,24 @@ ExperimentCost cost_of(const Configuration& config, const std::vector<const Inst
   std::set<std::string> capacities;
   for (const auto* run : runs) {
     ++e.runs;
-    double earliest_boot = run->instances.front().booted_at;
+    // The instance that ran the trials spanned: the last one booted before the first of them.
+    std::optional<double> boot;
     for (const auto& life : run->instances) {
       capacities.insert(life.capacity);
-      earliest_boot = std::min(earliest_boot, life.booted_at);
+      if (!run->first_trial_start || life.booted_at <= *run->first_trial_start) {
+        boot = std::max(boot.value_or(life.booted_at), life.booted_at);
+      }
       add_instance(e, life, config.pricing, rule, od_known, spot_known, paid_known);
     }
-    if (run->first_trial_start && run->last_trial_end) {
-      e.before_first_trial_seconds =
-          e.before_first_trial_seconds.value_or(0) + std::max(0.0, *run->first_trial_start - earliest_boot);
+    if (run->first_trial_start && run->last_trial_end && boot) {
+      e.before_first_trial_seconds = e.before_first_trial_seconds.value_or(0) + (*run->first_trial_start - *boot);
       e.trials_seconds = e.trials_seconds.value_or(0) + (*run->last_trial_end - *run->first_trial_start);
+    }
+    if (run->resumed_trials > 0) {
+      e.notes.push_back(
+          fmt::format("{} trial(s) kept from an earlier instance (--resume) are billed with it but "
+                      "not in the trials' span",
+                      run->resumed_trials));
     }
   }
   e.capacity = capacities.size() == 1 ? *capacities.begin() : "on_demand + spot";

@@ -16,12 +16,14 @@ namespace perfzero::fleet_report {
 // A run that carried instance timelines, with the span of its trials.
 struct InstanceRun {
   std::size_t config = 0;                   // index into FleetReport::configurations
-  std::optional<double> first_trial_start;  // epoch seconds; nullopt: no trial ran
+  std::optional<double> first_trial_start;  // epoch seconds; nullopt: no trial ran here
   std::optional<double> last_trial_end;
+  int resumed_trials = 0;  // kept from an earlier instance (--resume): timed by that process, not in the span
   std::vector<InstanceLife> instances;
 };
 
-// The span of the run's trials (warm-ups included: they occupy the instance too).
+// The span of the trials the run's last process ran (warm-ups included: they occupy the instance
+// too). Trials kept by --resume are counted, not spanned: their offsets are from an earlier start.
 InstanceRun instance_run_of(const results::Run& run, std::vector<InstanceLife> instances);
 
 // Fills each configuration's `experiment` and the report's `experiment_total` (left empty when no

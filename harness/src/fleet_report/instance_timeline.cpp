@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kMaxTimelineBytes = 64 * 1024;
+constexpr std::uint64_t kMaxTimelineBytes = 64ULL * 1024;
 constexpr std::size_t kMaxInstances = 10000;
 
 // Seconds since the epoch, from a JSON number; nullopt when absent or null.
@@ -33,7 +33,7 @@ std::string text_at(const nlohmann::json& doc, const char* key, const std::vecto
   const auto it = doc.find(key);
   if (it == doc.end() || it->is_null()) return "";
   if (!it->is_string()) throw std::runtime_error(fmt::format("'{}' must be a string, got {}", key, it->dump()));
-  const std::string value = it->get<std::string>();
+  std::string value = it->get<std::string>();
   if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
     throw std::runtime_error(fmt::format("'{}' must be one of {}, got '{}'", key, fmt::join(allowed, ", "), value));
   }

@@ -117,6 +117,10 @@ Shape read_shape(const Checker& check, const YAML::Node& entry, const std::strin
     s.usd_per_hour = positive_number(check, entry["usd_per_hour"], named + ".usd_per_hour", false);
   if (entry["flexible"]) s.flexible = read_flexible(check, entry["flexible"], named + ".flexible");
   if (entry["spot"]) s.spot = read_spot(check, entry["spot"], named + ".spot");
+  if (s.spot && s.flexible) {
+    check.fail(entry["spot"], named + ".spot",
+               "a flexible shape has no one spot price: give the provider's spot_discount under billing");
+  }
   if (s.usd_per_hour.has_value() == s.flexible.has_value()) {
     check.fail(entry, named, "expected exactly one of 'usd_per_hour' (a fixed shape) and 'flexible' (priced per OCPU)");
   }

@@ -51,8 +51,9 @@ resource "azurerm_role_assignment" "image_archive" {
 
 # Powering off from inside leaves an Azure VM allocated and billed: the runner deallocates it
 # through this one permission on this one VM (cloud-init's azure-deallocate.sh).
+# Custom role names are unique in the whole tenant: the VM's resource id makes this one so.
 resource "azurerm_role_definition" "deallocate_self" {
-  name              = "${var.name}-deallocate-self"
+  name              = "${var.name}-deallocate-self-${substr(sha1(azurerm_linux_virtual_machine.this.id), 0, 12)}"
   scope             = data.azurerm_resource_group.this.id
   description       = "perfzero ${var.name}: deallocate itself when its run ends"
   assignable_scopes = [azurerm_linux_virtual_machine.this.id]

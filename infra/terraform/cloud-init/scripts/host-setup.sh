@@ -15,9 +15,12 @@ systemctl enable --now docker
 # instance identity's tokens (GCP, OCI and Azure answer containers; AWS's IMDSv2 hop limit of 1
 # already refuses them). The host's own calls (the uploader, the preemption watch) are not forwarded
 # traffic, so DOCKER-USER leaves them alone.
+# Without the rule the run does not start: the benchmark would hold the instance's storage token.
 if ! iptables -C DOCKER-USER -d 169.254.169.254/32 -j DROP 2> /dev/null; then
-  iptables -I DOCKER-USER -d 169.254.169.254/32 -j DROP ||
+  iptables -I DOCKER-USER -d 169.254.169.254/32 -j DROP || {
     echo "host-setup: cannot keep containers off the metadata service (no DOCKER-USER chain)" >&2
+    exit 1
+  }
 fi
 
 [ "${PERFZERO_GPU:-0}" = 1 ] || exit 0

@@ -61,10 +61,14 @@ instance_key=$(printf '%s' "${PERFZERO_INSTANCE_KEY:-}" | tr -cd 'A-Za-z0-9.-')
 [ -n "$instance_key" ] || instance_key=$(tr -cd 'A-Za-z0-9-' < /proc/sys/kernel/random/boot_id 2> /dev/null)
 [ -n "$instance_key" ] || instance_key=$(hostname | tr -cd 'A-Za-z0-9.-')
 safe() { printf '%s' "$1" | tr -cd 'A-Za-z0-9._-'; }
-write_timeline() { # write_timeline FILE END: the timeline as of now, END being done, failed or preempted
-  printf '{"instance_timeline_version": 1, "instance": "%s", "provider": "%s", "shape": "%s", "capacity": "%s", "booted_at": %s, "container_started_at": %s, "upload_ended_at": %s, "end": "%s"}\n' \
+# write_timeline FILE END: the timeline as of now. END is done, failed or preempted (the upload has
+# ended now), or running (alive now: last_seen_at).
+write_timeline() {
+  local ended=upload_ended_at
+  [ "$2" = running ] && ended=last_seen_at
+  printf '{"instance_timeline_version": 1, "instance": "%s", "provider": "%s", "shape": "%s", "capacity": "%s", "booted_at": %s, "container_started_at": %s, "%s": %s, "end": "%s"}\n' \
     "$(hostname | tr -cd 'A-Za-z0-9.-')" "$(safe "$PERFZERO_CLOUD")" "$(safe "${PERFZERO_SHAPE:-}")" \
-    "$(safe "$PERFZERO_CAPACITY")" "$booted_at" "$container_started_at" "$(date +%s)" "$2" > "$1"
+    "$(safe "$PERFZERO_CAPACITY")" "$booted_at" "$container_started_at" "$ended" "$(date +%s)" "$2" > "$1"
 }
 
 failures=()
@@ -124,9 +128,18 @@ sync_results() {
   mv "$now" "$manifest"
 }
 
+# sync_loop: sync_results every PERFZERO_SYNC_SECONDS, and the instance's timeline as `running`, so
+# an instance taken without a notice (OCI gives none) is still on the bill. A TERM ends it between
+# commands, never inside an upload: the final upload must not race an older one.
 sync_loop() {
-  while sleep "$PERFZERO_SYNC_SECONDS"; do
+  trap 'exit 0' TERM
+  while :; do
+    sleep "$PERFZERO_SYNC_SECONDS" &
+    wait $!
     sync_results || log "an upload of the run so far failed; the next one tries again"
+    write_timeline "$PERFZERO_STATE_DIR/timeline-running.json" running &&
+      storage_put_file "$PERFZERO_STATE_DIR/timeline-running.json" \
+        "$PERFZERO_RESULTS_PATH/instances/$instance_key.json" > /dev/null
   done
 }
 
@@ -163,18 +176,46 @@ watch_preemption() {
   done
 }
 
-# restore_run: on a replacement instance, the run an earlier one left in storage, to continue it.
+# stored OBJECT: 0 when the object is in the results bucket, 1 when storage says it is not (404),
+# 2 when it cannot tell (no identity yet, the network): retried, then an error, never "not there".
+stored() {
+  local err=$PERFZERO_STATE_DIR/probe.err i
+  for i in 1 2 3; do
+    storage_get "$PERFZERO_RESULTS_BUCKET" "$1" "$PERFZERO_STATE_DIR/probe" > /dev/null 2> "$err" && return 0
+    grep -qiE "404|not ?found|NoSuchKey|No URLs matched" "$err" && return 1
+    [ "$i" -lt 3 ] && sleep $((i * 10))
+  done
+  log "cannot tell whether $1 is in storage: $(tr '\n' ' ' < "$err" | cut -c1-300)"
+  return 2
+}
+
+# restore_run: on a replacement spot instance, the run an earlier one left in storage, to continue it.
+# On demand there is nothing to continue (and no right to read the prefix back).
 restore_run() {
-  local probe=$PERFZERO_STATE_DIR/probe
-  if ! storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/journal.ndjson" "$probe" > /dev/null 2>&1; then
+  [ "$PERFZERO_CAPACITY" = spot ] || return 0
+  local marker rc
+  stored "$PERFZERO_RESULTS_PATH/journal.ndjson"
+  rc=$?
+  if [ "$rc" -eq 1 ]; then
     log "no earlier run of $PERFZERO_EXECUTION_ID in storage: starting it"
     return 0
+  elif [ "$rc" -ne 0 ]; then
+    # Starting afresh would overwrite what an earlier instance finished.
+    fail "cannot tell whether an earlier instance left a run of $PERFZERO_EXECUTION_ID in storage"
+    return 1
   fi
-  if storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/DONE" "$probe" > /dev/null 2>&1; then
-    log "$PERFZERO_EXECUTION_ID is already DONE in storage: nothing to run"
-    finished_before=1
-    return 0
-  fi
+  for marker in DONE FAILED; do
+    stored "$PERFZERO_RESULTS_PATH/$marker"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
+      log "$PERFZERO_EXECUTION_ID already ended ($marker in storage): nothing to run"
+      finished_before=1
+      return 0
+    elif [ "$rc" -ne 1 ]; then
+      fail "cannot tell whether $PERFZERO_EXECUTION_ID already ended"
+      return 1
+    fi
+  done
   log "an earlier instance's run of $PERFZERO_EXECUTION_ID is in storage: downloading it to continue with --resume"
   retry 3 storage_get_dir "$PERFZERO_RESULTS_PATH" "$out" ||
     { fail "cannot download the earlier run from $(storage_url "$PERFZERO_RESULTS_PATH/") to resume it"; return 1; }

@@ -19,6 +19,22 @@ azure_path() {
   done
   echo "$out"
 }
+# azure_token: the managed identity's token for Blob Storage, asked of the metadata service at most
+# every 10 minutes (it rate-limits; tokens last hours), kept where only root reads it (the container
+# mounts the results folder, not this one).
+azure_token() {
+  local cache=${PERFZERO_STATE_DIR:-/tmp}/azure-storage-token token
+  if [ -s "$cache" ] && [ $(($(date +%s) - $(stat -c %Y "$cache"))) -lt 600 ]; then
+    cat "$cache"
+    return 0
+  fi
+  token=$(curl -sf -m 10 --retry 3 -H 'Metadata: true' \
+    "${PERFZERO_METADATA_URL:-http://169.254.169.254}/metadata/identity/oauth2/token?api-version=2018-02-01&resource=https://storage.azure.com/" |
+    sed -n 's/.*"access_token": *"\([^"]*\)".*/\1/p')
+  [ -n "$token" ] || return 1
+  (umask 077 && printf '%s' "$token" > "$cache")
+  printf '%s' "$token"
+}
 # azure_curl URL ARGS...: curl with the SAS appended, or the managed identity's bearer token; -g: no
 # globbing of [ ] in the URL or in -T FILE (a sweep point's folder holds them).
 azure_curl() {
@@ -29,10 +45,7 @@ azure_curl() {
     curl -gsSf --retry 2 -H "x-ms-version: $azure_version" "$@" "$url"
     return
   fi
-  token=$(curl -sf -m 10 -H 'Metadata: true' \
-    "${PERFZERO_METADATA_URL:-http://169.254.169.254}/metadata/identity/oauth2/token?api-version=2018-02-01&resource=https://storage.azure.com/" |
-    sed -n 's/.*"access_token": *"\([^"]*\)".*/\1/p')
-  [ -n "$token" ] || { echo "storage-azure: no token from the managed identity" >&2; return 1; }
+  token=$(azure_token) || { echo "storage-azure: no token from the managed identity" >&2; return 1; }
   curl -gsSf --retry 2 -H "x-ms-version: $azure_version" -H "Authorization: Bearer $token" "$@" "$url"
 }
 storage_url() { echo "$(azure_endpoint)/$PERFZERO_RESULTS_BUCKET/$1"; }
