@@ -132,6 +132,21 @@ methods:
   EXPECT_NE(kept.out.find("--use_flagged: disturbed trials"), std::string::npos) << kept.out;
 }
 
+// One line per metric: its verdict, the interval and the medians, and the session's design line.
+std::string verdicts(const nlohmann::json& doc) {
+  const auto field = [](const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) ? j[key].dump() : std::string("-");
+  };
+  std::string out = field(doc, "design") + "\n";
+  for (const auto& r : doc["results"]) {
+    out += fmt::format("{} {} [{}, {}] medians {} -> {}, disturbed {} and {}\n", field(r, "metric"),
+                       field(r, "verdict"), field(r, "ci_low"), field(r, "ci_high"), field(r["baseline"], "median"),
+                       field(r["candidate"], "median"), field(r["baseline"], "disturbed"),
+                       field(r["candidate"], "disturbed"));
+  }
+  return out;
+}
+
 std::string spin_command(int iterations) {
   return fmt::format("/bin/sh -c 'i=0; while [ $i -lt {} ]; do i=$((i+1)); done'", iterations);
 }
@@ -161,27 +176,30 @@ TEST(UnderLoad, AbAaSessionsWithAFlickeringLoadNeverSaySlowerOrFaster) {
 
 // The planted change must stand well clear of the 5 % threshold: 10 % more loop was about 5-8 % of
 // the wall time under this load (the shell's start is a fixed cost), and under ASan on CI a session
-// ended `unknown` at 100 pairs with +4.9 % or with its interval reaching -0.9 %. 25 % more loop is
-// about +20 % on a quiet machine.
+// ended `unknown` at 100 pairs with +4.9 % or with its interval reaching -0.9 %. 25 % more loop was
+// +15 % here but, on CI's machine with 72 of 100 trials flagged busy, neither wall time nor task
+// clock was `slower` after 100 pairs (2026-11-27). Twice the loop adds four times as much work,
+// whatever the shell costs to start: +47 % on a quiet machine here.
 TEST(UnderLoad, AbFindsAPlantedSlowdownWellAboveTheThresholdDespiteAFlickeringLoad) {
   TempDir dir;
   FlickeringHogs load(42);
   // alpha 0.01: the repeated confidence interval then misses the true change at most 1 % of the time.
   const auto f =
-      run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(5000), "--max_trials=100",
+      run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(8000), "--max_trials=100",
                     "--max_time=120s", "--alpha=0.01", "--format=json", "--output_dir=ab"},
                    dir.path());
-  EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
   const auto doc = nlohmann::json::parse(f.out);
+  // CI prints only part of a failing test's output: the verdicts first, without the trials' values.
+  EXPECT_EQ(f.exit_code, 1) << verdicts(doc) << f.err;
   bool found = false;
   for (const auto& r : doc["results"]) {
     if (r["metric"] == "wall_time") {
-      EXPECT_EQ(r["verdict"], "slower") << r.dump();
+      EXPECT_EQ(r["verdict"], "slower") << verdicts(doc);
       // The interval, not the estimate: a session that stops early does so because its estimate is
       // large (CI once stopped after 16 pairs at +17.9 % for a change near 8 %, interval +0.2 % to
-      // +55 %). The true change is a little under 25 %, less the fixed cost of starting the shell.
-      EXPECT_LE(r["ci_low"].get<double>(), 0.25) << r.dump();
-      EXPECT_GE(r["ci_high"].get<double>(), 0.10) << r.dump();
+      // +55 %). The true change is a little under 100 %, less the fixed cost of starting the shell.
+      EXPECT_LE(r["ci_low"].get<double>(), 1.0) << verdicts(doc);
+      EXPECT_GE(r["ci_high"].get<double>(), 0.10) << verdicts(doc);
       found = true;
     }
   }
