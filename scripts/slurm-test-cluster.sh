@@ -2,10 +2,12 @@
 # A Slurm cluster of several hosts on this one machine, for the multi-host tests and for developers
 # (docs/multi-host.md). Each host is a network namespace (its own veth on a bridge, its own address)
 # with its own hostname (a UTS namespace) and its own /etc/hosts, running slurmd; slurmctld runs on
-# the first host; munged runs here. The root namespace is the submit host: srun, salloc and perfzero
-# run there, with the environment `up` prints.
+# the first host; munged runs here. slurm-node.sh, the script a cloud cluster's nodes run
+# (infra/terraform/cloud-init), writes the configuration and starts the daemons. The root namespace
+# is the submit host: srun, salloc and perfzero run there, with the environment `up` prints.
 #
 #   scripts/slurm-test-cluster.sh up      starts it; prints `export NAME=VALUE` lines (SLURM_CONF...)
+#   scripts/slurm-test-cluster.sh network only the hosts' namespaces, links and bridge, no daemons
 #   scripts/slurm-test-cluster.sh down    stops every process of every host and removes it all
 #   scripts/slurm-test-cluster.sh status  sinfo's view, and each host's process count
 #   scripts/slurm-test-cluster.sh pids HOST   every process in that host's namespace, one pid a line
@@ -19,7 +21,8 @@
 #
 # Settings (environment): PERFZERO_SLURM_DIR (state, default /tmp/perfzero-slurm), PERFZERO_SLURM_NODES
 # (hosts, default 3), PERFZERO_SLURM_NET (the first three octets of the bridge's /24, default
-# 10.213.7). Needs root (namespaces, a bridge), Debian's slurm-wlm and munge.
+# 10.213.7), PERFZERO_SLURM_PREFIX (names of the bridge, links and namespaces, default pzslurm: two
+# clusters need two). Needs root (namespaces, a bridge), Debian's slurm-wlm and munge.
 #
 # The failure timers are short on purpose: a host whose slurmd stops answering is marked DOWN after
 # SlurmdTimeout (5 s) rather than the default 300 s, so the tests can lose a node and see it lost.
@@ -28,8 +31,9 @@ set -euo pipefail
 dir="${PERFZERO_SLURM_DIR:-/tmp/perfzero-slurm}"
 nodes="${PERFZERO_SLURM_NODES:-3}"
 net="${PERFZERO_SLURM_NET:-10.213.7}"
-bridge="pzslurm0"
-prefix="pzslurm"
+prefix="${PERFZERO_SLURM_PREFIX:-pzslurm}"
+bridge="${prefix}0"
+node_script="$(cd "$(dirname "$0")/.." && pwd)/infra/terraform/cloud-init/scripts/slurm-node.sh"
 
 die() {
   echo "slurm-test-cluster: $*" >&2
@@ -69,61 +73,23 @@ require() {
   done
 }
 
+# The cluster's settings for slurm-node.sh, the script a cloud cluster's nodes run (cloud-init):
+# this machine's cores on every host, fast failure timers and oversubscription for the tests.
+cluster_env() {
+  export PERFZERO_SLURM_STATE="$dir" SLURM_CONF="$dir/slurm.conf" PERFZERO_MUNGE_SOCKET="$dir/munge/munge.socket"
+  export PERFZERO_SLURM_CLUSTER=perfzero-test PERFZERO_SLURM_MEMORY_MB=1024 PERFZERO_SLURM_FAST_FAILURE=1
+  export PERFZERO_SLURM_OVERSUBSCRIBE=8
+  PERFZERO_CLUSTER_HOSTS="$(for i in $(seq 1 "$nodes"); do printf '%s=%s ' "$(node_name "$i")" "$(node_addr "$i")"; done)"
+  export PERFZERO_CLUSTER_HOSTS
+}
+
 write_config() {
-  mkdir -p "$dir/ctld" "$dir/spool" "$dir/log" "$dir/munge"
+  mkdir -p "$dir/munge"
   chmod 700 "$dir/munge"
-  {
-    echo "127.0.0.1 localhost"
-    for i in $(seq 1 "$nodes"); do echo "$(node_addr "$i") $(node_name "$i")"; done
-  } >"$dir/hosts"
-  local cpus
-  cpus="$(nproc)"
-  cat >"$dir/slurm.conf" <<EOF
-# Written by scripts/slurm-test-cluster.sh: $nodes hosts in network namespaces on one machine.
-ClusterName=perfzero-test
-SlurmctldHost=$(node_name 1)($(node_addr 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
-StateSaveLocation=$dir/ctld
-SlurmdSpoolDir=$dir/spool/%n
-# Each host's own temporary space (PMIx puts its per-step directories there): the hosts share this
-# machine's /tmp, where the same step's directory name would collide.
-TmpFS=$dir/nodetmp/%n
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd-%n.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd-%n.log
-SlurmctldPort=6817
-SlurmdPort=6818
-SrunPortRange=60001-60999
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MpiDefault=none
-# Every host sees this machine's cores: slurmd is not to drain a host whose configured count differs.
-SlurmdParameters=config_overrides
-ReturnToService=2
-SlurmdTimeout=5
-SlurmctldTimeout=5
-MessageTimeout=3
-KillWait=2
-UnkillableStepTimeout=10
-InactiveLimit=0
-MinJobAge=5
-TreeWidth=$nodes
-EOF
-  for i in $(seq 1 "$nodes"); do
-    echo "NodeName=$(node_name "$i") NodeAddr=$(node_addr "$i") CPUs=$cpus RealMemory=1024 State=UNKNOWN"
-  done >>"$dir/slurm.conf"
-  # Oversubscribed: the tests start more ranks than this machine has cores.
-  echo "PartitionName=pz Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8" >>"$dir/slurm.conf"
+  cluster_env
+  "$node_script" config
+  { echo "127.0.0.1 localhost" && cat "$dir/hosts"; } >"$dir/hosts.new"
+  mv "$dir/hosts.new" "$dir/hosts"
 }
 
 start_network() {
@@ -154,26 +120,12 @@ start_network() {
 start_daemons() {
   mungekey --create --keyfile="$dir/munge/munge.key" --force >/dev/null
   chmod 400 "$dir/munge/munge.key"
-  munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
-    --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed"
-  export SLURM_CONF="$dir/slurm.conf"
-  on_node 1 slurmctld -i
+  cluster_env
+  "$node_script" munge "$dir/munge/munge.key"
   for i in $(seq 1 "$nodes"); do
-    mkdir -p "$dir/spool/$(node_name "$i")" "$dir/nodetmp/$(node_name "$i")"
-    on_node "$i" slurmd -N "$(node_name "$i")"
+    on_node "$i" "$node_script" start "$(node_name "$i")"
   done
-  wait_idle "$nodes"
-}
-
-# Waits until `want` hosts are idle in sinfo's view.
-wait_idle() {
-  local want="$1" deadline=$((SECONDS + 60)) idle=0
-  while ((SECONDS < deadline)); do
-    idle="$(SLURM_CONF="$dir/slurm.conf" sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)"
-    ((idle >= want)) && return 0
-    sleep 0.5
-  done
-  die "only $idle of $want hosts idle within 60 s; logs: $dir/log (sinfo: $(SLURM_CONF="$dir/slurm.conf" sinfo -h -N 2>&1 | tr '\n' ';'))"
+  "$node_script" wait "$nodes" 60
 }
 
 kill_node() {
@@ -216,6 +168,15 @@ case "${1:-}" in
     trap - EXIT
     print_env | tee "$dir/env"
     ;;
+  network)
+    # The hosts' network only: something else starts their daemons (tests/infra/cluster_cloud_init_test.sh
+    # runs a cloud cluster's cloud-init scripts on them).
+    require
+    mkdir -p "$dir"
+    trap 'echo "slurm-test-cluster: network failed; taking down what it started" >&2; stop_all' EXIT
+    start_network
+    trap - EXIT
+    ;;
   down)
     stop_all
     rm -rf "$dir"
@@ -249,10 +210,10 @@ case "${1:-}" in
   restart)
     i="$(node_index "${2:?restart HOST}")"
     kill_node "$i"
-    ((i == 1)) && SLURM_CONF="$dir/slurm.conf" on_node 1 slurmctld
-    SLURM_CONF="$dir/slurm.conf" on_node "$i" slurmd -N "$(node_name "$i")"
-    SLURM_CONF="$dir/slurm.conf" scontrol update nodename="$(node_name "$i")" state=resume 2>/dev/null || true
-    wait_idle "$nodes"
+    cluster_env
+    on_node "$i" "$node_script" start "$(node_name "$i")"
+    scontrol update nodename="$(node_name "$i")" state=resume 2>/dev/null || true
+    "$node_script" wait "$nodes" 60
     ;;
   *)
     sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
