@@ -7,6 +7,7 @@ secret-looking value is in it. Exit 1 on any failure. (cloud-init's own schema c
 Debian's cloud-init, so it runs in a container: cloud_init_schema_test.sh.)
 """
 import base64
+import gzip
 import os
 import re
 import shlex
@@ -91,6 +92,8 @@ def check_case(cloud, shape, extra, arch, gpu, work):
         content = entry["content"]
         if entry.get("encoding") == "b64":
             content = base64.b64decode(content).decode()
+        elif entry.get("encoding") == "gz+b64":
+            content = gzip.decompress(base64.b64decode(content)).decode()
         files[entry["path"]] = content
         if entry["path"].endswith(".sh"):
             check(f"{name}: {entry['path']} is executable", entry.get("permissions") == "0755", entry)
@@ -115,6 +118,78 @@ def check_case(cloud, shape, extra, arch, gpu, work):
     check(f"{name}: no secret in user data", secret is None, secret and secret.group(0))
     check_docker_run(name, docker_run_words(out["run_container"]), cloud, shape, system_name, arch, gpu)
     check_scripts(name, files, work)
+    check_size(name, cloud, doc_text)
+
+
+# What each cloud takes as user data, as its module sends it: EC2 16 KiB gzipped (user_data_base64 =
+# base64gzip), OCI 32,000 bytes of metadata base64-encoded and gzipped, Azure 64 KiB of custom data,
+# GCP 256 KiB per metadata value. Terraform's gzip is Go's default level, close to Python's 6.
+def check_size(name, cloud, doc_text):
+    raw = doc_text.encode()
+    sent = {"aws": len(gzip.compress(raw, 6)), "oci": len(base64.b64encode(gzip.compress(raw, 6))),
+            "azure": len(raw), "gcp": len(raw)}[cloud]
+    limit = {"aws": 16384, "oci": 32000 - 1024, "azure": 65535, "gcp": 262144}[cloud]  # 1 KiB for an ssh key
+    check(f"{name}: user data within {cloud}'s limit ({sent} of {limit} bytes as sent)", sent <= limit - 2048)
+
+
+def check_cluster(work):
+    """The cluster example's nodes: the head and a compute node, and what the module refuses."""
+    for index in (0, 2):
+        name = f"cluster-node{index}"
+        out = rci.render(rci.cluster_inputs(index))
+        doc_text = out["user_data"]
+        doc = yaml.safe_load(doc_text)
+        files = {e["path"]: e["content"] for e in doc.get("write_files", [])}
+        check(f"{name}: named for the shape and the node count", out["system_name"] == "c7i.xlarge-x3",
+              out["system_name"])
+        check(f"{name}: runcmd joins the cluster", doc.get("runcmd") ==
+              [["/usr/local/lib/perfzero/perfzero-cluster.sh", "/etc/perfzero/run.env"]], doc.get("runcmd"))
+        for script in ("perfzero-cluster.sh", "slurm-node.sh", "run-native.sh", "perfzero-runner.sh"):
+            check(f"{name}: ships {script}", f"/usr/local/lib/perfzero/{script}" in files, list(files))
+        env = files.get("/etc/perfzero/run.env", "")
+        check(f"{name}: run.env names every node, the head first",
+              "PERFZERO_CLUSTER_HOSTS='pz-node0=10.213.8.11 pz-node1=10.213.8.12 pz-node2=10.213.8.13'" in env, env)
+        check(f"{name}: run.env says which node this is", f"PERFZERO_CLUSTER_INDEX='{index}'" in env, env)
+        check(f"{name}: the munge key is named, never shipped", "secret:perfzero-munge-AbCdEf'" in env and
+              not any("munge.key" in p for p in files), list(files))
+        check(f"{name}: the packages for amd64", "PERFZERO_PACKAGE_OBJECTS='packages/perfzero_0.1.0_amd64.deb "
+              "packages/perfzero-mpi_0.1.0_amd64.deb'" in env, env)
+        native = files.get("/usr/local/lib/perfzero/run-native.sh", "")
+        check(f"{name}: the head runs perfzero on the host with the run's labels",
+              "exec perfzero " in native and "'--system_name=c7i.xlarge-x3'" in native, native)
+        check_scripts(name, files, work)
+        check_size(name, "aws", doc_text)
+    # The same node on GCP: its uploader reads the key from Secret Manager.
+    gcp_inputs = dict(rci.cluster_inputs(1), cloud="gcp", shape="c2d-standard-16")
+    gcp_inputs["cluster"] = dict(gcp_inputs["cluster"], munge_key_secret="projects/my-project/secrets/pz-munge")
+    out = rci.render(gcp_inputs)
+    doc = yaml.safe_load(out["user_data"])
+    files = {e["path"]: e["content"] for e in doc.get("write_files", [])}
+    check("cluster-gcp-node1: named for the machine type and the node count",
+          out["system_name"] == "c2d-standard-16-x3", out["system_name"])
+    check("cluster-gcp-node1: the GCP uploader reads secrets",
+          "gcloud secrets versions access" in files.get("/usr/local/lib/perfzero/storage-gcp.sh", ""), list(files))
+    check("cluster-gcp-node1: run.env names the secret",
+          "PERFZERO_MUNGE_KEY_SECRET='projects/my-project/secrets/pz-munge'" in files.get("/etc/perfzero/run.env", ""))
+    check_scripts("cluster-gcp-node1", files, work)
+    check_size("cluster-gcp-node1", "gcp", out["user_data"])
+    # The example's default suite: the head's user data still fits EC2's 16 KiB.
+    with open(os.path.join(rci.SOURCE_DIR, "benchmarks", "suites", "cluster_interconnect.yaml")) as f:
+        default_suite = f.read()
+    check_size("cluster-node0 with cluster_interconnect.yaml", "aws",
+               rci.render(rci.cluster_inputs(0, suite=default_suite))["user_data"])
+    refused = {
+        "a spot cluster": dict(rci.cluster_inputs(0), capacity="spot"),
+        "a cluster of one": rci.cluster_inputs(0, size=1),
+        "an index outside it": rci.cluster_inputs(3),
+        "a subnet too small": rci.cluster_inputs(0, size=3, subnet_cidr="10.0.0.0/29", first_host=6),
+    }
+    for what, inputs in refused.items():
+        try:
+            rci.render(inputs)
+            check(f"the module refuses {what}", False)
+        except RuntimeError as e:
+            check(f"the module refuses {what}", "Invalid value for variable" in str(e), str(e)[-400:])
 
 
 def main():
@@ -125,6 +200,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for cloud, shape, extra, arch, gpu in rci.CASES:
             check_case(cloud, shape, extra, arch, gpu, work)
+        check_cluster(work)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -1,11 +1,15 @@
 """Renders the cloud-init template family (infra/terraform/cloud-init) through `terraform console`,
 offline: the module needs no provider. Used by the infra tests; also runnable by hand:
     python3 tests/infra/render_cloud_init.py OUT_DIR                  # one .yaml per case in CASES
+                                                                       # and per cluster node (two)
     python3 tests/infra/render_cloud_init.py --extract INPUTS.json ROOT  # renders the module with
         these inputs and writes the files the document installs under ROOT (ROOT/etc/perfzero/...),
         as cloud-init's write_files would, plus ROOT/user-data.yaml
+    python3 tests/infra/render_cloud_init.py --cluster-inputs INDEX SIZE CIDR FIRST_HOST SUITE_FILE EXECUTION_ID
+        prints the inputs of the cluster example's node INDEX (for --extract)
 """
 import base64
+import gzip
 import json
 import os
 import shutil
@@ -38,6 +42,28 @@ CASES = [
 
 # The --system_name each case must get (flexible shapes carry their size).
 SYSTEM_NAMES = {"VM.Standard.E5.Flex": "VM.Standard.E5.Flex-2ocpu-16gb", "VM.Standard.A1.Flex": "VM.Standard.A1.Flex-4ocpu-24gb"}
+
+
+def cluster_inputs(index, size=3, subnet_cidr="10.213.8.0/24", first_host=11, suite=SUITE,
+                   execution_id="cluster-test-1"):
+    """Node `index` of the AWS cluster that infra/terraform/examples/cluster launches: the same
+    `cluster` input the example passes through the aws module."""
+    inputs = case_inputs("aws", "c7i.xlarge", {})  # a priced type, so that the report bills the cluster
+    inputs.update({
+        "suite_yaml": suite,
+        "execution_id": execution_id,
+        "execution_label": "cluster",
+        "image_archive_object": None,
+        "cluster": {
+            "size": size,
+            "index": index,
+            "subnet_cidr": subnet_cidr,
+            "first_host": first_host,
+            "munge_key_secret": "arn:aws:secretsmanager:us-east-1:123456789012:secret:perfzero-munge-AbCdEf",
+            "package_objects": ["packages/perfzero_0.1.0_{arch}.deb", "packages/perfzero-mpi_0.1.0_{arch}.deb"],
+        },
+    })
+    return inputs
 
 
 def case_inputs(cloud, shape, extra):
@@ -99,6 +125,8 @@ def extract(inputs_path, root):
         content = entry["content"].encode()
         if entry.get("encoding") == "b64":
             content = base64.b64decode(content)
+        elif entry.get("encoding") == "gz+b64":
+            content = gzip.decompress(base64.b64decode(content))
         path = os.path.join(root, entry["path"].lstrip("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
@@ -111,11 +139,19 @@ def main():
     if sys.argv[1] == "--extract":
         extract(sys.argv[2], sys.argv[3])
         return
+    if sys.argv[1] == "--cluster-inputs":
+        with open(sys.argv[6]) as f:
+            suite = f.read()
+        print(json.dumps(cluster_inputs(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), suite,
+                                        sys.argv[7])))
+        return
     out_dir = sys.argv[1]
     os.makedirs(out_dir, exist_ok=True)
-    for cloud, shape, extra, _, _ in CASES:
-        rendered = render(case_inputs(cloud, shape, extra))
-        path = os.path.join(out_dir, case_name(cloud, shape) + ".yaml")
+    documents = [(case_name(cloud, shape), case_inputs(cloud, shape, extra)) for cloud, shape, extra, _, _ in CASES]
+    documents += [(f"aws-cluster-node{i}", cluster_inputs(i)) for i in (0, 1)]
+    for name, inputs in documents:
+        rendered = render(inputs)
+        path = os.path.join(out_dir, name + ".yaml")
         with open(path, "w") as f:
             f.write(rendered["user_data"])
         print(path)

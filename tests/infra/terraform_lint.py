@@ -4,7 +4,10 @@ Rules: every variable has a type and a description; every module (a folder with 
 README.md and a versions.tf pinning Terraform and every provider it uses; no ingress rule opens
 0.0.0.0/0 or ::/0 (egress may), and an ssh_cidr defaults to null and refuses /0; IAM grants only
 object writes under the results prefix and the read of one image archive object; AWS requires
-IMDSv2 and encrypts the root volume; every taggable resource carries the cost tags.
+IMDSv2 and encrypts the root volume; every taggable resource carries the cost tags; spot only with
+the resume path wired; a cluster placement (AWS placement group or EFA, GCP compact placement, OCI
+cluster network) only behind a precondition that the shape supports it; a secret read only of a
+cluster's munge key.
 Prints one line per problem (file: what) and exits 1 when there is any.
 """
 import os
@@ -17,7 +20,9 @@ problems = []
 UNTAGGABLE = {"aws_iam_role_policy", "google_compute_firewall", "google_service_account",
               "google_storage_bucket_iam_member", "oci_core_network_security_group_security_rule",
               "azurerm_network_security_rule", "azurerm_network_interface_security_group_association",
-              "azurerm_role_assignment", "azurerm_role_definition"}
+              "azurerm_role_assignment", "azurerm_role_definition", "aws_secretsmanager_secret_version",
+              "google_secret_manager_secret_iam_member", "google_secret_manager_secret_version",
+              "google_compute_resource_policy"}
 TAG_ATTRIBUTE = {"aws": "tags", "google": "labels", "oci": "freeform_tags", "azurerm": "tags"}
 
 
@@ -84,6 +89,10 @@ def lint_resources(path, text):
             problem(path, f"{where}: no project- or account-wide grants; write only under the results prefix")
         if rtype == "google_storage_bucket_iam_member":
             lint_gcs_grant(path, where, body)
+        if rtype == "google_secret_manager_secret_iam_member" and not (
+                re.search(r'role\s*=\s*"roles/secretmanager\.secretAccessor"', body) and
+                re.search(r"secret_id\s*=\s*var\.cluster\.munge_key_secret\s*$", body, re.MULTILINE)):
+            problem(path, f"{where}: only secretAccessor, and only on the cluster's munge key secret")
         if rtype == "azurerm_network_security_rule" and re.search(r'direction\s*=\s*"Inbound"', body) and \
                 re.search(r'source_address_prefix\s*=\s*"(\*|Internet|Any)"', body):
             problem(path, f"{where} opens inbound traffic from anywhere")
@@ -124,17 +133,25 @@ def lint_policies(path, text):
     """AWS policy statements and OCI policy statements, wherever they are written."""
     for action in re.findall(r"Action\s*=\s*\[([^\]]*)\]", text):
         for a in re.findall(r'"([^"]+)"', action):
-            if a not in ("s3:PutObject", "s3:GetObject", "s3:ListBucket"):
+            if a not in ("s3:PutObject", "s3:GetObject", "s3:ListBucket", "secretsmanager:GetSecretValue"):
                 problem(path, f"IAM action {a}: only s3:PutObject (results), s3:GetObject (archive, resume) "
-                              "and s3:ListBucket (resume, its own prefix)")
+                              ", s3:ListBucket (resume, its own prefix) and secretsmanager:GetSecretValue "
+                              "(a cluster's munge key)")
+    for m in re.finditer(r'Action\s*=\s*\["secretsmanager:GetSecretValue"\]\s*Resource\s*=\s*\[([^\]]*)\]', text):
+        if m.group(1).strip() != "var.cluster.munge_key_secret_arn":
+            problem(path, f"secretsmanager:GetSecretValue on {m.group(1).strip()}: only the cluster's munge key secret")
+    if "secretsmanager:GetSecretValue" in text and not re.search(
+            r'Action\s*=\s*\["secretsmanager:GetSecretValue"\]\s*Resource', text):
+        problem(path, "secretsmanager:GetSecretValue must stand alone in its statement, followed by its Resource")
     prefix_only = re.search(r'"s3:prefix"\s*=\s*\["\$\{module\.cloud_init\.results_path\}/\*"\]', text)
     if "s3:ListBucket" in text and not prefix_only:
         problem(path, "s3:ListBucket without a Condition limiting s3:prefix to the results path")
     for resource in re.findall(r"Resource\s*=\s*\[([^\]]*)\]", text):
         for r in re.findall(r'"([^"]+)"', resource):
             bucket_for_listing = prefix_only and r.endswith("{var.results_bucket}")
-            if not (r.endswith("results_path}/*") or r.endswith("image_archive_object}") or bucket_for_listing):
-                problem(path, f"IAM resource {r}: only <bucket>/<results path>/* or the archive object")
+            if not (r.endswith("results_path}/*") or r.endswith("image_archive_object}") or
+                    r.endswith("package_object}") or bucket_for_listing):
+                problem(path, f"IAM resource {r}: only <bucket>/<results path>/*, the archive or the package object")
     for statement in re.findall(r'"(Allow [^"]*)"', text):
         if "manage object" in statement and not ("OBJECT_CREATE" in statement and "target.object.name" in statement):
             problem(path, f"OCI statement grants more than creating objects under the prefix: {statement}")
@@ -158,6 +175,43 @@ def lint_spot(directory, texts):
     azure_read = "SubOperationMatches{'Blob.List'}" in text and "@Request[" in text
     if not (aws_read or azure_read):
         problem(directory, "spot capacity without the identity's read of its own results prefix (no resume)")
+
+
+# What puts instances close together (in a resource: a module's input only passes it on), and the
+# local that says the shape allows it: a module that asks for one must check the shape first (a
+# precondition on that local), since the cloud refuses the launch late or places the nodes apart.
+PLACEMENT_SETTINGS = {
+    "placement group": (r"^\s*placement_group\s*=", "placement_supported"),  # AWS cluster placement group
+    "EFA interface": (r'interface_type\s*=\s*[^\n]*"efa"', "efa_supported"),  # AWS Elastic Fabric Adapter
+    "compact placement": (r'collocation\s*=\s*"COLLOCATED"', "compact_placement_supported"),  # GCP
+}
+
+
+def called_modules_text(directory, texts):
+    """The .tf text of the local modules these files call (source = "../x"): a placement resource
+    made here and handed to a module is checked by that module's precondition."""
+    out = []
+    for source in re.findall(r'source\s*=\s*"(\.\.?/[^"]+)"', "\n".join(texts)):
+        module = os.path.normpath(os.path.join(directory, source))
+        if os.path.isdir(module):
+            for name in sorted(os.listdir(module)):
+                if name.endswith(".tf"):
+                    with open(os.path.join(module, name)) as f:
+                        out.append(f.read())
+    return out
+
+
+def lint_placement(directory, texts):
+    text = "\n".join(texts + called_modules_text(directory, texts))
+    resources = [(labels, body) for t in texts for labels, body in blocks(t, "resource")]
+    asked = {what: local for what, (pattern, local) in PLACEMENT_SETTINGS.items()
+             if any(re.search(pattern, body, re.MULTILINE) for _, body in resources)}
+    if any(labels[0] == "oci_core_cluster_network" for labels, _ in resources):
+        asked["OCI cluster network"] = "cluster_network_supported"
+    for what, local in asked.items():
+        if not re.search(rf"precondition\s*\{{\s*condition\s*=[^\n]*local\.{local}", text):
+            problem(directory, f"{what} without a precondition on local.{local} (placement only on shapes "
+                               "that support it)")
 
 
 def lint_module(directory, files):
@@ -200,6 +254,7 @@ def main():
             lint_resources(path, text)
             lint_policies(path, text)
         lint_spot(directory, texts)
+        lint_placement(directory, texts)
     for p in problems:
         print(p)
     print(f"terraform lint: {modules} modules, {len(problems)} problems")

@@ -28,6 +28,11 @@ EXPECTED = [
     "azurerm_network_security_rule.ssh opens inbound traffic from anywhere",
     "azurerm_role_assignment.everything grants Storage Blob Data Contributor without a condition",
     "azurerm_role_assignment.everything is not scoped to one container",
+    "placement group without a precondition on local.placement_supported",
+    "compact placement without a precondition on local.compact_placement_supported",
+    "EFA interface without a precondition on local.efa_supported",
+    "google_secret_manager_secret_iam_member.every_secret: only secretAccessor",
+    "secretsmanager:GetSecretValue on \"*\": only the cluster's munge key secret",
 ]
 
 

@@ -24,6 +24,18 @@ locals {
       Resource  = ["${local.s3_arn}${var.results_bucket}"]
       Condition = { StringLike = { "s3:prefix" = ["${module.cloud_init.results_path}/*"] } }
     }],
+    var.cluster == null ? [] : [{
+      Sid      = "ReadClusterMungeKey"
+      Effect   = "Allow"
+      Action   = ["secretsmanager:GetSecretValue"]
+      Resource = [var.cluster.munge_key_secret_arn]
+    }],
+    length(module.cloud_init.package_objects) == 0 ? [] : [{
+      Sid      = "ReadPerfzeroPackages"
+      Effect   = "Allow"
+      Action   = ["s3:GetObject"]
+      Resource = [for package_object in module.cloud_init.package_objects : "${local.s3_arn}${module.cloud_init.image_archive_bucket}/${package_object}"]
+    }],
     module.cloud_init.image_archive_object == "" ? [] : [{
       Sid      = "ReadImageArchive"
       Effect   = "Allow"

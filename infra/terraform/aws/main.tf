@@ -16,6 +16,14 @@ module "cloud_init" {
   results_prefix       = var.results_prefix
   time_limit_minutes   = var.time_limit_minutes
   capacity             = var.capacity
+  cluster = var.cluster == null ? null : {
+    size             = var.cluster.size
+    index            = var.cluster.index
+    subnet_cidr      = data.aws_subnet.this.cidr_block
+    first_host       = var.cluster.first_host
+    munge_key_secret = var.cluster.munge_key_secret_arn
+    package_objects  = var.cluster.package_objects
+  }
 }
 
 locals {
@@ -25,6 +33,33 @@ locals {
     "perfzero-system"    = module.cloud_init.system_name
   })
   ami_arch = module.cloud_init.architecture == "arm64" ? "arm64" : "x86_64"
+
+  # Cluster placement groups take neither burstable (t2, t3, t3a, t4g) nor Mac instances (EC2 User
+  # Guide, "Placement strategies", read 2026-11).
+  placement_supported = !can(regex("^(t[0-9][a-z]*|mac[0-9a-z-]*)\\.", var.instance_type))
+  # Types with an Elastic Fabric Adapter (EC2 User Guide, "Supported instance types" for EFA, read
+  # 2026-11): the largest sizes of the network- and HPC-optimised families and the big GPU types.
+  efa_supported = can(regex("^(c5n\\.(9xlarge|18xlarge|metal)|c6gn\\.16xlarge|c6in\\.(32xlarge|metal)|c7gn\\.(16xlarge|metal)|c6i\\.(32xlarge|metal)|c7i\\.(48xlarge|metal-48xl)|m6i\\.(32xlarge|metal)|m7i\\.(48xlarge|metal-48xl)|hpc6a\\.48xlarge|hpc6id\\.32xlarge|hpc7a\\.[0-9]+xlarge|hpc7g\\.[0-9]+xlarge|p3dn\\.24xlarge|p4de?\\.24xlarge|p5e?n?\\.48xlarge|g4dn\\.(8xlarge|12xlarge|16xlarge|metal)|g5\\.(8xlarge|12xlarge|16xlarge|24xlarge|48xlarge)|g6e?\\.(8xlarge|12xlarge|16xlarge|24xlarge|48xlarge)|trn1n?\\.32xlarge)$", var.instance_type))
+  efa           = var.cluster == null ? false : coalesce(var.cluster.efa, local.efa_supported)
+}
+
+# A cluster node has a fixed address (every node's cloud-init names every other) on an interface of
+# its own, of type efa where the instance type has one.
+resource "aws_network_interface" "cluster" {
+  count           = var.cluster == null ? 0 : 1
+  subnet_id       = var.subnet_id
+  private_ips     = [module.cloud_init.cluster_address]
+  security_groups = [aws_security_group.this.id, var.cluster.security_group_id]
+  interface_type  = local.efa ? "efa" : null
+  description     = "perfzero cluster node ${var.name}"
+  tags            = local.tags
+
+  lifecycle {
+    precondition {
+      condition     = !local.efa || local.efa_supported
+      error_message = "efa is set but ${var.instance_type} has no Elastic Fabric Adapter (efa_supported in infra/terraform/aws/main.tf)."
+    }
+  }
 }
 
 data "aws_subnet" "this" {
@@ -73,14 +108,18 @@ resource "aws_vpc_security_group_ingress_rule" "ssh" {
 }
 
 resource "aws_instance" "this" {
-  ami                                  = var.ami_id != null ? var.ami_id : data.aws_ami.ubuntu[0].id
-  instance_type                        = var.instance_type
-  subnet_id                            = var.subnet_id
-  associate_public_ip_address          = var.associate_public_ip
-  vpc_security_group_ids               = [aws_security_group.this.id]
-  iam_instance_profile                 = aws_iam_instance_profile.this.name
-  key_name                             = var.key_name
-  user_data                            = module.cloud_init.user_data
+  ami           = var.ami_id != null ? var.ami_id : data.aws_ami.ubuntu[0].id
+  instance_type = var.instance_type
+  # A cluster node's network is its own interface (network_interface below).
+  subnet_id                   = var.cluster == null ? var.subnet_id : null
+  associate_public_ip_address = var.cluster == null ? var.associate_public_ip : null
+  vpc_security_group_ids      = var.cluster == null ? [aws_security_group.this.id] : null
+  placement_group             = var.cluster == null ? null : var.cluster.placement_group
+  iam_instance_profile        = aws_iam_instance_profile.this.name
+  key_name                    = var.key_name
+  # Compressed: EC2 takes 16 KiB of user data, the runner and its scripts are more (cloud-init
+  # unpacks gzip).
+  user_data_base64                     = base64gzip(module.cloud_init.user_data)
   user_data_replace_on_change          = true
   instance_initiated_shutdown_behavior = "terminate" # a finished or timed-out run stops billing
 
@@ -94,6 +133,14 @@ resource "aws_instance" "this" {
         spot_instance_type             = "one-time"
         instance_interruption_behavior = "terminate"
       }
+    }
+  }
+
+  dynamic "network_interface" {
+    for_each = aws_network_interface.cluster
+    content {
+      device_index         = 0
+      network_interface_id = network_interface.value.id
     }
   }
 
@@ -111,6 +158,17 @@ resource "aws_instance" "this" {
     kms_key_id            = var.kms_key_arn
     delete_on_termination = true
     tags                  = local.tags
+  }
+
+  lifecycle {
+    precondition {
+      condition     = length(base64gzip(module.cloud_init.user_data)) <= 21844 # 16384 bytes, base64-encoded
+      error_message = "The compressed user data is over EC2's 16 KiB: shorten suite_yaml."
+    }
+    precondition {
+      condition     = var.cluster == null || local.placement_supported
+      error_message = "${var.instance_type} cannot join a cluster placement group (burstable and Mac types cannot): pick another type."
+    }
   }
 
   tags = merge(local.tags, { Name = var.name })

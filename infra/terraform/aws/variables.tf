@@ -138,3 +138,18 @@ variable "capacity" {
     error_message = "capacity must be on_demand or spot."
   }
 }
+
+variable "cluster" {
+  type = object({
+    size                 = number
+    index                = number
+    first_host           = optional(number, 10)
+    munge_key_secret_arn = string
+    package_objects      = optional(list(string), [])
+    placement_group      = string
+    security_group_id    = string
+    efa                  = optional(bool)
+  })
+  default     = null
+  description = "Makes the instance node `index` of a Slurm cluster of `size` (examples/cluster): its private address is cidrhost(<subnet's CIDR>, first_host + index); it reads the munge key from the Secrets Manager secret munge_key_secret_arn and installs perfzero from package_objects (.debs in image_archive_bucket, perfzero first, '{arch}' replaced); it launches in the cluster placement_group, with security_group_id (the nodes' group, open to itself) beside its own, and with an EFA interface when efa is true (null: when the type has one). null: a single instance that runs the container."
+}

@@ -42,3 +42,18 @@ output "docker_run_command" {
   description = "The container script the runner executes (for review; the same text is in user_data)."
   value       = local.run_container
 }
+
+output "cluster_address" {
+  description = "A cluster node's private address, which the cloud module gives the instance (null outside a cluster)."
+  value       = var.cluster == null ? null : local.cluster_hosts[var.cluster.index].address
+}
+
+output "cluster_hosts" {
+  description = "Every node of the cluster, the head first: name and private address (empty outside a cluster)."
+  value       = local.cluster_hosts
+}
+
+output "package_objects" {
+  description = "The perfzero .debs a cluster node installs, in image_archive_bucket (empty outside a cluster or when the OS image has perfzero)."
+  value       = local.package_objects
+}

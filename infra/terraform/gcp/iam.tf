@@ -28,3 +28,24 @@ resource "google_storage_bucket_iam_member" "read_image_archive" {
     expression = "resource.name == \"projects/_/buckets/${module.cloud_init.image_archive_bucket}/objects/${module.cloud_init.image_archive_object}\""
   }
 }
+
+# A cluster node reads the cluster's munge key (that one secret) and the perfzero packages (each
+# object by name).
+resource "google_secret_manager_secret_iam_member" "munge_key" {
+  count     = var.cluster == null ? 0 : 1
+  project   = var.project
+  secret_id = var.cluster.munge_key_secret
+  role      = "roles/secretmanager.secretAccessor"
+  member    = "serviceAccount:${google_service_account.this.email}"
+}
+
+resource "google_storage_bucket_iam_member" "read_package" {
+  for_each = toset(module.cloud_init.package_objects)
+  bucket   = module.cloud_init.image_archive_bucket
+  role     = "roles/storage.objectViewer"
+  member   = "serviceAccount:${google_service_account.this.email}"
+  condition {
+    title      = "perfzero-${var.name}-package-${substr(sha1(each.value), 0, 8)}"
+    expression = "resource.name == \"projects/_/buckets/${module.cloud_init.image_archive_bucket}/objects/${each.value}\""
+  }
+}

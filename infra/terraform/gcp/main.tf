@@ -16,6 +16,20 @@ module "cloud_init" {
   results_bucket       = var.results_bucket
   results_prefix       = var.results_prefix
   time_limit_minutes   = var.time_limit_minutes
+  cluster = var.cluster == null ? null : {
+    size             = var.cluster.size
+    index            = var.cluster.index
+    subnet_cidr      = data.google_compute_subnetwork.cluster[0].ip_cidr_range
+    first_host       = var.cluster.first_host
+    munge_key_secret = var.cluster.munge_key_secret
+    package_objects  = var.cluster.package_objects
+  }
+}
+
+# A cluster node's fixed address comes from its subnetwork's range.
+data "google_compute_subnetwork" "cluster" {
+  count     = var.cluster == null ? 0 : 1
+  self_link = var.subnetwork
 }
 
 locals {
@@ -29,6 +43,10 @@ locals {
   image = coalesce(var.image, module.cloud_init.architecture == "arm64" ?
   "ubuntu-os-cloud/ubuntu-2204-lts-arm64" : "ubuntu-os-cloud/ubuntu-2204-lts")
   gpu = module.cloud_init.gpu
+
+  # Compact placement takes these machine series (Compute Engine docs, "About compact placement
+  # policies", read 2026-11); no shared-core or E2 machines.
+  compact_placement_supported = can(regex("^(a2|a3|a4|c2|c2d|c3|c3d|c4|c4d|g2|h3|h4d|n2|n2d|z3)-", var.machine_type))
 }
 
 resource "google_compute_instance" "this" {
@@ -37,7 +55,10 @@ resource "google_compute_instance" "this" {
   zone         = var.zone
   machine_type = var.machine_type
   labels       = local.labels
-  tags         = ["perfzero-${var.name}"]
+  tags         = concat(["perfzero-${var.name}"], var.cluster == null ? [] : [var.cluster.network_tag])
+
+  # A cluster's nodes share one compact placement policy: close together in the zone.
+  resource_policies = var.cluster == null ? null : [var.cluster.placement_policy]
 
   boot_disk {
     kms_key_self_link = var.boot_disk_kms_key
@@ -51,6 +72,7 @@ resource "google_compute_instance" "this" {
   network_interface {
     network    = var.subnetwork == null ? var.network : null
     subnetwork = var.subnetwork
+    network_ip = module.cloud_init.cluster_address
     dynamic "access_config" {
       for_each = var.assign_public_ip ? [1] : []
       content {}
@@ -77,9 +99,10 @@ resource "google_compute_instance" "this" {
   }
 
   scheduling {
-    # GPU instances cannot live-migrate.
-    on_host_maintenance = local.gpu ? "TERMINATE" : "MIGRATE"
-    automatic_restart   = !local.gpu
+    # GPU instances cannot live-migrate, nor can compactly placed ones; a restarted cluster node
+    # would rejoin a run that has gone on without it.
+    on_host_maintenance = local.gpu || var.cluster != null ? "TERMINATE" : "MIGRATE"
+    automatic_restart   = !local.gpu && var.cluster == null
   }
 
   shielded_instance_config {
@@ -93,6 +116,14 @@ resource "google_compute_instance" "this" {
   desired_status = "RUNNING"
   lifecycle {
     ignore_changes = [desired_status]
+    precondition {
+      condition     = var.cluster == null || local.compact_placement_supported
+      error_message = "${var.machine_type} cannot be placed compactly (compact_placement_supported in infra/terraform/gcp/main.tf): pick another series for a cluster."
+    }
+    precondition {
+      condition     = var.cluster == null || var.subnetwork != null
+      error_message = "A cluster node needs subnetwork: its fixed address comes from that range."
+    }
   }
 }
 

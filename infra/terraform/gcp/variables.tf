@@ -149,3 +149,17 @@ variable "labels" {
   default     = {}
   description = "Cost labels added to the instance and its disk (with perfzero-run, perfzero-execution and perfzero-system)."
 }
+
+variable "cluster" {
+  type = object({
+    size             = number
+    index            = number
+    first_host       = optional(number, 10)
+    munge_key_secret = string
+    package_objects  = optional(list(string), [])
+    placement_policy = string
+    network_tag      = string
+  })
+  default     = null
+  description = "Makes the instance node `index` of a Slurm cluster of `size` (examples/cluster): its internal address is cidrhost(<subnetwork's range>, first_host + index) (subnetwork is then required); it reads the munge key from the Secret Manager secret munge_key_secret (projects/P/secrets/NAME) and installs perfzero from package_objects (.debs in image_archive_bucket, perfzero first, '{arch}' replaced); it launches under placement_policy (a compact placement resource policy's self link) and carries network_tag (the tag of the nodes' firewall rule, open among them). null: a single instance that runs the container."
+}

@@ -30,7 +30,9 @@ locals {
     "perfzero-execution" = var.execution_id
     "perfzero-system"    = module.cloud_init.system_name
   })
-  metadata = merge({ user_data = base64encode(module.cloud_init.user_data) },
+  # Compressed: OCI takes 32,000 bytes of metadata in all, the runner and its scripts are more once
+  # base64-encoded (cloud-init unpacks gzip).
+  metadata = merge({ user_data = base64gzip(module.cloud_init.user_data) },
   var.ssh_public_key == null ? {} : { ssh_authorized_keys = var.ssh_public_key })
 }
 
@@ -86,6 +88,10 @@ resource "oci_core_instance" "this" {
     precondition {
       condition     = !local.flexible || var.ocpus != null
       error_message = "shape ${var.shape} is flexible: set ocpus (and optionally memory_in_gbs)."
+    }
+    precondition {
+      condition     = length(local.metadata.user_data) + length(coalesce(var.ssh_public_key, " ")) <= 32000
+      error_message = "The instance's metadata is over OCI's 32,000 bytes: shorten suite_yaml."
     }
     # The instance powers itself off at the end; re-applying must not start it again.
     ignore_changes = [state]

@@ -20,7 +20,9 @@
 # PERFZERO_HOST_SETUP (empty: skip), PERFZERO_RUN_TIMEOUT_SECONDS (overrides the time left),
 # PERFZERO_UPLOAD_RESERVE_SECONDS, PERFZERO_POWEROFF_COMMAND, PERFZERO_CONTAINER_NAME,
 # PERFZERO_SYNC_SECONDS, PERFZERO_PREEMPTION_POLL_SECONDS, PERFZERO_METADATA_URL (the metadata
-# service's base URL; a local stub in tests), PERFZERO_INSTANCE_KEY (the timeline's name).
+# service's base URL; a local stub in tests), PERFZERO_INSTANCE_KEY (the timeline's name),
+# PERFZERO_RUN_MODE (container, or native: run-native.sh runs perfzero on the host, as a cluster's
+# head does) and PERFZERO_SETUP_ERROR (set by perfzero-cluster.sh: the run fails with it, uploaded).
 set -uo pipefail
 
 config=${1:-/etc/perfzero/run.env}
@@ -52,24 +54,10 @@ mkdir -p "$logs" "$results"
 chmod 1777 "$results"
 exec > >(tee -a "$logs/runner.log") 2>&1
 
-# The instance's life, for `perfzero report`'s cost of the experiment (docs/report.md): boot (from
-# /proc/uptime), the container's start and the upload's end, uploaded as instances/<boot id>.json
-# beside the run, so a replacement instance adds its own and none overwrites another's.
-booted_at=$(awk -v now="$(date +%s)" '{ printf "%d", now - $1 }' /proc/uptime)
-container_started_at=null
-instance_key=$(printf '%s' "${PERFZERO_INSTANCE_KEY:-}" | tr -cd 'A-Za-z0-9.-')
-[ -n "$instance_key" ] || instance_key=$(tr -cd 'A-Za-z0-9-' < /proc/sys/kernel/random/boot_id 2> /dev/null)
-[ -n "$instance_key" ] || instance_key=$(hostname | tr -cd 'A-Za-z0-9.-')
-safe() { printf '%s' "$1" | tr -cd 'A-Za-z0-9._-'; }
-# write_timeline FILE END: the timeline as of now. END is done, failed or preempted (the upload has
-# ended now), or running (alive now: last_seen_at).
-write_timeline() {
-  local ended=upload_ended_at
-  [ "$2" = running ] && ended=last_seen_at
-  printf '{"instance_timeline_version": 1, "instance": "%s", "provider": "%s", "shape": "%s", "capacity": "%s", "booted_at": %s, "container_started_at": %s, "%s": %s, "end": "%s"}\n' \
-    "$(hostname | tr -cd 'A-Za-z0-9.-')" "$(safe "$PERFZERO_CLOUD")" "$(safe "${PERFZERO_SHAPE:-}")" \
-    "$(safe "$PERFZERO_CAPACITY")" "$booted_at" "$container_started_at" "$ended" "$(date +%s)" "$2" > "$1"
-}
+# The instance's timeline (booted_at, write_timeline): shared with perfzero-cluster.sh.
+# shellcheck source=/dev/null
+. "$PERFZERO_LIB_DIR/instance-timeline.sh"
+instance_key=${instance_key:?instance-timeline.sh sets it}
 
 failures=()
 log() { echo "perfzero-runner $(date -u +%Y-%m-%dT%H:%M:%SZ): $*"; }
@@ -236,6 +224,7 @@ prepare_host() {
 }
 
 load_image() {
+  [ "${PERFZERO_RUN_MODE:-container}" = native ] && return 0
   if [ -n "${PERFZERO_IMAGE_ARCHIVE_OBJECT:-}" ]; then
     local archive=$PERFZERO_STATE_DIR/image-archive
     log "fetching image archive $PERFZERO_IMAGE_ARCHIVE_OBJECT from bucket $PERFZERO_IMAGE_ARCHIVE_BUCKET"
@@ -266,6 +255,10 @@ run_budget_seconds() {
 run_container() {
   local budget rc
   budget=$(run_budget_seconds)
+  if [ "${PERFZERO_RUN_MODE:-container}" = native ]; then
+    run_native "$budget"
+    return
+  fi
   docker rm --force "$PERFZERO_CONTAINER_NAME" > /dev/null 2>&1
   log "starting the container (time limit ${budget} s)${resume:+, resuming the earlier run}"
   container_started_at=$(date +%s)
@@ -304,6 +297,24 @@ run_container() {
   [ "${#failures[@]}" -eq 0 ]
 }
 
+# run_native BUDGET: perfzero on this host, not in a container: a cluster's head, where the ranks
+# run on the nodes' own perfzero-rank (perfzero-cluster.sh). Its output is container.log all the same.
+run_native() {
+  log "starting perfzero on this host (time limit $1 s)"
+  # shellcheck disable=SC2034 # read by write_timeline (instance-timeline.sh)
+  container_started_at=$(date +%s)
+  timeout --kill-after=30 "$1" "$PERFZERO_LIB_DIR/run-native.sh" > "$logs/container.log" 2>&1
+  local rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    fail "time limit of $1 s reached: perfzero was stopped"
+  elif [ "$rc" -ne 0 ]; then
+    fail "perfzero exited $rc (1: some trial did not succeed, 2: bad flags or suite; see container.log)"
+  else
+    log "perfzero exited 0"
+  fi
+  [ "${#failures[@]}" -eq 0 ]
+}
+
 upload() {
   if [ -d "$out" ]; then
     log "uploading what is new in $out to $(storage_url "$PERFZERO_RESULTS_PATH/")"
@@ -326,7 +337,7 @@ upload() {
     log "uploading the logs"
     retry 3 storage_put_dir "$logs" "$PERFZERO_RESULTS_PATH/logs" || log "uploading the logs failed"
   else
-    echo "execution_id=$PERFZERO_EXECUTION_ID image=$PERFZERO_IMAGE finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+    echo "execution_id=$PERFZERO_EXECUTION_ID $(what_ran) finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
       > "$PERFZERO_STATE_DIR/$marker"
   fi
   local timeline=$PERFZERO_STATE_DIR/instance-timeline.json end="done"
@@ -339,8 +350,18 @@ upload() {
   log "$marker"
 }
 
-log "execution $PERFZERO_EXECUTION_ID on $PERFZERO_CLOUD, image $PERFZERO_IMAGE"
-if prepare_host && restore_run && [ -z "$finished_before" ] && load_image; then
+# what_ran: the image, or on a cluster's head the packages perfzero came from.
+what_ran() {
+  if [ "${PERFZERO_RUN_MODE:-container}" = native ]; then
+    echo "packages=$(printf '%s' "${PERFZERO_PACKAGE_OBJECTS:-preinstalled}" | tr ' ' ,)"
+  else
+    echo "image=$PERFZERO_IMAGE"
+  fi
+}
+log "execution $PERFZERO_EXECUTION_ID on $PERFZERO_CLOUD, $(what_ran)"
+if [ -n "${PERFZERO_SETUP_ERROR:-}" ]; then
+  fail "$PERFZERO_SETUP_ERROR" # what ran this runner could not set the host up (perfzero-cluster.sh)
+elif prepare_host && restore_run && [ -z "$finished_before" ] && load_image; then
   run_container
 fi
 [ -n "$finished_before" ] || upload

@@ -85,3 +85,14 @@ storage_get_dir() {
     mkdir -p "$2/$(dirname "$rel")" && storage_get "$PERFZERO_RESULTS_BUCKET" "$name" "$2/$rel" || return 1
   done <<< "$names"
 }
+# storage_secret SECRET_URL FILE: a Key Vault secret (https://VAULT.vault.azure.net/secrets/NAME),
+# read with the managed identity's token for Key Vault (its role covers that secret only).
+storage_secret() {
+  local token
+  token=$(curl -sf -m 10 --retry 3 -H 'Metadata: true' \
+    "${PERFZERO_METADATA_URL:-http://169.254.169.254}/metadata/identity/oauth2/token?api-version=2018-02-01&resource=https://vault.azure.net" |
+    sed -n 's/.*"access_token": *"\([^"]*\)".*/\1/p')
+  [ -n "$token" ] || return 1
+  curl -sf -m 30 --retry 3 -H "Authorization: Bearer $token" "$1?api-version=7.4" |
+    sed -n 's/.*"value": *"\([^"]*\)".*/\1/p' > "$2"
+}

@@ -30,3 +30,8 @@ storage_get_dir() {
   oci_os bulk-download --bucket-name "$PERFZERO_RESULTS_BUCKET" --prefix "$1/" --download-dir "$tmp" > /dev/null &&
     mkdir -p "$2" && cp -a "$tmp/$1/." "$2/" && rm -rf "$tmp"
 }
+# storage_secret SECRET_OCID FILE: a Vault secret's current content, read as the instance principal.
+storage_secret() {
+  oci secrets secret-bundle get --auth instance_principal --secret-id "$1" \
+    --query 'data."secret-bundle-content".content' --raw-output | base64 -d > "$2"
+}
