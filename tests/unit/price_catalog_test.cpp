@@ -182,6 +182,36 @@ TEST(PriceCatalog, BilledTimeIsWholeStepsAndAtLeastTheMinimum) {
   EXPECT_EQ(describe(per_hour), "per hour");
 }
 
+// The report's configurations and `--estimate` price spot capacity and flexible shapes through the
+// same two functions: the shape's dated spot price first, then the provider's fixed discount.
+TEST(PriceCatalog, SpotIsTheShapesSpotPriceElseTheProvidersDiscountElseUnknown) {
+  Catalog c;
+  c.billing.push_back({"oci", 1, 60, 0.5, "https://oci.example/billing", "2026-11-01", ""});
+  c.billing.push_back({"aws", 1, 60, std::nullopt, "https://aws.example/billing", "2026-11-01", ""});
+  Shape listed;
+  listed.provider = "aws";
+  listed.name = "m7i.large";
+  listed.spot = SpotPrice{0.04, "https://aws.example/spot", "2026-11-20"};
+  const auto own = spot_price(c, &listed, "aws", 0.1008);
+  ASSERT_TRUE(own.has_value());
+  EXPECT_DOUBLE_EQ(own->usd_per_hour, 0.04);
+  EXPECT_EQ(own->how, "spot price, 2026-11-20 (https://aws.example/spot)");
+  const auto discounted = spot_price(c, nullptr, "oci", 0.30);
+  ASSERT_TRUE(discounted.has_value());
+  EXPECT_DOUBLE_EQ(discounted->usd_per_hour, 0.15);
+  EXPECT_EQ(discounted->how,
+            "on-demand less 50 % (oci's fixed spot discount, 2026-11-01 (https://oci.example/billing))");
+  Shape flexible = listed;
+  flexible.provider = "oci";
+  flexible.flexible = FlexiblePrice{0.025, 0.0015};  // a flexible shape's spot entry is refused; the discount applies
+  EXPECT_DOUBLE_EQ(spot_price(c, &flexible, "oci", 0.30)->usd_per_hour, 0.15);
+  EXPECT_FALSE(spot_price(c, nullptr, "aws", 0.1).has_value());    // no spot price, no discount
+  EXPECT_FALSE(spot_price(c, nullptr, "azure", 0.1).has_value());  // no billing rule at all
+  const Quote flex = flexible_price(FlexiblePrice{0.025, 0.0015}, 4, 16);
+  EXPECT_DOUBLE_EQ(flex.usd_per_hour, 4 * 0.025 + 16 * 0.0015);
+  EXPECT_EQ(flex.how, "4 OCPU x $0.025 + 16 GiB x $0.0015 per hour");
+}
+
 TEST(PriceCatalog, BillingRulesAndSpotPricesAreCheckedLikePrices) {
   const std::string billing =
       "billing:\n  - {provider: aws, granularity_seconds: 1, minimum_seconds: 60, "

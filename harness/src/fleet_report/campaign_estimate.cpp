@@ -45,22 +45,17 @@ void price_shape(ShapeEstimate& e, const pricing::Catalog* catalog) {
                         "-4ocpu-16gb)");
       return;
     }
-    const auto& f = *shape->flexible;
-    e.usd_per_hour = *ocpus * f.usd_per_ocpu_hour + memory_gib.value_or(0) * f.usd_per_gib_hour;
-    e.price_how = fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour, {}", *ocpus, f.usd_per_ocpu_hour,
-                              memory_gib.value_or(0), f.usd_per_gib_hour, shape->date);
+    const pricing::Quote q = pricing::flexible_price(*shape->flexible, *ocpus, memory_gib.value_or(0));
+    e.usd_per_hour = q.usd_per_hour;
+    e.price_how = fmt::format("{}, {}", q.how, shape->date);
     if (!memory_gib) e.notes.push_back("no memory in the name: priced for the OCPUs alone, a low bound");
   } else {
     e.usd_per_hour = *shape->usd_per_hour;
     e.price_how = fmt::format("list price, {}", shape->date);
   }
-  const pricing::BillingRule* rule = catalog->billing_for(e.provider);
-  if (shape->spot && !shape->flexible) {
-    e.spot_usd_per_hour = shape->spot->usd_per_hour;
-    e.spot_how = fmt::format("spot price, {}", shape->spot->date);
-  } else if (rule != nullptr && rule->spot_discount) {
-    e.spot_usd_per_hour = *e.usd_per_hour * (1 - *rule->spot_discount);
-    e.spot_how = fmt::format("on-demand less {:g} %", *rule->spot_discount * 100);
+  if (const auto spot = pricing::spot_price(*catalog, shape, e.provider, *e.usd_per_hour)) {
+    e.spot_usd_per_hour = spot->usd_per_hour;
+    e.spot_how = spot->how;
   }
 }
 

@@ -44,10 +44,9 @@ void price_flexible(Configuration& c, const pricing::Shape& shape) {
   }
   c.ocpus = pricing::ocpus_of(c.vcpus, shape.arch);
   c.cpu_source = "the run's system info (flexible shape)";
-  const auto& f = *shape.flexible;
-  c.pricing.usd_per_hour = c.ocpus * f.usd_per_ocpu_hour + memory * f.usd_per_gib_hour;
-  c.pricing.how = fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour", c.ocpus, f.usd_per_ocpu_hour, memory,
-                              f.usd_per_gib_hour);
+  const pricing::Quote q = pricing::flexible_price(*shape.flexible, c.ocpus, memory);
+  c.pricing.usd_per_hour = q.usd_per_hour;
+  c.pricing.how = q.how;
 }
 
 }  // namespace
@@ -103,21 +102,14 @@ void price_one_host(Configuration& c, const pricing::Catalog* catalog, const std
   c.pricing.how = "list price";
 }
 
-// One host on spot capacity: the shape's dated spot price, else the provider's fixed discount.
+// One host on spot capacity (pricing::spot_price).
 void price_spot(Configuration& c, const pricing::Catalog* catalog) {
   if (catalog == nullptr || !c.pricing.usd_per_host_hour) return;
-  const pricing::Shape* shape = catalog->find(c.provider, c.shape);
-  if (shape != nullptr && shape->spot && !shape->flexible) {
-    c.pricing.spot_usd_per_host_hour = shape->spot->usd_per_hour;
-    c.pricing.spot_how = fmt::format("spot price, {} ({})", shape->spot->date, shape->spot->source);
-    return;
-  }
-  const pricing::BillingRule* rule = catalog->billing_for(c.provider);
-  if (rule != nullptr && rule->spot_discount) {
-    c.pricing.spot_usd_per_host_hour = *c.pricing.usd_per_host_hour * (1 - *rule->spot_discount);
-    c.pricing.spot_how = fmt::format("on-demand less {:g} % ({}'s fixed spot discount, {} ({}))",
-                                     *rule->spot_discount * 100, c.provider, rule->date, rule->source);
-  }
+  const auto spot =
+      pricing::spot_price(*catalog, catalog->find(c.provider, c.shape), c.provider, *c.pricing.usd_per_host_hour);
+  if (!spot) return;
+  c.pricing.spot_usd_per_host_hour = spot->usd_per_hour;
+  c.pricing.spot_how = spot->how;
 }
 
 }  // namespace

@@ -23,6 +23,24 @@ const BillingRule* Catalog::billing_for(const std::string& provider) const {
   return nullptr;
 }
 
+Quote flexible_price(const FlexiblePrice& f, double ocpus, double memory_gib) {
+  return {ocpus * f.usd_per_ocpu_hour + memory_gib * f.usd_per_gib_hour,
+          fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour", ocpus, f.usd_per_ocpu_hour, memory_gib,
+                      f.usd_per_gib_hour)};
+}
+
+std::optional<Quote> spot_price(const Catalog& catalog, const Shape* shape, const std::string& provider,
+                                double on_demand_usd_per_hour) {
+  if (shape != nullptr && shape->spot && !shape->flexible) {
+    return Quote{shape->spot->usd_per_hour, fmt::format("spot price, {} ({})", shape->spot->date, shape->spot->source)};
+  }
+  const BillingRule* rule = catalog.billing_for(provider);
+  if (rule == nullptr || !rule->spot_discount) return std::nullopt;
+  return Quote{on_demand_usd_per_hour * (1 - *rule->spot_discount),
+               fmt::format("on-demand less {:g} % ({}'s fixed spot discount, {} ({}))", *rule->spot_discount * 100,
+                           provider, rule->date, rule->source)};
+}
+
 double billed_seconds(const BillingRule& rule, double seconds) {
   const double steps = std::ceil(std::max(seconds, 0.0) / rule.granularity_seconds - 1e-9);
   return std::max(steps * rule.granularity_seconds, rule.minimum_seconds);

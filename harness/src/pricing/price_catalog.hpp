@@ -71,6 +71,21 @@ struct Catalog {
   const BillingRule* billing_for(const std::string& provider) const;
 };
 
+// An hourly price and how it was reached, in words for the report.
+struct Quote {
+  double usd_per_hour = 0;
+  std::string how;
+};
+
+// A flexible shape's hour for `ocpus` and `memory_gib`: "4 OCPU x $0.025 + 16 GiB x $0.0015 per hour".
+Quote flexible_price(const FlexiblePrice& f, double ocpus, double memory_gib);
+
+// One host of `shape` on spot capacity: the shape's dated spot price (fixed shapes), else the
+// provider's fixed discount off `on_demand_usd_per_hour`; nullopt when the catalog has neither.
+// `shape` may be null (a shape the catalog does not list is priced by its provider's discount).
+std::optional<Quote> spot_price(const Catalog& catalog, const Shape* shape, const std::string& provider,
+                                double on_demand_usd_per_hour);
+
 // What an instance that ran `seconds` is billed for under `rule`: whole steps, at least the minimum.
 double billed_seconds(const BillingRule& rule, double seconds);
 
