@@ -109,6 +109,24 @@ def render(inputs):
     return json.loads(base64.b64decode(encoded))
 
 
+def plan(inputs):
+    """`terraform plan` of the module with these inputs (it has no provider, so init and plan run
+    offline): the outputs' preconditions, which `console` does not evaluate. Returns the process."""
+    with tempfile.TemporaryDirectory(prefix="pz-cloud-init-plan-") as work:
+        module = os.path.join(work, "cloud-init")
+        shutil.copytree(MODULE_DIR, module, ignore=shutil.ignore_patterns(".terraform*", "terraform.tfstate*"))
+        var_file = os.path.join(work, "inputs.tfvars.json")
+        with open(var_file, "w") as f:
+            json.dump(inputs, f)
+        env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, TF_IN_AUTOMATION="1", CHECKPOINT_DISABLE="1")
+        init = subprocess.run(["terraform", f"-chdir={module}", "init", "-input=false", "-no-color"],
+                              capture_output=True, text=True, env=env, timeout=120)
+        if init.returncode != 0:
+            return init
+        return subprocess.run(["terraform", f"-chdir={module}", "plan", "-input=false", "-no-color",
+                               f"-var-file={var_file}"], capture_output=True, text=True, env=env, timeout=120)
+
+
 def case_name(cloud, shape):
     return f"{cloud}-{shape.replace('.', '-').replace('_', '-').lower()}"
 

@@ -160,6 +160,9 @@ resource "aws_instance" "this" {
     tags                  = local.tags
   }
 
+  # The role's grants first: a node reads its secret and packages within a minute of boot.
+  depends_on = [aws_iam_role_policy.results]
+
   lifecycle {
     precondition {
       condition     = length(base64gzip(module.cloud_init.user_data)) <= 21844 # 16384 bytes, base64-encoded

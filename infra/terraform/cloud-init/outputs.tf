@@ -1,6 +1,13 @@
 output "user_data" {
-  description = "The rendered #cloud-config document (plain text; the OCI module base64-encodes it)."
+  description = "The rendered #cloud-config document (plain text; the aws and oci modules gzip it)."
   value       = local.user_data
+  # A preempted node takes the whole cluster's run with it, and a replacement would have to rejoin
+  # under its predecessor's name and address. (A precondition, not a validation: a validation that
+  # reads another variable needs Terraform 1.9.)
+  precondition {
+    condition     = !(var.capacity == "spot" && var.cluster != null)
+    error_message = "A cluster runs on on_demand capacity only: losing one node to a preemption loses the run."
+  }
 }
 
 output "architecture" {

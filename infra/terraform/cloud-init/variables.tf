@@ -160,12 +160,6 @@ variable "capacity" {
     condition     = contains(["on_demand", "spot"], var.capacity)
     error_message = "capacity must be on_demand or spot."
   }
-  # A preempted node takes the whole cluster's run with it, and a replacement node would have to
-  # rejoin under its predecessor's name and address.
-  validation {
-    condition     = !(var.capacity == "spot" && var.cluster != null)
-    error_message = "a cluster runs on on_demand capacity only: losing one node to a preemption loses the run."
-  }
 }
 
 variable "cluster" {

@@ -26,10 +26,19 @@ module "cloud_init" {
   }
 }
 
-# A cluster node's fixed address comes from its subnetwork's range.
+# A cluster node's fixed address comes from its subnetwork's range; the subnetwork is named
+# projects/P/regions/R/subnetworks/NAME, or by that path's https:// URL.
 data "google_compute_subnetwork" "cluster" {
-  count     = var.cluster == null ? 0 : 1
-  self_link = var.subnetwork
+  count   = var.cluster == null ? 0 : 1
+  project = try(local.subnetwork_path[0], null)
+  region  = try(local.subnetwork_path[1], null)
+  name    = try(local.subnetwork_path[2], null)
+  lifecycle {
+    precondition {
+      condition     = length(local.subnetwork_path) == 3
+      error_message = "A cluster node needs subnetwork as projects/P/regions/R/subnetworks/NAME (or its URL): its fixed address comes from that range."
+    }
+  }
 }
 
 locals {
@@ -43,6 +52,8 @@ locals {
   image = coalesce(var.image, module.cloud_init.architecture == "arm64" ?
   "ubuntu-os-cloud/ubuntu-2204-lts-arm64" : "ubuntu-os-cloud/ubuntu-2204-lts")
   gpu = module.cloud_init.gpu
+  subnetwork_path = try(regex("projects/([^/]+)/regions/([^/]+)/subnetworks/([^/]+)$", coalesce(var.subnetwork, "-")),
+  [])
 
   # Compact placement takes these machine series (Compute Engine docs, "About compact placement
   # policies", read 2026-11); no shared-core or E2 machines.
@@ -112,6 +123,10 @@ resource "google_compute_instance" "this" {
     enable_integrity_monitoring = true
   }
 
+  # The grants first: a cluster node reads its secret and packages within a minute of boot.
+  depends_on = [google_storage_bucket_iam_member.write_results, google_secret_manager_secret_iam_member.munge_key,
+  google_storage_bucket_iam_member.read_package]
+
   # The instance powers itself off at the end; re-applying must not start it again.
   desired_status = "RUNNING"
   lifecycle {
@@ -119,10 +134,6 @@ resource "google_compute_instance" "this" {
     precondition {
       condition     = var.cluster == null || local.compact_placement_supported
       error_message = "${var.machine_type} cannot be placed compactly (compact_placement_supported in infra/terraform/gcp/main.tf): pick another series for a cluster."
-    }
-    precondition {
-      condition     = var.cluster == null || var.subnetwork != null
-      error_message = "A cluster node needs subnetwork: its fixed address comes from that range."
     }
   }
 }

@@ -9,19 +9,28 @@
 # head) with slurm-node.sh, the script the tests' cluster runs. The head exports the results folder
 # over NFS (a method's ranks write their trial's files there from every node); the others mount it.
 # The head waits until every node is idle in Slurm, then runs perfzero-runner.sh with perfzero on
-# the host (PERFZERO_RUN_MODE=native: srun starts the ranks on the nodes' own perfzero-rank), which
-# uploads the run and the head's timeline; it then tells the others (a file in the shared folder)
-# and every node powers off. The hard time limit (cloud-init's bootcmd) powers off a node whatever
-# happens.
+# the host (PERFZERO_RUN_MODE=native: srun starts the ranks on the nodes' own perfzero-rank). When
+# the run is over, before the upload (`perfzero-cluster.sh release`, the runner's
+# PERFZERO_BEFORE_UPLOAD), the head tells the other nodes (.cluster-ended in the shared folder); each
+# writes its timeline into the run's instances/ and powers off, and the head uploads the run with
+# every node's timeline, then powers off too. The hard time limit (cloud-init's bootcmd) powers off a
+# node whatever happens.
 #
 # Settings: those of perfzero-runner.sh, and PERFZERO_CLUSTER_HOSTS ("name=address ...", the head
 # first), PERFZERO_CLUSTER_INDEX (this node's place in it, 0 for the head), PERFZERO_MUNGE_KEY_SECRET
 # (the secret's id in the cloud's store), PERFZERO_PACKAGE_OBJECTS (the perfzero .debs in
 # PERFZERO_IMAGE_ARCHIVE_BUCKET; empty: perfzero must be installed), and, for tests on one machine,
-# PERFZERO_CLUSTER_SHARED (nfs, the default, or local: the nodes already share the file system) and
-# PERFZERO_CLUSTER_WAIT_SECONDS (how long the head waits for the nodes, default 900).
+# PERFZERO_CLUSTER_SHARED (nfs, the default, or local: the nodes are namespaces of one machine that
+# already share its file system, and its services are not theirs to stop),
+# PERFZERO_CLUSTER_WAIT_SECONDS (how long a node waits for the others, default 900) and
+# PERFZERO_CLUSTER_RELEASE_SECONDS (how long the head waits for the nodes' timelines, default 120).
 set -uo pipefail
 
+mode=boot
+if [ "${1:-}" = release ]; then
+  mode=release
+  shift
+fi
 config=${1:-/etc/perfzero/run.env}
 if [ ! -f "$config" ]; then
   echo "perfzero-cluster: settings file '$config' not found" >&2
@@ -34,6 +43,7 @@ fi
 : "${PERFZERO_POWEROFF_COMMAND:=systemctl poweroff}"
 : "${PERFZERO_CLUSTER_SHARED:=nfs}"
 : "${PERFZERO_CLUSTER_WAIT_SECONDS:=900}"
+: "${PERFZERO_CLUSTER_RELEASE_SECONDS:=120}"
 : "${PERFZERO_PACKAGE_OBJECTS:=}"
 export PERFZERO_STATE_DIR PERFZERO_LIB_DIR
 
@@ -43,7 +53,8 @@ export PERFZERO_STATE_DIR PERFZERO_LIB_DIR
 logs=$PERFZERO_STATE_DIR/logs
 results=$PERFZERO_STATE_DIR/results
 mkdir -p "$logs" "$results"
-exec > >(tee -a "$logs/cluster.log") 2>&1
+# release runs inside the runner, whose log it writes to.
+[ "$mode" = boot ] && exec > >(tee -a "$logs/cluster.log") 2>&1
 
 log() { echo "perfzero-cluster $(date -u +%Y-%m-%dT%H:%M:%SZ): $*" >&2; }
 poweroff_now() {
@@ -64,6 +75,7 @@ name=${hosts[$index]%% *}
 head_name=${hosts[0]%% *}
 head_addr=${hosts[0]#* }
 ended_marker=$results/.cluster-ended
+run_timelines=$results/$PERFZERO_EXECUTION_ID/instances
 export PERFZERO_CLUSTER_HOSTS
 # Every node's timeline goes up beside the run (instances/<node>-<boot id>.json): each is billed.
 PERFZERO_INSTANCE_KEY=${PERFZERO_INSTANCE_KEY:-$name-$(tr -cd 'A-Za-z0-9-' < /proc/sys/kernel/random/boot_id 2> /dev/null)}
@@ -72,7 +84,8 @@ export PERFZERO_INSTANCE_KEY
 . "$PERFZERO_LIB_DIR/instance-timeline.sh"
 instance_key=${instance_key:?instance-timeline.sh sets it}
 
-# upload_timeline END: this compute node's timeline (the head's goes up with the run).
+# upload_timeline END: a compute node that could not join uploads its timeline itself (it was
+# billed); one that ran leaves it in the shared run folder, for the head to upload with the run.
 upload_timeline() {
   local file=$PERFZERO_STATE_DIR/instance-timeline.json i
   write_timeline "$file" "$1"
@@ -82,6 +95,20 @@ upload_timeline() {
   done
   log "uploading the instance timeline failed"
 }
+
+# release: on the head, once the run is over and before its upload: tells the other nodes, and
+# waits (PERFZERO_CLUSTER_RELEASE_SECONDS) until each node that joined has left its timeline.
+if [ "$mode" = release ]; then
+  echo "the run ended at $(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$ended_marker"
+  deadline=$((SECONDS + PERFZERO_CLUSTER_RELEASE_SECONDS))
+  for line in "${hosts[@]:1}"; do
+    node=${line%% *}
+    [ -e "$results/.joined-$node" ] || continue
+    while [ ! -e "$results/.left-$node" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 1; done
+    [ -e "$results/.left-$node" ] || log "$node left no timeline within $PERFZERO_CLUSTER_RELEASE_SECONDS s"
+  done
+  exit 0
+fi
 
 # install_missing: the cluster's packages, only those whose command is not there yet.
 install_missing() {
@@ -97,11 +124,16 @@ install_missing() {
       command -v mount.nfs > /dev/null || want+=(nfs-common)
     fi
   fi
+  export DEBIAN_FRONTEND=noninteractive
+  # The first boot's unattended upgrades hold dpkg's lock for a while: wait for it, not fail.
+  local apt=(apt-get -q -o DPkg::Lock::Timeout=600)
   if [ "${#want[@]}" -gt 0 ]; then
     log "installing ${want[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q && apt-get install -y -q --no-install-recommends "${want[@]}" || return 1
-    # The packages start their daemons with the packaged configuration: this node runs its own.
+    "${apt[@]}" update && "${apt[@]}" install -y --no-install-recommends "${want[@]}" || return 1
+  fi
+  # Packaged daemons run the packaged configuration and key (an image may have them running): this
+  # node runs its own. Namespaces of one machine leave its services alone.
+  if [ "$PERFZERO_CLUSTER_SHARED" != local ]; then
     systemctl disable --now slurmd slurmctld munge > /dev/null 2>&1
   fi
   if ! command -v perfzero > /dev/null; then
@@ -114,7 +146,7 @@ install_missing() {
       retry_storage_get "$object" "${debs[-1]}" || { log "cannot fetch $object"; return 1; }
     done
     # apt-get, not dpkg: it installs the packages' dependencies (Open MPI's library...) as well.
-    apt-get install -y -q --no-install-recommends "${debs[@]}" || return 1
+    "${apt[@]}" update && "${apt[@]}" install -y --no-install-recommends "${debs[@]}" || return 1
   fi
 }
 
@@ -142,10 +174,11 @@ name_hosts() {
 munge_key() {
   local key=$PERFZERO_STATE_DIR/munge.key i
   umask 077
-  for i in 1 2 3 4 5; do
+  # About five minutes: a new identity's grant on the secret takes a while to apply (GCP's IAM).
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
     storage_secret "$PERFZERO_MUNGE_KEY_SECRET" "$key" && [ -s "$key" ] && break
     rm -f "$key"
-    [ "$i" -lt 5 ] && sleep $((i * 10))
+    [ "$i" -lt 12 ] && sleep $((i < 6 ? i * 5 : 30))
   done
   umask 022
   [ -s "$key" ] || { log "cannot read the munge key (secret $PERFZERO_MUNGE_KEY_SECRET)"; return 1; }
@@ -164,9 +197,11 @@ share_results() {
       exportfs -o rw,sync,no_root_squash,no_subtree_check "${line#* }:$results" || return 1
     done
   else
-    for i in $(seq 1 60); do
+    # As long as the head may take to come up. lookupcache=positive: "no such file" is not cached,
+    # so the head's .cluster-ended is seen at the next look.
+    for i in $(seq 1 $((PERFZERO_CLUSTER_WAIT_SECONDS / 5))); do
       mountpoint -q "$results" && return 0
-      mount -t nfs -o hard,vers=4 "$head_addr:$results" "$results" 2> /dev/null && return 0
+      mount -t nfs -o hard,vers=4,lookupcache=positive "$head_addr:$results" "$results" 2> /dev/null && return 0
       sleep 5
     done
     log "cannot mount $head_addr:$results"
@@ -176,8 +211,9 @@ share_results() {
 
 join_cluster() {
   local key
-  install_missing || { log "cannot install the cluster's packages"; return 1; }
+  # The storage client first: the packages come through it.
   storage_setup || { log "cannot set up the $PERFZERO_CLOUD storage client"; return 1; }
+  install_missing || { log "cannot install the cluster's packages"; return 1; }
   name_hosts || { log "cannot set the hostname and /etc/hosts"; return 1; }
   key=$(munge_key) || return 1
   share_results || return 1
@@ -195,10 +231,13 @@ if [ "$index" -ne 0 ]; then
     upload_timeline failed
     poweroff_now 1
   fi
+  touch "$results/.joined-$name"
   # The head says when the run is over; a head that is gone for good leaves the hard time limit.
-  while [ ! -e "$ended_marker" ]; do sleep 5; done
+  while [ ! -e "$ended_marker" ]; do sleep 2; done
   log "the head ended the run: $(cat "$ended_marker")"
-  upload_timeline "done"
+  mkdir -p "$run_timelines"
+  write_timeline "$run_timelines/$instance_key.json" "done"
+  touch "$results/.left-$name"
   poweroff_now 0
 fi
 
@@ -210,8 +249,9 @@ elif ! "$PERFZERO_LIB_DIR/slurm-node.sh" wait "${#hosts[@]}" "$PERFZERO_CLUSTER_
   setup_error="not every node joined within $PERFZERO_CLUSTER_WAIT_SECONDS s: $(sinfo -h -N 2>&1 | tr '\n' ';')"
 fi
 export PERFZERO_RUN_MODE=native PERFZERO_HOST_SETUP="" PERFZERO_SETUP_ERROR="$setup_error"
+export PERFZERO_BEFORE_UPLOAD="$PERFZERO_LIB_DIR/perfzero-cluster.sh release $config"
 PERFZERO_POWEROFF_COMMAND=true "$PERFZERO_LIB_DIR/perfzero-runner.sh" "$config"
 rc=$?
-echo "runner exited $rc at $(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$ended_marker"
-sleep 15 # the other nodes see the marker before the head's NFS server goes
+# A runner that ended before its release step still frees the other nodes.
+[ -e "$ended_marker" ] || echo "the runner exited $rc at $(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$ended_marker"
 poweroff_now "$rc"

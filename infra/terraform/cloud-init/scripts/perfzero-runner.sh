@@ -22,7 +22,8 @@
 # PERFZERO_SYNC_SECONDS, PERFZERO_PREEMPTION_POLL_SECONDS, PERFZERO_METADATA_URL (the metadata
 # service's base URL; a local stub in tests), PERFZERO_INSTANCE_KEY (the timeline's name),
 # PERFZERO_RUN_MODE (container, or native: run-native.sh runs perfzero on the host, as a cluster's
-# head does) and PERFZERO_SETUP_ERROR (set by perfzero-cluster.sh: the run fails with it, uploaded).
+# head does), PERFZERO_SETUP_ERROR (set by perfzero-cluster.sh: the run fails with it, uploaded) and
+# PERFZERO_BEFORE_UPLOAD (a command run after the run, before the upload).
 set -uo pipefail
 
 config=${1:-/etc/perfzero/run.env}
@@ -361,8 +362,13 @@ what_ran() {
 log "execution $PERFZERO_EXECUTION_ID on $PERFZERO_CLOUD, $(what_ran)"
 if [ -n "${PERFZERO_SETUP_ERROR:-}" ]; then
   fail "$PERFZERO_SETUP_ERROR" # what ran this runner could not set the host up (perfzero-cluster.sh)
+  storage_setup || fail "cannot set up the $PERFZERO_CLOUD storage client" # the failure still goes up
 elif prepare_host && restore_run && [ -z "$finished_before" ] && load_image; then
   run_container
+fi
+# What must land with the run comes first: a cluster's head collects its nodes' timelines here.
+if [ -n "${PERFZERO_BEFORE_UPLOAD:-}" ]; then
+  $PERFZERO_BEFORE_UPLOAD || log "$PERFZERO_BEFORE_UPLOAD exited $?"
 fi
 [ -n "$finished_before" ] || upload
 log "powering off: $PERFZERO_POWEROFF_COMMAND"

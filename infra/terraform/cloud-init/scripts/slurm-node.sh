@@ -152,7 +152,8 @@ wait_idle() {
   local want="$1" limit="${2:-300}" idle=0
   local deadline=$((SECONDS + limit))
   while ((SECONDS < deadline)); do
-    idle="$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)"
+    # A controller that is still starting fails sinfo: that is "not yet", not the end.
+    idle="$({ sinfo -h -N -t idle -o '%N' 2>/dev/null || true; } | sort -u | wc -l)"
     ((idle >= want)) && return 0
     sleep 0.5
   done
