@@ -33,20 +33,8 @@ cleanup() {
   [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
-skip() {
-  echo "$1"
-  [ "${CI:-}" = "true" ] && exit 1
-  exit 77
-}
-failures=0
-check() { # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else
-    echo "FAILED: $what"
-    failures=$((failures + 1))
-  fi
-}
+# shellcheck source=tests/infra/checks.sh
+. "$here/checks.sh" # skip, check and the failure count
 
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces, slurmd)"
 for tool in terraform s3rver slurmd slurmctld munged srun /usr/bin/aws; do

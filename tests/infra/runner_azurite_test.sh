@@ -34,20 +34,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-skip() {
-  echo "$1"
-  [ "${CI:-}" = "true" ] && exit 1
-  exit 77
-}
-failures=0
-check() { # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else
-    echo "FAILED: $what"
-    failures=$((failures + 1))
-  fi
-}
+# shellcheck source=tests/infra/checks.sh
+. "$here/checks.sh" # skip, check and the failure count
 free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 command -v terraform > /dev/null || skip "terraform is not on the PATH (infra/README.md)"

@@ -31,20 +31,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-skip() {
-  echo "$1"
-  [ "${CI:-}" = "true" ] && exit 1
-  exit 77
-}
-failures=0
-check() { # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else
-    echo "FAILED: $what"
-    failures=$((failures + 1))
-  fi
-}
+# shellcheck source=tests/infra/checks.sh
+. "$here/checks.sh" # skip, check and the failure count
 
 command -v terraform > /dev/null || skip "terraform is not on the PATH (infra/README.md)"
 command -v s3rver > /dev/null || skip "s3rver is not installed (scripts/install-deps.sh: npm install -g s3rver)"
