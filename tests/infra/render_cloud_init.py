@@ -9,6 +9,7 @@ offline: the module needs no provider. Used by the infra tests; also runnable by
         prints the inputs of the cluster example's node INDEX (for --extract)
 """
 import base64
+import contextlib
 import gzip
 import json
 import os
@@ -85,22 +86,29 @@ def case_inputs(cloud, shape, extra):
     return inputs
 
 
-def render(inputs):
-    """Returns the module's outputs for these inputs as a dict (user_data, run_container, ...)."""
-    expression = ("base64encode(jsonencode({user_data = local.user_data, run_container = local.run_container,"
-                  " run_env = local.run_env, architecture = local.architecture, gpu = local.gpu,"
-                  " results_path = local.results_path, results_url = local.results_url,"
-                  " system_name = local.system_name}))")
-    # `terraform console` takes the module directory's state lock: two renders in one directory
-    # (ctest runs the infra tests in parallel) fail with "Error acquiring the state lock". Each
-    # render gets its own copy of the module, which also keeps the source tree unwritten.
+@contextlib.contextmanager
+def module_copy(inputs):
+    """A copy of the module with these inputs as a var file: (module dir, var file, environment).
+    `terraform console` and `plan` take the module directory's state lock, so two renders in one
+    directory (ctest runs the infra tests in parallel) fail with "Error acquiring the state lock";
+    each gets its own copy, which also keeps the source tree unwritten."""
     with tempfile.TemporaryDirectory(prefix="pz-cloud-init-") as work:
         module = os.path.join(work, "cloud-init")
         shutil.copytree(MODULE_DIR, module, ignore=shutil.ignore_patterns(".terraform*", "terraform.tfstate*"))
         var_file = os.path.join(work, "inputs.tfvars.json")
         with open(var_file, "w") as f:
             json.dump(inputs, f)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, TF_IN_AUTOMATION="1", CHECKPOINT_DISABLE="1")
+        yield module, var_file, dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, TF_IN_AUTOMATION="1",
+                                     CHECKPOINT_DISABLE="1")
+
+
+def render(inputs):
+    """Returns the module's outputs for these inputs as a dict (user_data, run_container, ...)."""
+    expression = ("base64encode(jsonencode({user_data = local.user_data, run_container = local.run_container,"
+                  " run_env = local.run_env, architecture = local.architecture, gpu = local.gpu,"
+                  " results_path = local.results_path, results_url = local.results_url,"
+                  " system_name = local.system_name}))")
+    with module_copy(inputs) as (module, var_file, env):
         proc = subprocess.run(["terraform", f"-chdir={module}", "console", f"-var-file={var_file}"],
                               input=expression + "\n", capture_output=True, text=True, env=env, timeout=120)
     if proc.returncode != 0:
@@ -112,13 +120,7 @@ def render(inputs):
 def plan(inputs):
     """`terraform plan` of the module with these inputs (it has no provider, so init and plan run
     offline): the outputs' preconditions, which `console` does not evaluate. Returns the process."""
-    with tempfile.TemporaryDirectory(prefix="pz-cloud-init-plan-") as work:
-        module = os.path.join(work, "cloud-init")
-        shutil.copytree(MODULE_DIR, module, ignore=shutil.ignore_patterns(".terraform*", "terraform.tfstate*"))
-        var_file = os.path.join(work, "inputs.tfvars.json")
-        with open(var_file, "w") as f:
-            json.dump(inputs, f)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, TF_IN_AUTOMATION="1", CHECKPOINT_DISABLE="1")
+    with module_copy(inputs) as (module, var_file, env):
         init = subprocess.run(["terraform", f"-chdir={module}", "init", "-input=false", "-no-color"],
                               capture_output=True, text=True, env=env, timeout=120)
         if init.returncode != 0:

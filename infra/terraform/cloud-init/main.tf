@@ -113,7 +113,7 @@ locals {
     files = merge(local.extra_files, {
       "/etc/perfzero/run.env"                           = local.run_env
       "/usr/local/lib/perfzero/perfzero-runner.sh"      = local.scripts["perfzero-runner.sh"]
-      "/usr/local/lib/perfzero/instance-timeline.sh"    = local.scripts["instance-timeline.sh"]
+      "/usr/local/lib/perfzero/runner-lib.sh"           = local.scripts["runner-lib.sh"]
       "/usr/local/lib/perfzero/host-setup.sh"           = local.scripts["host-setup.sh"]
       "/usr/local/lib/perfzero/run-container.sh"        = local.run_container
       "/usr/local/lib/perfzero/storage-${var.cloud}.sh" = local.scripts["storage-${var.cloud}.sh"]

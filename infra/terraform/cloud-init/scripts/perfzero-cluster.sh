@@ -81,19 +81,16 @@ export PERFZERO_CLUSTER_HOSTS
 PERFZERO_INSTANCE_KEY=${PERFZERO_INSTANCE_KEY:-$name-$(tr -cd 'A-Za-z0-9-' < /proc/sys/kernel/random/boot_id 2> /dev/null)}
 export PERFZERO_INSTANCE_KEY
 # shellcheck source=/dev/null
-. "$PERFZERO_LIB_DIR/instance-timeline.sh"
-instance_key=${instance_key:?instance-timeline.sh sets it}
+. "$PERFZERO_LIB_DIR/runner-lib.sh" # retry, write_timeline
+instance_key=${instance_key:?runner-lib.sh sets it}
 
 # upload_timeline END: a compute node that could not join uploads its timeline itself (it was
 # billed); one that ran leaves it in the shared run folder, for the head to upload with the run.
 upload_timeline() {
-  local file=$PERFZERO_STATE_DIR/instance-timeline.json i
+  local file=$PERFZERO_STATE_DIR/instance-timeline.json
   write_timeline "$file" "$1"
-  for i in 1 2 3; do
-    storage_put_file "$file" "$PERFZERO_RESULTS_PATH/instances/$instance_key.json" > /dev/null && return 0
-    [ "$i" -lt 3 ] && sleep $((i * 5))
-  done
-  log "uploading the instance timeline failed"
+  retry 3 storage_put_file "$file" "$PERFZERO_RESULTS_PATH/instances/$instance_key.json" > /dev/null ||
+    log "uploading the instance timeline failed"
 }
 
 # release: on the head, once the run is over and before its upload: tells the other nodes, and
@@ -143,20 +140,11 @@ install_missing() {
       debs+=("$PERFZERO_STATE_DIR/packages/$(basename "$object")")
       log "fetching $PERFZERO_IMAGE_ARCHIVE_BUCKET/$object"
       mkdir -p "$PERFZERO_STATE_DIR/packages"
-      retry_storage_get "$object" "${debs[-1]}" || { log "cannot fetch $object"; return 1; }
+      retry 3 storage_get "$PERFZERO_IMAGE_ARCHIVE_BUCKET" "$object" "${debs[-1]}" || { log "cannot fetch $object"; return 1; }
     done
     # apt-get, not dpkg: it installs the packages' dependencies (Open MPI's library...) as well.
     "${apt[@]}" update && "${apt[@]}" install -y --no-install-recommends "${debs[@]}" || return 1
   fi
-}
-
-retry_storage_get() {
-  local i
-  for i in 1 2 3; do
-    storage_get "$PERFZERO_IMAGE_ARCHIVE_BUCKET" "$1" "$2" && return 0
-    [ "$i" -lt 3 ] && sleep $((i * 10))
-  done
-  return 1
 }
 
 # name_hosts: this node's hostname and every node's line in /etc/hosts, since Slurm and MPI find the

@@ -55,27 +55,16 @@ mkdir -p "$logs" "$results"
 chmod 1777 "$results"
 exec > >(tee -a "$logs/runner.log") 2>&1
 
-# The instance's timeline (booted_at, write_timeline): shared with perfzero-cluster.sh.
+# retry and the instance's timeline (booted_at, write_timeline): shared with perfzero-cluster.sh.
 # shellcheck source=/dev/null
-. "$PERFZERO_LIB_DIR/instance-timeline.sh"
-instance_key=${instance_key:?instance-timeline.sh sets it}
+. "$PERFZERO_LIB_DIR/runner-lib.sh"
+instance_key=${instance_key:?runner-lib.sh sets it}
 
 failures=()
 log() { echo "perfzero-runner $(date -u +%Y-%m-%dT%H:%M:%SZ): $*"; }
 fail() {
   log "FAILED: $*"
   failures+=("$*")
-}
-
-# retry N COMMAND...: object storage can refuse a new identity for a minute or two after boot.
-retry() {
-  local tries=$1 i
-  shift
-  for ((i = 1; i <= tries; i++)); do
-    "$@" && return 0
-    [ "$i" -lt "$tries" ] && sleep $((i * 10))
-  done
-  return 1
 }
 
 out=$results/$PERFZERO_EXECUTION_ID
@@ -302,7 +291,7 @@ run_container() {
 # run on the nodes' own perfzero-rank (perfzero-cluster.sh). Its output is container.log all the same.
 run_native() {
   log "starting perfzero on this host (time limit $1 s)"
-  # shellcheck disable=SC2034 # read by write_timeline (instance-timeline.sh)
+  # shellcheck disable=SC2034 # read by write_timeline (runner-lib.sh)
   container_started_at=$(date +%s)
   timeout --kill-after=30 "$1" "$PERFZERO_LIB_DIR/run-native.sh" > "$logs/container.log" 2>&1
   local rc=$?

@@ -1,8 +1,21 @@
 # shellcheck shell=bash
+# What perfzero-runner.sh and perfzero-cluster.sh share (sourced): retry, and the instance's timeline.
+
+# retry N COMMAND...: object storage can refuse a new identity for a minute or two after boot.
+retry() {
+  local tries=$1 i
+  shift
+  for ((i = 1; i <= tries; i++)); do
+    "$@" && return 0
+    [ "$i" -lt "$tries" ] && sleep $((i * 10))
+  done
+  return 1
+}
+
 # The instance's life, for `perfzero report`'s cost of the experiment (docs/report.md): boot (from
 # /proc/uptime), the container's start and the upload's end, uploaded as instances/<key>.json beside
 # the run, so a replacement instance, or another node of a cluster, adds its own and none overwrites
-# another's. Sourced by perfzero-runner.sh and perfzero-cluster.sh; the key is PERFZERO_INSTANCE_KEY
+# another's. The key is PERFZERO_INSTANCE_KEY
 # (a cluster node's name and boot id), else the boot id.
 booted_at=$(awk -v now="$(date +%s)" '{ printf "%d", now - $1 }' /proc/uptime)
 container_started_at=null
