@@ -86,7 +86,8 @@ int history_site(const cli::HistoryOptions& o, history::Store& store) {
       [&](const history::RunRow& row, results::Run&& run, const std::string& problem) {
         writer.add_run(row, std::move(run), problem);
         if (watched && ++read % 500 == 0) fmt::print(stderr, "\rperfzero history site: {} runs read", read);
-      });
+      },
+      history::TrialDetail::without_samplers);
   if (watched && read >= 500) fmt::print(stderr, "\n");
   writer.set_runs_in_history(runs);
   const std::size_t files = writer.finish();

@@ -25,10 +25,20 @@ std::string compress_document(const results::Run& run) {
   return compress_document(results::run_info_to_json(run.info), headers, cases);
 }
 
-results::Run restore_document(const std::string& bytes) {
+results::Run restore_document(const std::string& bytes, TrialDetail detail) {
   const auto text = inflate_text(bytes);
   if (!text) throw HistoryError("its stored document is not a zlib stream (a damaged database?)");
-  const auto doc = nlohmann::json::parse(*text, nullptr, false);
+  // A trial is an object at depth 3 ({"cases": [[{...}]]}), so its keys come at depth 4; a key the
+  // callback refuses is parsed past without building its value.
+  std::string top_key;
+  const nlohmann::json::parser_callback_t skip_samplers = [&top_key](int depth, nlohmann::json::parse_event_t event,
+                                                                     nlohmann::json& parsed) {
+    if (event != nlohmann::json::parse_event_t::key) return true;
+    if (depth == 1) top_key = parsed.get<std::string>();
+    return !(depth == 4 && top_key == "cases" && parsed == "samplers");
+  };
+  const auto doc =
+      nlohmann::json::parse(*text, detail == TrialDetail::without_samplers ? skip_samplers : nullptr, false);
   if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array() || !doc.contains("headers") ||
       !doc["headers"].is_array() || doc["headers"].size() != doc["cases"].size() || !doc.contains("info")) {
     throw HistoryError("its stored document is not the JSON this perfzero writes (a damaged database?)");

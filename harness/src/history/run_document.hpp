@@ -21,9 +21,14 @@ std::string compress_document(const nlohmann::json& info, const std::vector<nloh
 // The document of `run` as it is.
 std::string compress_document(const results::Run& run);
 
+// How much of each trial to restore. The samplers' time series are more than half of a stored
+// trial, and only `history show` gives them back: a reader of measurements (the site, its cost
+// view) skips them without building them, about a third of the time a document takes to read.
+enum class TrialDetail { whole, without_samplers };
+
 // The run (info, cases in order, each trial among its case's warm-ups or trials; not its status)
 // restored from `bytes`. Throws HistoryError naming what is wrong when the bytes are not such a
 // document, or its info, a header or a trial is not one this perfzero reads.
-results::Run restore_document(const std::string& bytes);
+results::Run restore_document(const std::string& bytes, TrialDetail detail = TrialDetail::whole);
 
 }  // namespace perfzero::history

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/history_compare.hpp"
+#include "history/run_document.hpp"
 #include "history/sql_connection.hpp"
 #include "results/model.hpp"
 
@@ -104,12 +105,14 @@ class Store {
   // The stored run with its cases, succeeded and failed trials and metrics; nullopt when unknown.
   std::optional<results::Run> show(const std::string& execution_id);
   // Every stored run of `label` (every label when empty) started at `since` or later, oldest first,
-  // that `want` keeps, each restored whole from its document, one at a time (a history of 10,000 runs
-  // is never all in memory). A run whose document cannot be read is given with `problem` set and an
-  // empty run.
+  // that `want` keeps, each restored from its document to `detail`, a few at a time (a history of
+  // 10,000 runs is never all in memory). Documents are read on this thread and decoded on others
+  // while `fn` handles the ones before them, in order, on this thread. A run whose document cannot
+  // be read is given with `problem` set and an empty run.
   void for_each_run(const std::string& label, std::optional<double> since,
                     const std::function<bool(const RunRow& row)>& want,
-                    const std::function<void(const RunRow& row, results::Run&& run, const std::string& problem)>& fn);
+                    const std::function<void(const RunRow& row, results::Run&& run, const std::string& problem)>& fn,
+                    TrialDetail detail = TrialDetail::whole);
   // What `compare --history` judges a candidate against: the series points of the last `last` runs
   // of `label` (newest first), leaving out `except_id`, per case and metric; `runs` counts the runs.
   struct LabelMedians {
