@@ -212,6 +212,7 @@ touch "$work/notice"
 wait "$spot_pid"
 objects=$work/spot1/objects
 check "spot: the first instance uploaded the run as it went, journal included" has spot-1/journal.ndjson "$objects"
+check "spot: ... and the list of its files, what a replacement reads back by name" has spot-1/uploaded-files.txt "$objects"
 check "spot: a preempted instance leaves no DONE and no FAILED" test -z "$(grep -E '/(DONE|FAILED)$' "$objects")"
 check "spot: the runner saw the notice and stopped perfzero" grep -q "preempted: perfzero exited" "$work/spot1/runner.out"
 rm -f "$work/notice"
@@ -234,6 +235,10 @@ for line in open(run + "/journal.ndjson"):
         if e["trial"]["outcome"] == "succeeded":
             ends[e["trial"]["trial"]] += 1
 assert sorted(ends) == list(range(1, 9)) and set(ends.values()) == {1}, outcomes  # none twice, none lost
+import os
+listed = open(run + "/uploaded-files.txt").read().split()
+assert "nap/trial_1/perfzero_summary.json" in listed and "journal.ndjson" not in listed, listed
+assert all(os.path.isfile(os.path.join(run, name)) for name in listed), listed
 assert {o for _, o in outcomes} <= {"succeeded", "interrupted"}, outcomes  # the notice stops a trial, fails none
 first = json.load(open(run + "/instances/first.json"))
 second = json.load(open(run + "/instances/second.json"))

@@ -114,12 +114,18 @@ def lint_azure_grant(path, where, body):
 
 
 def lint_gcs_grant(path, where, body):
+    # On spot the results grant is Storage Object User (read and replace its own objects), else
+    # Storage Object Creator: role = var.capacity == "spot" ? "roles/storage.objectUser" : "...".
+    spot_role = re.search(r'role\s*=\s*var\.capacity\s*==\s*"spot"\s*\?\s*"roles/storage\.objectUser"\s*:\s*'
+                          r'"roles/storage\.objectCreator"', body)
     role = re.search(r'role\s*=\s*"([^"]+)"', body)
     expression = re.search(r'expression\s*=\s*"(.*)"', body)
+    if spot_role:
+        role = spot_role
     if not role or not expression:
         problem(path, f"{where} must name a role and carry a condition")
         return
-    if role.group(1) == "roles/storage.objectCreator":
+    if spot_role or role.group(1) == "roles/storage.objectCreator":
         if "startsWith" not in expression.group(1) or "results_path}/" not in expression.group(1):
             problem(path, f"{where} may create objects outside the results prefix")
     elif role.group(1) == "roles/storage.objectViewer":
@@ -135,7 +141,7 @@ def lint_policies(path, text):
         for a in re.findall(r'"([^"]+)"', action):
             if a not in ("s3:PutObject", "s3:GetObject", "s3:ListBucket", "secretsmanager:GetSecretValue"):
                 problem(path, f"IAM action {a}: only s3:PutObject (results), s3:GetObject (archive, resume) "
-                              ", s3:ListBucket (resume, its own prefix) and secretsmanager:GetSecretValue "
+                              ", s3:ListBucket (its own prefix only) and secretsmanager:GetSecretValue "
                               "(a cluster's munge key)")
     for m in re.finditer(r'Action\s*=\s*\["secretsmanager:GetSecretValue"\]\s*Resource\s*=\s*\[([^\]]*)\]', text):
         if m.group(1).strip() != "var.cluster.munge_key_secret_arn":
@@ -153,8 +159,14 @@ def lint_policies(path, text):
                     r.endswith("package_object}") or bucket_for_listing):
                 problem(path, f"IAM resource {r}: only <bucket>/<results path>/*, the archive or the package object")
     for statement in re.findall(r'"(Allow [^"]*)"', text):
-        if "manage object" in statement and not ("OBJECT_CREATE" in statement and "target.object.name" in statement):
-            problem(path, f"OCI statement grants more than creating objects under the prefix: {statement}")
+        if "manage object" not in statement:
+            continue
+        # Creating objects under the prefix; on spot also reading and overwriting them (resume).
+        permissions = set(re.findall(r"request\.permission\s*=\s*'([A-Z_]+)'", statement))
+        under_prefix = re.search(r"target\.object\.name\s*=\s*/\$\{module\.cloud_init\.results_path\}/\*/", statement)
+        if not under_prefix or permissions not in ({"OBJECT_CREATE"}, {"OBJECT_READ", "OBJECT_OVERWRITE"}):
+            problem(path, f"OCI statement grants more than creating (on spot: reading and overwriting) objects "
+                          f"under the prefix: {statement}")
         if re.search(r"object-family|buckets|in tenancy", statement):
             problem(path, f"OCI statement is broader than objects in one compartment: {statement}")
 
@@ -171,9 +183,12 @@ def lint_spot(directory, texts):
         return
     if not re.search(r"capacity\s*=\s*var\.capacity", text):
         problem(directory, "spot capacity without passing capacity to the cloud-init module (no uploads as it goes)")
-    aws_read = "ReadOwnResultsToResume" in text and "ListOwnResultsToResume" in text
-    azure_read = "SubOperationMatches{'Blob.List'}" in text and "@Request[" in text
-    if not (aws_read or azure_read):
+    # Each cloud's read of the prefix on spot (a replacement reads the run back by name, lists nothing).
+    reads = ("ReadOwnResultsToResume",                                          # AWS: s3:GetObject there
+             "ActionMatches{'${local.blobs}/read'})) OR (@Resource[${local.blobs}:path] StringStartsWith",  # Azure
+             'var.capacity == "spot" ? "roles/storage.objectUser"',             # GCP: under the prefix condition
+             "request.permission = 'OBJECT_READ'")                              # OCI
+    if not any(r in text for r in reads):
         problem(directory, "spot capacity without the identity's read of its own results prefix (no resume)")
 
 

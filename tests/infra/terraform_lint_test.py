@@ -21,7 +21,10 @@ EXPECTED = [
     "IAM action s3:*",
     "IAM resource arn:aws:s3:::bucket/*",
     "google_project_iam_member.storage_admin: no project- or account-wide grants",
-    "OCI statement grants more than creating objects",
+    "OCI statement grants more than creating (on spot: reading and overwriting) objects",
+    "reading and overwriting) objects under the prefix: Allow dynamic-group g to manage objects in compartment id c "
+    "where all {target.bucket.name = 'b', any {request.permission = 'OBJECT_OVERWRITE', request.permission = 'OBJECT_DELETE'}",
+    "google_storage_bucket_iam_member.read_back must name a role and carry a condition",
     "spot capacity without passing capacity to the cloud-init module",
     "spot capacity without the identity's read of its own results prefix",
     "s3:ListBucket without a Condition limiting s3:prefix to the results path",

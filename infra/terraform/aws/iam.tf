@@ -1,6 +1,7 @@
 # The instance's identity: it may put objects under its own results prefix and read the one image
 # archive it loads; nothing else (no listing, no deleting, no other prefix). On spot capacity it may
-# also read and list its own prefix: a replacement downloads the run so far to resume it.
+# also read objects under its own prefix: a replacement reads the run so far back by name (the
+# uploaded-files list) to resume it, with no listing.
 data "aws_partition" "current" {}
 
 locals {
@@ -17,12 +18,6 @@ locals {
       Effect   = "Allow"
       Action   = ["s3:GetObject"]
       Resource = ["${local.s3_arn}${var.results_bucket}/${module.cloud_init.results_path}/*"]
-      }, {
-      Sid       = "ListOwnResultsToResume"
-      Effect    = "Allow"
-      Action    = ["s3:ListBucket"]
-      Resource  = ["${local.s3_arn}${var.results_bucket}"]
-      Condition = { StringLike = { "s3:prefix" = ["${module.cloud_init.results_path}/*"] } }
     }],
     var.cluster == null ? [] : [{
       Sid      = "ReadClusterMungeKey"

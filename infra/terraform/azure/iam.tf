@@ -17,12 +17,13 @@ locals {
   blobs          = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs"
   results_prefix = "${module.cloud_init.results_path}/"
   containers     = "${var.storage_account_id}/blobServices/default/containers"
-  # Writes only under the prefix; reads only under it on spot (resume), and listing only with it.
+  # Writes only under the prefix; reads only under it on spot (a replacement reads the run back by
+  # name, listing nothing).
   results_condition = join("\nAND\n", concat([
     "((!(ActionMatches{'${local.blobs}/write'}) AND !(ActionMatches{'${local.blobs}/add/action'})) OR (@Resource[${local.blobs}:path] StringStartsWith '${local.results_prefix}'))",
     "(!(ActionMatches{'${local.blobs}/delete'}))",
     ], var.capacity == "spot" ? [
-    "((!(ActionMatches{'${local.blobs}/read'})) OR (@Resource[${local.blobs}:path] StringStartsWith '${local.results_prefix}') OR (SubOperationMatches{'Blob.List'} AND @Request[${local.blobs}:prefix] StringStartsWith '${local.results_prefix}'))",
+    "((!(ActionMatches{'${local.blobs}/read'})) OR (@Resource[${local.blobs}:path] StringStartsWith '${local.results_prefix}'))",
     ] : [
     "(!(ActionMatches{'${local.blobs}/read'}))",
   ]))

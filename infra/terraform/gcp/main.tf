@@ -16,6 +16,7 @@ module "cloud_init" {
   results_bucket       = var.results_bucket
   results_prefix       = var.results_prefix
   time_limit_minutes   = var.time_limit_minutes
+  capacity             = var.capacity
   cluster = var.cluster == null ? null : {
     size             = var.cluster.size
     index            = var.cluster.index
@@ -51,7 +52,8 @@ locals {
   labels = merge(var.labels, local.label)
   image = coalesce(var.image, module.cloud_init.architecture == "arm64" ?
   "ubuntu-os-cloud/ubuntu-2204-lts-arm64" : "ubuntu-os-cloud/ubuntu-2204-lts")
-  gpu = module.cloud_init.gpu
+  gpu  = module.cloud_init.gpu
+  spot = var.capacity == "spot"
   subnetwork_path = try(regex("projects/([^/]+)/regions/([^/]+)/subnetworks/([^/]+)$", coalesce(var.subnetwork, "-")),
   [])
 
@@ -110,10 +112,15 @@ resource "google_compute_instance" "this" {
   }
 
   scheduling {
-    # GPU instances cannot live-migrate, nor can compactly placed ones; a restarted cluster node
-    # would rejoin a run that has gone on without it.
-    on_host_maintenance = local.gpu || var.cluster != null ? "TERMINATE" : "MIGRATE"
-    automatic_restart   = !local.gpu && var.cluster == null
+    # GPU instances cannot live-migrate, nor can compactly placed ones or Spot VMs; a restarted
+    # cluster node would rejoin a run that has gone on without it.
+    on_host_maintenance = local.gpu || var.cluster != null || local.spot ? "TERMINATE" : "MIGRATE"
+    automatic_restart   = !local.gpu && var.cluster == null && !local.spot
+    # Spot: deleted, not stopped, when taken back, so that the next apply creates a replacement
+    # whose cloud-init runs afresh and resumes the run from what was uploaded (iam.tf).
+    provisioning_model          = local.spot ? "SPOT" : "STANDARD"
+    preemptible                 = local.spot
+    instance_termination_action = local.spot ? "DELETE" : null
   }
 
   shielded_instance_config {

@@ -138,6 +138,16 @@ variable "results_prefix" {
   description = "Object prefix of all results in the bucket."
 }
 
+variable "capacity" {
+  type        = string
+  default     = "on_demand"
+  description = "on_demand, or spot: a Spot VM (provisioning_model SPOT) deleted when Google takes it back. On spot the runner uploads the run as it goes and watches the preempted metadata key; applying again with the same execution_id launches a replacement that continues the run with --resume (infra/terraform/cloud-init/README.md)."
+  validation {
+    condition     = contains(["on_demand", "spot"], var.capacity)
+    error_message = "capacity must be on_demand or spot."
+  }
+}
+
 variable "time_limit_minutes" {
   type        = number
   default     = 120

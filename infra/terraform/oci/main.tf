@@ -22,6 +22,7 @@ module "cloud_init" {
   results_prefix       = var.results_prefix
   oci_namespace        = var.object_storage_namespace
   time_limit_minutes   = var.time_limit_minutes
+  capacity             = var.capacity
 }
 
 locals {
@@ -82,6 +83,18 @@ resource "oci_core_instance" "this" {
   # The metadata service's v2 endpoints only (OCI's counterpart of IMDSv2).
   instance_options {
     are_legacy_imds_endpoints_disabled = true
+  }
+
+  # Spot: a preemptible instance, terminated with its boot volume when OCI takes it back; the next
+  # apply creates a replacement that resumes the run from what was uploaded (iam.tf).
+  dynamic "preemptible_instance_config" {
+    for_each = var.capacity == "spot" ? [1] : []
+    content {
+      preemption_action {
+        type                 = "TERMINATE"
+        preserve_boot_volume = false
+      }
+    }
   }
 
   lifecycle {

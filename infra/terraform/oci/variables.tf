@@ -152,6 +152,16 @@ variable "results_prefix" {
   description = "Object prefix of all results in the bucket."
 }
 
+variable "capacity" {
+  type        = string
+  default     = "on_demand"
+  description = "on_demand, or spot: a preemptible instance (preemptible_instance_config) terminated when OCI takes it back, which OCI does not announce on the instance. On spot the runner uploads the run as it goes (every PERFZERO_SYNC_SECONDS); applying again with the same execution_id launches a replacement that continues the run with --resume (infra/terraform/cloud-init/README.md)."
+  validation {
+    condition     = contains(["on_demand", "spot"], var.capacity)
+    error_message = "capacity must be on_demand or spot."
+  }
+}
+
 variable "time_limit_minutes" {
   type        = number
   default     = 120

@@ -77,10 +77,11 @@ preempted=""
 listing() { (cd "$1" && find . -type f -printf '%P\t%s\t%T@\n' | LC_ALL=C sort); }
 
 # sync_results: uploads the run directory's files that are new or changed since the last upload,
-# in one storage call (they are linked into a staging folder first), then the journal. The journal is
-# the run's record (--resume keeps what it says finished), so the copy in storage must never name a
-# trial whose files are not there yet: it is copied before the files are listed, and the harness
-# writes a trial's files before its journal line.
+# in one storage call (they are linked into a staging folder first), then the list of every file
+# uploaded so far (uploaded-files.txt, what a replacement reads back by name), then the journal. The
+# journal is the run's record (--resume keeps what it says finished), so the copy in storage must
+# never name a trial whose files are not there yet: it is copied before the files are listed, and
+# the harness writes a trial's files before its journal line.
 sync_results() {
   [ -d "$out" ] || return 0
   local journal=$PERFZERO_STATE_DIR/journal-snapshot now=$PERFZERO_STATE_DIR/listing
@@ -97,6 +98,9 @@ sync_results() {
   done < <(LC_ALL=C comm -23 "$now" "$manifest")
   if [ "$new" -gt 0 ]; then
     storage_put_dir "$stage" "$PERFZERO_RESULTS_PATH" > /dev/null || return 1
+    cut -f1 "$now" | grep -vx 'journal.ndjson' > "$PERFZERO_STATE_DIR/uploaded-files.txt"
+    storage_put_file "$PERFZERO_STATE_DIR/uploaded-files.txt" "$PERFZERO_RESULTS_PATH/uploaded-files.txt" \
+      > /dev/null || return 1
   fi
   rm -rf "$stage"
   if [ -f "$journal" ] && ! cmp -s "$journal" "$PERFZERO_STATE_DIR/journal-uploaded"; then
@@ -167,6 +171,28 @@ stored() {
   return 2
 }
 
+# fetch_run DIR: the run an earlier instance uploaded, read back by name (uploaded-files.txt and the
+# journal): no listing of the bucket, which GCS and OCI cannot grant for one prefix alone. Eight
+# downloads at a time; the names come from storage, so none may leave DIR.
+fetch_run() {
+  local list=$PERFZERO_STATE_DIR/uploaded-files.txt rel pid failed=0 pids=()
+  mkdir -p "$1"
+  storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/uploaded-files.txt" "$list" > /dev/null || return 1
+  while IFS= read -r rel; do
+    case "$rel" in "" | /* | *..*) continue ;; esac
+    mkdir -p "$1/$(dirname "$rel")"
+    storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/$rel" "$1/$rel" > /dev/null &
+    pids+=($!)
+    if [ "${#pids[@]}" -ge 8 ]; then
+      for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+      pids=()
+    fi
+  done < "$list"
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  [ "$failed" -eq 0 ] &&
+    storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/journal.ndjson" "$1/journal.ndjson" > /dev/null
+}
+
 # restore_run: on a replacement spot instance, the run an earlier one left in storage, to continue it.
 # On demand there is nothing to continue (and no right to read the prefix back).
 restore_run() {
@@ -195,7 +221,7 @@ restore_run() {
     fi
   done
   log "an earlier instance's run of $PERFZERO_EXECUTION_ID is in storage: downloading it to continue with --resume"
-  retry 3 storage_get_dir "$PERFZERO_RESULTS_PATH" "$out" ||
+  retry 3 fetch_run "$out" ||
     { fail "cannot download the earlier run from $(storage_url "$PERFZERO_RESULTS_PATH/") to resume it"; return 1; }
   # The earlier instances' markers, logs and timelines stay in storage; the run itself continues here.
   rm -rf "$out/logs" "$out/instances" "$out/FAILED"

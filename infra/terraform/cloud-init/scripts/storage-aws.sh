@@ -15,8 +15,6 @@ storage_get() { aws_cli s3 cp --only-show-errors "s3://$1/$2" "$3"; }
 storage_put_file() { aws_cli s3 cp --only-show-errors "$1" "s3://$PERFZERO_RESULTS_BUCKET/$2"; }
 # storage_put_dir DIR PREFIX: uploads only (no listing, which the instance may not do).
 storage_put_dir() { aws_cli s3 cp --only-show-errors --recursive "$1" "s3://$PERFZERO_RESULTS_BUCKET/$2/"; }
-# storage_get_dir PREFIX DIR: every object under PREFIX (a replacement instance resuming a run).
-storage_get_dir() { aws_cli s3 cp --only-show-errors --recursive "s3://$PERFZERO_RESULTS_BUCKET/$1/" "$2"; }
 # storage_secret SECRET_ARN FILE: a Secrets Manager secret's string (a cluster's munge key), in the
 # secret's own region; PERFZERO_SECRETS_ENDPOINT_URL points it at another endpoint (a test's stub).
 storage_secret() {

@@ -63,28 +63,6 @@ storage_put_dir() {
     storage_put_file "$file" "$2/${file#"$1"/}" || return 1
   done < <(find "$1" -type f -print0)
 }
-# storage_list PREFIX: the names of the results container's blobs under PREFIX, page by page.
-storage_list() {
-  local marker="" page
-  while :; do
-    page=$(azure_curl "$(azure_endpoint)/$PERFZERO_RESULTS_BUCKET?restype=container&comp=list&prefix=$(azure_path "$1")&marker=$(azure_path "$marker")") ||
-      return 1
-    grep -o '<Name>[^<]*</Name>' <<< "$page" | sed 's/<[^>]*>//g; s/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&apos;/'"'"'/g; s/&amp;/\&/g'
-    marker=$(grep -o '<NextMarker>[^<]*</NextMarker>' <<< "$page" | sed 's/<[^>]*>//g')
-    [ -n "$marker" ] || return 0
-  done
-}
-# storage_get_dir PREFIX DIR: every blob under PREFIX (a replacement instance resuming a run),
-# listed with that prefix: the identity may list nothing else.
-storage_get_dir() {
-  local names name rel
-  names=$(storage_list "$1/") || return 1
-  while IFS= read -r name; do
-    [ -n "$name" ] || continue
-    rel=${name#"$1"/}
-    mkdir -p "$2/$(dirname "$rel")" && storage_get "$PERFZERO_RESULTS_BUCKET" "$name" "$2/$rel" || return 1
-  done <<< "$names"
-}
 # storage_secret SECRET_URL FILE: a Key Vault secret (https://VAULT.vault.azure.net/secrets/NAME),
 # read with the managed identity's token for Key Vault (its role covers that secret only).
 storage_secret() {

@@ -13,8 +13,6 @@ storage_put_file() { gcloud storage cp --quiet "$1" "gs://$PERFZERO_RESULTS_BUCK
 # storage_put_dir DIR PREFIX: copies the directory's contents (cp, not rsync: rsync lists the
 # destination, which the instance may not do).
 storage_put_dir() { gcloud storage cp --quiet --recursive "$1/*" "gs://$PERFZERO_RESULTS_BUCKET/$2/"; }
-# storage_get_dir PREFIX DIR: every object under PREFIX (a replacement instance resuming a run).
-storage_get_dir() { mkdir -p "$2" && gcloud storage cp --quiet --recursive "gs://$PERFZERO_RESULTS_BUCKET/$1/*" "$2/"; }
 # storage_secret SECRET FILE: the latest version of a Secret Manager secret (projects/P/secrets/NAME),
 # read with the service account (roles/secretmanager.secretAccessor on that secret only).
 storage_secret() { gcloud secrets versions access latest --secret="$1" --quiet > "$2"; }

@@ -22,14 +22,6 @@ storage_put_dir() {
     storage_put_file "$file" "$2/${file#"$1"/}" || return 1
   done < <(find "$1" -type f -print0)
 }
-# storage_get_dir PREFIX DIR: every object under PREFIX (a replacement instance resuming a run);
-# bulk-download keeps the object names' folders under DIR.
-storage_get_dir() {
-  local tmp
-  tmp=$(mktemp -d) || return 1
-  oci_os bulk-download --bucket-name "$PERFZERO_RESULTS_BUCKET" --prefix "$1/" --download-dir "$tmp" > /dev/null &&
-    mkdir -p "$2" && cp -a "$tmp/$1/." "$2/" && rm -rf "$tmp"
-}
 # storage_secret SECRET_OCID FILE: a Vault secret's current content, read as the instance principal.
 storage_secret() {
   oci secrets secret-bundle get --auth instance_principal --secret-id "$1" \

@@ -48,6 +48,7 @@ module "gcp" {
   suite_path           = local.suite_path
   execution_id         = var.execution_id
   time_limit_minutes   = var.time_limit_minutes
+  capacity             = var.gcp.capacity
   ssh_cidr             = var.ssh_cidr
   labels               = var.cost_tags
 }
@@ -73,6 +74,7 @@ module "oci" {
   suite_path               = local.suite_path
   execution_id             = var.execution_id
   time_limit_minutes       = var.time_limit_minutes
+  capacity                 = var.oci.capacity
   ssh_cidr                 = var.ssh_cidr
   freeform_tags            = var.cost_tags
 }

@@ -1,6 +1,6 @@
 variable "execution_id" {
   type        = string
-  description = "Names this fleet run: every instance passes it as --execution_id and its results land under <prefix>/<cloud>/<system>/<execution_id>/. Use a new one per apply, e.g. 2026-11-22a."
+  description = "Names this fleet run: every instance passes it as --execution_id and its results land under <prefix>/<cloud>/<system>/<execution_id>/. Use a new one per fleet run, e.g. 2026-11-22a, and the same one again to continue a run on spot capacity that was taken back (README.md)."
   validation {
     condition     = can(regex("^[a-z0-9][a-z0-9-]{0,19}$", var.execution_id))
     error_message = "execution_id must be 1-20 characters: lowercase letters, digits and '-' (it becomes part of instance, role and service-account names on all three clouds)."
@@ -91,13 +91,14 @@ variable "aws" {
 
 variable "gcp" {
   type = object({
-    project = string
-    zone    = string
-    network = optional(string, "default")
-    bucket  = string
+    project  = string
+    zone     = string
+    network  = optional(string, "default")
+    bucket   = string
+    capacity = optional(string, "on_demand")
   })
   default     = null
-  description = "GCP settings: project, zone (with T2A and G2 capacity), network, and the GCS results bucket (uniform access). null: GCP shapes are skipped."
+  description = "GCP settings: project, zone (with T2A and G2 capacity), network, the GCS results bucket (uniform access), and capacity (on_demand or spot: Spot VMs; a preempted instance's run is continued by applying again with the same execution_id). null: GCP shapes are skipped."
 }
 
 variable "oci" {
@@ -110,9 +111,10 @@ variable "oci" {
     subnet_ocid         = string
     namespace           = string
     bucket              = string
+    capacity            = optional(string, "on_demand")
   })
   default     = null
-  description = "OCI settings: region, tenancy and compartment, availability domain, VCN and subnet with egress, Object Storage namespace and results bucket. null: OCI shapes are skipped."
+  description = "OCI settings: region, tenancy and compartment, availability domain, VCN and subnet with egress, Object Storage namespace and results bucket, and capacity (on_demand or spot: preemptible instances; a preempted instance's run is continued by applying again with the same execution_id). null: OCI shapes are skipped."
 }
 
 variable "azure" {
