@@ -133,6 +133,13 @@ TEST_F(HistoryPostgres, ChangePointsPrefixesAndPrune) {
   EXPECT_EQ(run["run"]["execution_id"], "pg-v2-run07-h");
   EXPECT_EQ(run["run"]["source"]["commit"], kCommitA);
   EXPECT_EQ(run["cases"][0]["trials"].size(), 6U) << "the run document, decompressed from BYTEA";
+  // The site from PostgreSQL: its reads in one REPEATABLE READ, READ ONLY transaction.
+  const auto site = run_perfzero({"history", "site", "--db=" + server_->url(), "--out=site"}, dir.path());
+  ASSERT_EQ(site.exit_code, 0) << site.err;
+  std::ifstream index(dir.path() / "site" / "index.html");
+  const std::string html((std::istreambuf_iterator<char>(index)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("pg-v2"), std::string::npos);
+  EXPECT_NE(html.find("slower"), std::string::npos) << "the change point at commit B, as `changes` found it";
   const auto ambiguous = run_perfzero({"history", "show", "pg-v2-run1", "--db=" + server_->url()}, dir.path());
   EXPECT_EQ(ambiguous.exit_code, 2) << ambiguous.err;
   const auto pruned =

@@ -487,6 +487,24 @@ TEST(HistoryStore, SeriesComeInByteOrderAndAUnitChangeDoesNotSplitOne) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(latency[0].points[i].execution_id, fmt::format("run-{}", i));
 }
 
+// The site's reads see one state of the database: a run ingested by another perfzero meanwhile (WAL:
+// the ingest is not blocked) shows only to reads after the snapshot ends.
+TEST(HistoryStore, AReadSnapshotSeesNoIngestMadeMeanwhileAndDoesNotBlockIt) {
+  TempDir dir;
+  const auto db = (dir.path() / "h.sqlite").string();
+  Store reader(db);
+  reader.ingest(make_run("run-1", "main", 1000));
+  {
+    const Store::ReadSnapshot snapshot(reader);
+    EXPECT_EQ(reader.list({"", 10}).size(), 1U);
+    Store writer(db);
+    EXPECT_EQ(writer.ingest(make_run("run-2", "main", 2000)), Store::Ingested::stored);
+    EXPECT_EQ(reader.list({"", 10}).size(), 1U);
+    EXPECT_EQ(reader.series({}).front().points.size(), 1U);
+  }
+  EXPECT_EQ(reader.list({"", 10}).size(), 2U);
+}
+
 TEST(HistoryStore, AnIdPrefixResolvesWhenUniqueAndListsTheCandidatesWhenNot) {
   TempDir dir;
   Store store((dir.path() / "h.sqlite").string());

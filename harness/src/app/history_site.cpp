@@ -60,6 +60,7 @@ int history_site(const cli::HistoryOptions& o, history::Store& store) {
   }
   options.catalog = catalog ? &*catalog : nullptr;
   const auto filter = series_filter(o);
+  const history::Store::ReadSnapshot snapshot(store);
   if (o.cost_days > 0) {
     // The UTC date of the newest run, and the cost_days - 1 calendar days before it.
     const auto newest = store.list({o.label, 1});

@@ -84,6 +84,10 @@ class PostgresConnection : public SqlConnection {
     }
   }
   void begin() override { work_ = std::make_unique<pqxx::work>(*connection_); }
+  void begin_read() override {
+    begin();
+    query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", {});  // before any query in it
+  }
   void commit() override {
     try {
       work_->commit();

@@ -33,6 +33,9 @@ class SqlConnection {
   virtual std::vector<SqlRow> query(const std::string& sql, const std::vector<SqlValue>& params = {}) = 0;
   void exec(const std::string& sql, const std::vector<SqlValue>& params = {}) { query(sql, params); }
   virtual void begin() = 0;
+  // A transaction that only reads, and sees one state of the database throughout (SQLite's WAL
+  // snapshot: writers go on; PostgreSQL's REPEATABLE READ); ended by commit() or rollback().
+  virtual void begin_read() = 0;
   virtual void commit() = 0;
   virtual void rollback() = 0;
   // "sqlite" or "postgresql": the few statements that differ (an auto-increment key, a blob's type) ask.

@@ -51,6 +51,8 @@ class SqliteConnection : public SqlConnection {
     return run(sql, params);
   }
   void begin() override { run("BEGIN IMMEDIATE", {}); }
+  // Deferred: the snapshot is taken at the first read; in WAL mode an ingest meanwhile is not blocked.
+  void begin_read() override { run("BEGIN DEFERRED", {}); }
   void commit() override { run("COMMIT", {}); }
   void rollback() override { run("ROLLBACK", {}); }
   std::string dialect() const override { return "sqlite"; }

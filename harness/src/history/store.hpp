@@ -123,6 +123,25 @@ class Store {
 
   std::string describe() const { return db_->describe(); }
 
+  // While it lives, every read of this store sees the database as it was at the first one: a
+  // reader of many queries (the site: series, then runs, then documents) never mixes an ingest or
+  // a prune made meanwhile into half of what it writes. Writes through this store fail meanwhile.
+  class ReadSnapshot {
+   public:
+    explicit ReadSnapshot(Store& store) : db_(*store.db_) { db_.begin_read(); }
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+    ~ReadSnapshot() {
+      try {
+        db_.commit();
+      } catch (...) {  // nothing was written: a failed end of a read loses nothing
+      }
+    }
+
+   private:
+    SqlConnection& db_;
+  };
+
  private:
   void migrate();
 
