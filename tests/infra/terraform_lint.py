@@ -161,10 +161,13 @@ def lint_policies(path, text):
     for statement in re.findall(r'"(Allow [^"]*)"', text):
         if "manage object" not in statement:
             continue
-        # Creating objects under the prefix; on spot also reading and overwriting them (resume).
-        permissions = set(re.findall(r"request\.permission\s*=\s*'([A-Z_]+)'", statement))
+        # Creating objects under the prefix; on spot also reading and overwriting them (resume): one
+        # permission a statement, every condition required (where all {...}, nothing nested).
+        permissions = re.findall(r"request\.permission\s*=\s*'([A-Z_]+)'", statement)
         under_prefix = re.search(r"target\.object\.name\s*=\s*/\$\{module\.cloud_init\.results_path\}/\*/", statement)
-        if not under_prefix or permissions not in ({"OBJECT_CREATE"}, {"OBJECT_READ", "OBJECT_OVERWRITE"}):
+        spot_read = "'${permission}'" in statement and 'for permission in ["OBJECT_READ", "OBJECT_OVERWRITE"]' in text
+        flat_all = re.search(r"where all \{[^{}]*\}$", re.sub(r"\$\{[^{}]*\}", "X", statement))
+        if not (under_prefix and flat_all and (permissions == ["OBJECT_CREATE"] or spot_read)):
             problem(path, f"OCI statement grants more than creating (on spot: reading and overwriting) objects "
                           f"under the prefix: {statement}")
         if re.search(r"object-family|buckets|in tenancy", statement):
@@ -183,11 +186,11 @@ def lint_spot(directory, texts):
         return
     if not re.search(r"capacity\s*=\s*var\.capacity", text):
         problem(directory, "spot capacity without passing capacity to the cloud-init module (no uploads as it goes)")
-    # Each cloud's read of the prefix on spot (a replacement reads the run back by name, lists nothing).
+    # Each cloud's read of the prefix on spot (a replacement reads the run back by name).
     reads = ("ReadOwnResultsToResume",                                          # AWS: s3:GetObject there
              "ActionMatches{'${local.blobs}/read'})) OR (@Resource[${local.blobs}:path] StringStartsWith",  # Azure
              'var.capacity == "spot" ? "roles/storage.objectUser"',             # GCP: under the prefix condition
-             "request.permission = 'OBJECT_READ'")                              # OCI
+             'for permission in ["OBJECT_READ", "OBJECT_OVERWRITE"]')          # OCI
     if not any(r in text for r in reads):
         problem(directory, "spot capacity without the identity's read of its own results prefix (no resume)")
 

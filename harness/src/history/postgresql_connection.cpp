@@ -86,7 +86,12 @@ class PostgresConnection : public SqlConnection {
   void begin() override { work_ = std::make_unique<pqxx::work>(*connection_); }
   void begin_read() override {
     begin();
-    query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", {});  // before any query in it
+    try {
+      query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", {});  // before any query in it
+    } catch (...) {
+      work_.reset();
+      throw;
+    }
   }
   void commit() override {
     try {

@@ -177,19 +177,16 @@ class OrderedDecoder {
   using Job = std::function<Restored()>;
 
   explicit OrderedDecoder(std::size_t threads) {
-    for (std::size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    try {
+      for (std::size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    } catch (...) {  // a thread that could not start: those that did are stopped, not left joinable
+      stop();
+      throw;
+    }
   }
   OrderedDecoder(const OrderedDecoder&) = delete;
   OrderedDecoder& operator=(const OrderedDecoder&) = delete;
-  ~OrderedDecoder() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-      jobs_.clear();
-    }
-    changed_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
+  ~OrderedDecoder() { stop(); }
 
   void give(Job job) {
     std::lock_guard lock(mutex_);
@@ -206,6 +203,15 @@ class OrderedDecoder {
   }
 
  private:
+  void stop() noexcept {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      jobs_.clear();
+    }
+    changed_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
   void work() {
     std::unique_lock lock(mutex_);
     for (;;) {
@@ -271,7 +277,10 @@ void Store::for_each_run(
         out.run = restore_document(*bytes, detail);
         out.run.status = status;
       } catch (const std::exception& e) {
-        out.problem = fmt::format("run {}: {}", id, e.what());
+        out.problem = "run " + id + ": " + e.what();
+        out.run = results::Run();
+      } catch (...) {
+        out.problem = "run " + id + ": its document could not be read";
         out.run = results::Run();
       }
       return out;
@@ -321,6 +330,10 @@ ResolvedId Store::resolve_id(const std::string& prefix) {
 }
 
 std::vector<Series> Store::series(const SeriesFilter& filter) {
+  // Its three reads see one state of the database: a run re-ingested between them would otherwise
+  // be missing from the points.
+  std::optional<ReadSnapshot> own_snapshot;
+  if (!reading_) own_snapshot.emplace(*this);
   // Three narrow reads grouped here rather than one join sorted by the database: sorting every point
   // of a long history by five text columns was most of `history site`'s time before its pages
   // (400,000 points: about 7 s), and each point's row repeated its run's and series' texts.

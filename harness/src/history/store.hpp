@@ -128,24 +128,29 @@ class Store {
   // a prune made meanwhile into half of what it writes. Writes through this store fail meanwhile.
   class ReadSnapshot {
    public:
-    explicit ReadSnapshot(Store& store) : db_(*store.db_) { db_.begin_read(); }
+    explicit ReadSnapshot(Store& store) : store_(store) {
+      store_.db_->begin_read();
+      store_.reading_ = true;
+    }
     ReadSnapshot(const ReadSnapshot&) = delete;
     ReadSnapshot& operator=(const ReadSnapshot&) = delete;
     ~ReadSnapshot() {
+      store_.reading_ = false;
       try {
-        db_.commit();
+        store_.db_->commit();
       } catch (...) {  // nothing was written: a failed end of a read loses nothing
       }
     }
 
    private:
-    SqlConnection& db_;
+    Store& store_;
   };
 
  private:
   void migrate();
 
   std::unique_ptr<SqlConnection> db_;
+  bool reading_ = false;  // inside a ReadSnapshot: reads need no transaction of their own
 };
 
 }  // namespace perfzero::history

@@ -1,7 +1,8 @@
 # The instance's identity: it may put objects under its own results prefix and read the one image
 # archive it loads; nothing else (no listing, no deleting, no other prefix). On spot capacity it may
-# also read objects under its own prefix: a replacement reads the run so far back by name (the
-# uploaded-files list) to resume it, with no listing.
+# also read objects under its own prefix (a replacement reads the run so far back by name, from the
+# uploaded-files list, to resume it) and list that prefix: without s3:ListBucket S3 answers 403,
+# not 404, for an object that is not there, and "not there yet" is what a first instance must tell.
 data "aws_partition" "current" {}
 
 locals {
@@ -18,6 +19,12 @@ locals {
       Effect   = "Allow"
       Action   = ["s3:GetObject"]
       Resource = ["${local.s3_arn}${var.results_bucket}/${module.cloud_init.results_path}/*"]
+      }, {
+      Sid       = "ListOwnResultsToTellMissingFromRefused"
+      Effect    = "Allow"
+      Action    = ["s3:ListBucket"]
+      Resource  = ["${local.s3_arn}${var.results_bucket}"]
+      Condition = { StringLike = { "s3:prefix" = ["${module.cloud_init.results_path}/*"] } }
     }],
     var.cluster == null ? [] : [{
       Sid      = "ReadClusterMungeKey"

@@ -1,9 +1,10 @@
 # The instance's identity: a service account of its own that may create objects under its results
 # prefix and read the one image archive it loads (IAM conditions; the bucket needs uniform
-# bucket-level access). No project-level roles. On spot capacity it may also read and replace
-# objects under its prefix (Storage Object User there): the runner replaces the journal as the run
-# goes, and a replacement reads the run back by name from the uploaded-files list, never listing
-# the bucket (a listing is a bucket-level request, which a prefix condition refuses).
+# bucket-level access). No project-level roles. On spot capacity it may also read, replace and so
+# delete objects under its prefix (Storage Object User there: GCS needs delete to overwrite): the
+# runner replaces the journal as the run goes, and a replacement reads the run back by name from
+# the uploaded-files list, never listing the bucket (a listing is a bucket-level request, which a
+# prefix condition refuses).
 resource "google_service_account" "this" {
   project      = var.project
   account_id   = "pz-${substr(sha1(var.name), 0, 16)}"

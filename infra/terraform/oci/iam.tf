@@ -18,7 +18,8 @@ locals {
   policy_statements = concat(
     ["Allow dynamic-group ${local.dynamic_group} to manage objects in compartment id ${var.compartment_ocid} where all {target.bucket.name = '${var.results_bucket}', request.permission = 'OBJECT_CREATE', target.object.name = /${module.cloud_init.results_path}/*/}"],
     var.capacity != "spot" ? [] : [
-      "Allow dynamic-group ${local.dynamic_group} to manage objects in compartment id ${var.compartment_ocid} where all {target.bucket.name = '${var.results_bucket}', any {request.permission = 'OBJECT_READ', request.permission = 'OBJECT_OVERWRITE'}, target.object.name = /${module.cloud_init.results_path}/*/}"
+      for permission in ["OBJECT_READ", "OBJECT_OVERWRITE"] :
+      "Allow dynamic-group ${local.dynamic_group} to manage objects in compartment id ${var.compartment_ocid} where all {target.bucket.name = '${var.results_bucket}', request.permission = '${permission}', target.object.name = /${module.cloud_init.results_path}/*/}"
     ],
     module.cloud_init.image_archive_object == "" ? [] : [
       "Allow dynamic-group ${local.dynamic_group} to read objects in compartment id ${var.compartment_ocid} where all {target.bucket.name = '${module.cloud_init.image_archive_bucket}', target.object.name = '${module.cloud_init.image_archive_object}'}"

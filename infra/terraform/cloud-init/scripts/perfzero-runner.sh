@@ -158,14 +158,17 @@ watch_preemption() {
   done
 }
 
-# stored OBJECT: 0 when the object is in the results bucket, 1 when storage says it is not (404),
-# 2 when it cannot tell (no identity yet, the network): retried, then an error, never "not there".
+# stored OBJECT: 0 when the object is in the results bucket, 1 when storage says it is not (each
+# cloud's own "no such object": storage_absent), 2 when it cannot tell (no identity yet, a policy
+# still propagating, the network): asked for about five minutes, then an error, never "not there".
+# Only the cloud's own word counts: OCI answers a refused read with NotAuthorizedOrNotFound, and
+# starting afresh on that would overwrite the run an earlier instance left.
 stored() {
-  local err=$PERFZERO_STATE_DIR/probe.err i
-  for i in 1 2 3; do
+  local err=$PERFZERO_STATE_DIR/probe.err i tries=${PERFZERO_PROBE_TRIES:-8}
+  for ((i = 1; i <= tries; i++)); do
     storage_get "$PERFZERO_RESULTS_BUCKET" "$1" "$PERFZERO_STATE_DIR/probe" > /dev/null 2> "$err" && return 0
-    grep -qiE "404|not ?found|NoSuchKey|No URLs matched" "$err" && return 1
-    [ "$i" -lt 3 ] && sleep $((i * 10))
+    storage_absent "$err" && return 1
+    [ "$i" -lt "$tries" ] && sleep $((i * 10 < 60 ? i * 10 : 60))
   done
   log "cannot tell whether $1 is in storage: $(tr '\n' ' ' < "$err" | cut -c1-300)"
   return 2
@@ -173,13 +176,18 @@ stored() {
 
 # fetch_run DIR: the run an earlier instance uploaded, read back by name (uploaded-files.txt and the
 # journal): no listing of the bucket, which GCS and OCI cannot grant for one prefix alone. Eight
-# downloads at a time; the names come from storage, so none may leave DIR.
+# downloads at a time. The names come from storage: one that would leave DIR fails the fetch.
 fetch_run() {
   local list=$PERFZERO_STATE_DIR/uploaded-files.txt rel pid failed=0 pids=()
   mkdir -p "$1"
   storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/uploaded-files.txt" "$list" > /dev/null || return 1
   while IFS= read -r rel; do
-    case "$rel" in "" | /* | *..*) continue ;; esac
+    [ -n "$rel" ] || continue
+    case "/$rel/" in //* | */../* | */./*)
+      log "refusing to download $rel: it would leave the run's folder"
+      return 1
+      ;;
+    esac
     mkdir -p "$1/$(dirname "$rel")"
     storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/$rel" "$1/$rel" > /dev/null &
     pids+=($!)
@@ -192,6 +200,8 @@ fetch_run() {
   [ "$failed" -eq 0 ] &&
     storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_RESULTS_PATH/journal.ndjson" "$1/journal.ndjson" > /dev/null
 }
+
+fetch_afresh() { rm -rf "$1" && fetch_run "$1"; }
 
 # restore_run: on a replacement spot instance, the run an earlier one left in storage, to continue it.
 # On demand there is nothing to continue (and no right to read the prefix back).
@@ -221,8 +231,18 @@ restore_run() {
     fi
   done
   log "an earlier instance's run of $PERFZERO_EXECUTION_ID is in storage: downloading it to continue with --resume"
-  retry 3 fetch_run "$out" ||
-    { fail "cannot download the earlier run from $(storage_url "$PERFZERO_RESULTS_PATH/") to resume it"; return 1; }
+  # Into a folder of its own, moved into place whole: a half-downloaded run must never be uploaded
+  # back over the good copy in storage.
+  local fetched=$PERFZERO_STATE_DIR/fetched
+  retry 3 fetch_afresh "$fetched" || {
+    rm -rf "$fetched"
+    fail "cannot download the earlier run from $(storage_url "$PERFZERO_RESULTS_PATH/") to resume it"
+    return 1
+  }
+  if ! { rm -rf "$out" && mkdir -p "$(dirname "$out")" && mv "$fetched" "$out"; }; then
+    fail "cannot move the downloaded run to $out"
+    return 1
+  fi
   # The earlier instances' markers, logs and timelines stay in storage; the run itself continues here.
   rm -rf "$out/logs" "$out/instances" "$out/FAILED"
   chmod -R a+rwX "$out"

@@ -15,6 +15,9 @@ storage_get() { aws_cli s3 cp --only-show-errors "s3://$1/$2" "$3"; }
 storage_put_file() { aws_cli s3 cp --only-show-errors "$1" "s3://$PERFZERO_RESULTS_BUCKET/$2"; }
 # storage_put_dir DIR PREFIX: uploads only (no listing, which the instance may not do).
 storage_put_dir() { aws_cli s3 cp --only-show-errors --recursive "$1" "s3://$PERFZERO_RESULTS_BUCKET/$2/"; }
+# storage_absent ERRFILE: whether storage_get's error says the object does not exist (S3 says 404 only
+# to an identity that may list the prefix: iam.tf grants that listing on spot; else it says 403).
+storage_absent() { grep -qE "\(404\)|Not Found|NoSuchKey" "$1"; }
 # storage_secret SECRET_ARN FILE: a Secrets Manager secret's string (a cluster's munge key), in the
 # secret's own region; PERFZERO_SECRETS_ENDPOINT_URL points it at another endpoint (a test's stub).
 storage_secret() {

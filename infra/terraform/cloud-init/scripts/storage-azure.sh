@@ -63,6 +63,8 @@ storage_put_dir() {
     storage_put_file "$file" "$2/${file#"$1"/}" || return 1
   done < <(find "$1" -type f -print0)
 }
+# storage_absent ERRFILE: whether storage_get's error says the blob does not exist (curl -f: 404).
+storage_absent() { grep -qE "error: 404|BlobNotFound" "$1"; }
 # storage_secret SECRET_URL FILE: a Key Vault secret (https://VAULT.vault.azure.net/secrets/NAME),
 # read with the managed identity's token for Key Vault (its role covers that secret only).
 storage_secret() {

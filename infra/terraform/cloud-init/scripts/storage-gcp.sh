@@ -1,13 +1,56 @@
 # shellcheck shell=bash
-# Google Cloud Storage for perfzero-runner.sh, through gcloud and the instance's service account
-# (Google's Ubuntu and Debian images ship gcloud).
+# Google Cloud Storage for perfzero-runner.sh, through gcloud (uploads, secrets) and the JSON API
+# with curl (downloads), as the instance's service account (Google's Ubuntu and Debian images ship
+# gcloud).
 storage_setup() {
   command -v gcloud > /dev/null && return 0
   snap install google-cloud-cli --classic
 }
 storage_url() { echo "gs://$PERFZERO_RESULTS_BUCKET/$1"; }
-# storage_get BUCKET OBJECT FILE
-storage_get() { gcloud storage cp --quiet "gs://$1/$2" "$3"; }
+# gcs_name NAME: the object name percent-encoded whole, '/' included (the JSON API's object path).
+gcs_name() {
+  local LC_ALL=C name=$1 out="" c i # bytes, so that UTF-8 is encoded byte by byte
+  for ((i = 0; i < ${#name}; i++)); do
+    c=${name:i:1}
+    case "$c" in
+      [A-Za-z0-9._~-]) out+=$c ;;
+      *) out+=$(printf '%%%02X' "'$c") ;;
+    esac
+  done
+  echo "$out"
+}
+# gcs_token: the service account's access token from the metadata server (kept where only root reads
+# it, for up to 10 minutes; tokens last an hour).
+gcs_token() {
+  local cache=${PERFZERO_STATE_DIR:-/tmp}/gcs-token token
+  if [ -s "$cache" ] && [ $(($(date +%s) - $(stat -c %Y "$cache"))) -lt 600 ]; then
+    cat "$cache"
+    return 0
+  fi
+  token=$(curl -sf -m 10 --retry 3 -H 'Metadata-Flavor: Google' \
+    "${PERFZERO_METADATA_URL:-http://metadata.google.internal}/computeMetadata/v1/instance/service-accounts/default/token" |
+    sed -n 's/.*"access_token" *: *"\([^"]*\)".*/\1/p')
+  [ -n "$token" ] || return 1
+  (umask 077 && printf '%s' "$token" > "$cache")
+  printf '%s' "$token"
+}
+# storage_get BUCKET OBJECT FILE: one object by name through the JSON API. Not `gcloud storage cp`:
+# for an object that is not there it falls back to listing the prefix, which a prefix condition
+# refuses (403 where a 404 was due), and it reads [ ] * ? in names as wildcards.
+# PERFZERO_GCS_ENDPOINT points it at another endpoint (a test's stand-in).
+storage_get() {
+  local token code
+  token=$(gcs_token) || { echo "storage-gcp: no token from the metadata server" >&2; return 1; }
+  code=$(curl -gsS --connect-timeout 10 --retry 2 -o "$3" -w '%{http_code}' -H "Authorization: Bearer $token" \
+    "${PERFZERO_GCS_ENDPOINT:-https://storage.googleapis.com}/storage/v1/b/$1/o/$(gcs_name "$2")?alt=media") ||
+    { rm -f "$3"; return 1; }
+  [ "$code" = 200 ] && return 0
+  rm -f "$3"
+  echo "storage-gcp: GET gs://$1/$2: HTTP $code" >&2
+  return 1
+}
+# storage_absent ERRFILE: whether storage_get's error says the object does not exist.
+storage_absent() { grep -q "HTTP 404$" "$1"; }
 # storage_put_file FILE OBJECT (in the results bucket)
 storage_put_file() { gcloud storage cp --quiet "$1" "gs://$PERFZERO_RESULTS_BUCKET/$2"; }
 # storage_put_dir DIR PREFIX: copies the directory's contents (cp, not rsync: rsync lists the

@@ -22,6 +22,10 @@ storage_put_dir() {
     storage_put_file "$file" "$2/${file#"$1"/}" || return 1
   done < <(find "$1" -type f -print0)
 }
+# storage_absent ERRFILE: whether storage_get's error says the object does not exist. Only
+# ObjectNotFound: a read the policy refuses is a 404 too (NotAuthorizedOrNotFound), and a dynamic
+# group naming a new instance takes a while to apply.
+storage_absent() { grep -q '"ObjectNotFound"' "$1"; }
 # storage_secret SECRET_OCID FILE: a Vault secret's current content, read as the instance principal.
 storage_secret() {
   oci secrets secret-bundle get --auth instance_principal --secret-id "$1" \
