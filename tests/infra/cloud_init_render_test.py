@@ -185,10 +185,24 @@ def check_cluster(work):
           spot.returncode != 0 and "A cluster runs on on_demand capacity only" in spot.stderr, spot.stderr[-400:])
     on_demand = rci.plan(rci.cluster_inputs(0))
     check("the module plans an on-demand cluster node", on_demand.returncode == 0, on_demand.stderr[-400:])
+    # A discovering cluster (an OCI cluster network): one document for every node, the hosts read
+    # from the object the module names, which the caller writes.
+    out = rci.render(rci.cluster_inputs(None))
+    env = out["run_env"]
+    hosts_object = "bench/perfzero/aws/c7i.xlarge-x3/cluster-test-1/cluster-hosts.txt"
+    check("cluster-discovering: run.env names the hosts object and no hosts, no index",
+          f"PERFZERO_CLUSTER_HOSTS_OBJECT='{hosts_object}'" in env and "PERFZERO_CLUSTER_HOSTS=''" in env and
+          "PERFZERO_CLUSTER_INDEX=''" in env, env)
+    check("cluster-discovering: the module gives the object's name", out.get("cluster_hosts_object") == hosts_object,
+          out.get("cluster_hosts_object"))
+    check("cluster-node0: no hosts object when the addresses are fixed",
+          "PERFZERO_CLUSTER_HOSTS_OBJECT=''" in rci.render(rci.cluster_inputs(0))["run_env"])
     refused = {
         "a cluster of one": rci.cluster_inputs(0, size=1),
         "an index outside it": rci.cluster_inputs(3),
         "a subnet too small": rci.cluster_inputs(0, size=3, subnet_cidr="10.0.0.0/29", first_host=6),
+        "a discovering cluster with an index": dict(rci.cluster_inputs(None),
+                                                     cluster=dict(rci.cluster_inputs(None)["cluster"], index=0)),
     }
     for what, inputs in refused.items():
         try:

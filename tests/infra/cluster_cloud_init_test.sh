@@ -6,10 +6,12 @@
 # this machine, scripts/slurm-test-cluster.sh's network). The nodes fetch the munge key from a
 # Secrets Manager stand-in through the AWS CLI, form the Slurm cluster with slurm-node.sh, and the
 # head runs a multi-host suite through srun, uploads it to a local S3 server (s3rver) and every node
-# powers off. Two cases:
+# powers off. Three cases:
 #   three nodes: DONE, every case succeeded on the hosts it asked for, the three nodes powered off;
 #   a lost node (the third never boots): the head gives up after its wait, FAILED says which nodes
-#   joined, and the nodes that came powered off.
+#   joined, and the nodes that came powered off;
+#   discovered: the three nodes boot one shared document (an OCI cluster network's), read the hosts
+#   from an object written after they booted and find their places by address: DONE.
 # The build's perfzero stands for the Debian package (it is on the PATH, so none is fetched); the
 # nodes share this machine's file system (PERFZERO_CLUSTER_SHARED=local) where the cloud's mount
 # the head's NFS export; power-off is a marker file (PERFZERO_POWEROFF_COMMAND). Exit 77 (skipped)
@@ -217,6 +219,49 @@ check "lost: FAILED shows the lost node never registered" grep -qE "pz-node2 +1 
 check "lost: the node that joined left its timeline, uploaded by the head" \
   grep -q "^$path/cluster-test-2/instances/pz-node1-.*\.json$" "$case_dir/objects"
 check "lost: the head's logs uploaded" grep -q "^$path/cluster-test-2/logs/cluster.log$" "$case_dir/objects"
+
+"${cluster[@]}" down > /dev/null 2>&1
+"${cluster[@]}" network > /dev/null 2>&1 || { echo "FAILED: the nodes' network, a third time"; exit 1; }
+
+# Discovered: every node boots the same document (an OCI cluster network's nodes share one instance
+# configuration), with no hosts and no index; the hosts object appears once they are up, as the OCI
+# example's Terraform writes it once the pool exists, and each node finds its place by its address.
+case_dir=$work/discovered
+mkdir -p "$case_dir"
+if /usr/bin/python3 "$here/render_cloud_init.py" --cluster-inputs discover 3 "$net.0/24" 11 "$work/suite.yaml" \
+  cluster-test-3 > "$case_dir/inputs.json" &&
+  /usr/bin/python3 "$here/render_cloud_init.py" --extract "$case_dir/inputs.json" "$case_dir/node0" > /dev/null; then
+  for i in 0 1 2; do
+    [ "$i" -eq 0 ] || cp -a "$case_dir/node0/." "$case_dir/node$i/"
+    cp /etc/hosts "$case_dir/node$i/hosts"
+    mkdir -p "$case_dir/node$i/state/results" "$case_dir/node$i/run"
+  done
+  mkdir -p "$case_dir/shared" "$case_dir/mnt"
+  check "discovered: one document for every node, naming the hosts object" \
+    grep -q "PERFZERO_CLUSTER_HOSTS_OBJECT='$path/cluster-test-3/cluster-hosts.txt'" "$case_dir/node0/etc/perfzero/run.env"
+  nodes=()
+  for i in 2 1 0; do
+    boot "$case_dir" "$i" &
+    nodes+=($!)
+  done
+  sleep 5 # the nodes ask for the object before it is there
+  printf 'pz-node0=%s.11 pz-node1=%s.12 pz-node2=%s.13\n' "$net" "$net" "$net" > "$case_dir/cluster-hosts.txt"
+  s3 cp --only-show-errors "$case_dir/cluster-hosts.txt" "s3://$bucket/$path/cluster-test-3/cluster-hosts.txt"
+  check "discovered: every node powered off" wait_powered_off "$case_dir" 300 0 1 2
+  wait "${nodes[@]}"
+  for i in 0 1 2; do
+    check "discovered: node $i found its place by its address" \
+      grep -q "found this node's place in the cluster's hosts: $((i + 1)) of 3" "$case_dir/node$i.out"
+  done
+  s3 ls --recursive "s3://$bucket/$path/cluster-test-3/" | awk '{print $4}' > "$case_dir/objects"
+  check "discovered: DONE marker" has cluster-test-3/DONE "$case_dir/objects"
+  for i in 0 1 2; do
+    check "discovered: node $i's timeline beside the run" \
+      grep -q "^$path/cluster-test-3/instances/pz-node$i-.*\.json$" "$case_dir/objects"
+  done
+else
+  check "discovered: rendering the shared document" false
+fi
 
 echo "$failures failed"
 [ "$failures" -eq 0 ]

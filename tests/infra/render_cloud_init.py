@@ -6,7 +6,8 @@ offline: the module needs no provider. Used by the infra tests; also runnable by
         these inputs and writes the files the document installs under ROOT (ROOT/etc/perfzero/...),
         as cloud-init's write_files would, plus ROOT/user-data.yaml
     python3 tests/infra/render_cloud_init.py --cluster-inputs INDEX SIZE CIDR FIRST_HOST SUITE_FILE EXECUTION_ID
-        prints the inputs of the cluster example's node INDEX (for --extract)
+        prints the inputs of the cluster example's node INDEX (for --extract); INDEX `discover`:
+        every node's inputs, as an OCI cluster network's nodes share them (hosts read from storage)
 """
 import base64
 import contextlib
@@ -64,6 +65,8 @@ def cluster_inputs(index, size=3, subnet_cidr="10.213.8.0/24", first_host=11, su
             "package_objects": ["packages/perfzero_0.1.0_{arch}.deb", "packages/perfzero-mpi_0.1.0_{arch}.deb"],
         },
     })
+    if index is None:  # the nodes find their place in a hosts object (cluster.discover)
+        inputs["cluster"].update({"index": None, "subnet_cidr": None, "discover": True})
     return inputs
 
 
@@ -107,7 +110,8 @@ def render(inputs):
     expression = ("base64encode(jsonencode({user_data = local.user_data, run_container = local.run_container,"
                   " run_env = local.run_env, architecture = local.architecture, gpu = local.gpu,"
                   " results_path = local.results_path, results_url = local.results_url,"
-                  " system_name = local.system_name}))")
+                  " system_name = local.system_name,"
+                  " cluster_hosts_object = local.discover ? local.cluster_hosts_object : null}))")
     with module_copy(inputs) as (module, var_file, env):
         proc = subprocess.run(["terraform", f"-chdir={module}", "console", f"-var-file={var_file}"],
                               input=expression + "\n", capture_output=True, text=True, env=env, timeout=120)
@@ -162,13 +166,14 @@ def main():
     if sys.argv[1] == "--cluster-inputs":
         with open(sys.argv[6]) as f:
             suite = f.read()
-        print(json.dumps(cluster_inputs(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), suite,
-                                        sys.argv[7])))
+        index = None if sys.argv[2] == "discover" else int(sys.argv[2])
+        print(json.dumps(cluster_inputs(index, int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), suite, sys.argv[7])))
         return
     out_dir = sys.argv[1]
     os.makedirs(out_dir, exist_ok=True)
     documents = [(case_name(cloud, shape), case_inputs(cloud, shape, extra)) for cloud, shape, extra, _, _ in CASES]
     documents += [(f"aws-cluster-node{i}", cluster_inputs(i)) for i in (0, 1)]
+    documents += [("aws-cluster-discovering-node", cluster_inputs(None))]
     for name, inputs in documents:
         rendered = render(inputs)
         path = os.path.join(out_dir, name + ".yaml")

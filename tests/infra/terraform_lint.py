@@ -22,7 +22,7 @@ UNTAGGABLE = {"aws_iam_role_policy", "google_compute_firewall", "google_service_
               "azurerm_network_security_rule", "azurerm_network_interface_security_group_association",
               "azurerm_role_assignment", "azurerm_role_definition", "aws_secretsmanager_secret_version",
               "google_secret_manager_secret_iam_member", "google_secret_manager_secret_version",
-              "google_compute_resource_policy"}
+              "google_compute_resource_policy", "oci_objectstorage_object"}
 TAG_ATTRIBUTE = {"aws": "tags", "google": "labels", "oci": "freeform_tags", "azurerm": "tags"}
 
 

@@ -34,6 +34,7 @@ EXPECTED = [
     "placement group without a precondition on local.placement_supported",
     "compact placement without a precondition on local.compact_placement_supported",
     "EFA interface without a precondition on local.efa_supported",
+    "OCI cluster network without a precondition on local.cluster_network_supported",
     "google_secret_manager_secret_iam_member.every_secret: only secretAccessor",
     "secretsmanager:GetSecretValue on \"*\": only the cluster's munge key secret",
 ]

@@ -22,7 +22,8 @@ locals {
   flex_size = var.ocpus == null ? "" : "-${var.ocpus}ocpu${var.memory_gb == null ? "" : "-${var.memory_gb}gb"}"
   # A cluster is named for its size as well: three c6in.8xlarge are not one.
   cluster_size = var.cluster == null ? "" : "-x${var.cluster.size}"
-  cluster_hosts = var.cluster == null ? [] : [for i in range(var.cluster.size) : {
+  discover     = var.cluster == null ? false : var.cluster.discover
+  cluster_hosts = var.cluster == null || local.discover ? [] : [for i in range(var.cluster.size) : {
     name    = "${var.cluster.name_prefix}${i}"
     address = cidrhost(var.cluster.subnet_cidr, var.cluster.first_host + i)
   }]
@@ -36,6 +37,8 @@ locals {
 
   # Where this instance's results land; its identity may write only here.
   results_path = "${var.results_prefix}/${var.cloud}/${local.system_name}/${var.execution_id}"
+  # Where a discovering cluster's nodes read their hosts: beside the run, which records its cluster.
+  cluster_hosts_object = "${local.results_path}/cluster-hosts.txt"
   results_url = {
     aws   = "s3://${var.results_bucket}/${local.results_path}/"
     gcp   = "gs://${var.results_bucket}/${local.results_path}/"
@@ -66,8 +69,10 @@ locals {
     time_limit_minutes   = var.time_limit_minutes
     shape                = var.shape
     capacity             = var.capacity
+    cluster              = var.cluster != null
     cluster_hosts        = join(" ", [for h in local.cluster_hosts : "${h.name}=${h.address}"])
-    cluster_index        = var.cluster == null ? 0 : var.cluster.index
+    cluster_index        = var.cluster == null || local.discover ? "" : var.cluster.index
+    cluster_hosts_object = local.discover ? local.cluster_hosts_object : ""
     munge_key_secret     = var.cluster == null ? "" : var.cluster.munge_key_secret
     package_objects      = join(" ", local.package_objects)
   })

@@ -52,7 +52,7 @@ output "docker_run_command" {
 
 output "cluster_address" {
   description = "A cluster node's private address, which the cloud module gives the instance (null outside a cluster)."
-  value       = var.cluster == null ? null : local.cluster_hosts[var.cluster.index].address
+  value       = var.cluster == null || local.discover ? null : local.cluster_hosts[var.cluster.index].address
 }
 
 output "cluster_hosts" {
@@ -63,4 +63,9 @@ output "cluster_hosts" {
 output "package_objects" {
   description = "The perfzero .debs a cluster node installs, in image_archive_bucket (empty outside a cluster or when the OS image has perfzero)."
   value       = local.package_objects
+}
+
+output "cluster_hosts_object" {
+  description = "Where a discovering cluster's nodes (cluster.discover) read their hosts, in the results bucket: \"name=address ...\", the head first, which the caller writes once the nodes exist (null otherwise)."
+  value       = local.discover ? local.cluster_hosts_object : null
 }

@@ -165,23 +165,25 @@ variable "capacity" {
 variable "cluster" {
   type = object({
     size             = number
-    index            = number
-    subnet_cidr      = string
+    index            = optional(number)
+    subnet_cidr      = optional(string)
     first_host       = optional(number, 10)
     name_prefix      = optional(string, "pz-node")
     munge_key_secret = string
     package_objects  = optional(list(string), [])
+    discover         = optional(bool, false)
   })
   default     = null
-  description = "Makes the instance one node of a Slurm cluster of `size` nodes (examples/cluster). Node i is <name_prefix><i> at cidrhost(subnet_cidr, first_host + i) (the cloud module gives the instance that address), node 0 is the head and runs the suite; index is this node's i. munge_key_secret is the key's id in the cloud's secret store (a Secrets Manager ARN, projects/P/secrets/NAME, a Vault secret OCID or a Key Vault secret URL); package_objects the perfzero .debs in image_archive_bucket, perfzero first, then the workers the suite needs, such as perfzero-mpi ('{arch}' replaced; empty: the OS image has perfzero). null: one instance runs the container."
+  description = "Makes the instance one node of a Slurm cluster of `size` nodes (examples/cluster). Node i is <name_prefix><i> at cidrhost(subnet_cidr, first_host + i) (the cloud module gives the instance that address), node 0 is the head and runs the suite; index is this node's i. With discover = true (and no index or subnet_cidr) every node has the same user data, as the instances of an OCI cluster network do: each reads the hosts (\"name=address ...\", the head first) from the object output cluster_hosts_object, which the caller writes once the nodes exist, and finds itself by its address. munge_key_secret is the key's id in the cloud's secret store (a Secrets Manager ARN, projects/P/secrets/NAME, a Vault secret OCID or a Key Vault secret URL); package_objects the perfzero .debs in image_archive_bucket, perfzero first, then the workers the suite needs, such as perfzero-mpi ('{arch}' replaced; empty: the OS image has perfzero). null: one instance runs the container."
   validation {
     condition = var.cluster == null || try(
       var.cluster.size >= 2 && var.cluster.size <= 64 && floor(var.cluster.size) == var.cluster.size &&
-      var.cluster.index >= 0 && var.cluster.index < var.cluster.size && floor(var.cluster.index) == var.cluster.index &&
-      can(cidrhost(var.cluster.subnet_cidr, var.cluster.first_host + var.cluster.size)) && var.cluster.first_host >= 4 &&
+      (var.cluster.discover ? var.cluster.index == null && var.cluster.subnet_cidr == null : (
+        var.cluster.index >= 0 && var.cluster.index < var.cluster.size && floor(var.cluster.index) == var.cluster.index &&
+      can(cidrhost(var.cluster.subnet_cidr, var.cluster.first_host + var.cluster.size)) && var.cluster.first_host >= 4)) &&
       can(regex("^[a-z][a-z0-9-]{0,40}$", var.cluster.name_prefix)) &&
       can(regex("^[A-Za-z0-9][A-Za-z0-9:/._+=@-]{0,999}$", var.cluster.munge_key_secret)),
     false)
-    error_message = "cluster needs a size of 2 to 64 nodes, an index below it, an IPv4 subnet_cidr with room for first_host (4 or more: clouds keep the first addresses) + size addresses, a name_prefix of lowercase letters, digits and '-', and a munge_key_secret id."
+    error_message = "cluster needs a size of 2 to 64 nodes; an index below it and an IPv4 subnet_cidr with room for first_host (4 or more: clouds keep the first addresses) + size addresses, or discover = true and neither; a name_prefix of lowercase letters, digits and '-'; and a munge_key_secret id."
   }
 }

@@ -17,7 +17,10 @@
 # node whatever happens.
 #
 # Settings: those of perfzero-runner.sh, and PERFZERO_CLUSTER_HOSTS ("name=address ...", the head
-# first), PERFZERO_CLUSTER_INDEX (this node's place in it, 0 for the head), PERFZERO_MUNGE_KEY_SECRET
+# first), PERFZERO_CLUSTER_INDEX (this node's place in it, 0 for the head), or, for nodes that share
+# one user data (an OCI cluster network), PERFZERO_CLUSTER_HOSTS_OBJECT (the object in the results
+# bucket that holds the hosts once the caller has written it; each node finds itself in it by its
+# own address), PERFZERO_MUNGE_KEY_SECRET
 # (the secret's id in the cloud's store), PERFZERO_PACKAGE_OBJECTS (the perfzero .debs in
 # PERFZERO_IMAGE_ARCHIVE_BUCKET; empty: perfzero must be installed), and, for tests on one machine,
 # PERFZERO_CLUSTER_SHARED (nfs, the default, or local: the nodes are namespaces of one machine that
@@ -63,6 +66,43 @@ poweroff_now() {
   $PERFZERO_POWEROFF_COMMAND
   exit "${1:-0}"
 }
+
+# discover_hosts: PERFZERO_CLUSTER_HOSTS from PERFZERO_CLUSTER_HOSTS_OBJECT, asked every 10 s until
+# PERFZERO_CLUSTER_WAIT_SECONDS, and this node's place in it (the host whose address is one of this
+# node's); kept in the state folder for the release step, which reads the settings again.
+hosts_file=$PERFZERO_STATE_DIR/cluster-hosts
+discover_hosts() {
+  local deadline=$((SECONDS + PERFZERO_CLUSTER_WAIT_SECONDS)) entry i=0 mine
+  storage_setup || { log "cannot set up the $PERFZERO_CLOUD storage client"; return 1; }
+  until storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_CLUSTER_HOSTS_OBJECT" "$hosts_file.new" > /dev/null 2>&1; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      log "no cluster hosts at $(storage_url "$PERFZERO_CLUSTER_HOSTS_OBJECT") within $PERFZERO_CLUSTER_WAIT_SECONDS s"
+      return 1
+    fi
+    sleep 10
+  done
+  PERFZERO_CLUSTER_HOSTS=$(tr -s '\n\t' '  ' < "$hosts_file.new")
+  mine=" $(hostname -I 2> /dev/null) "
+  PERFZERO_CLUSTER_INDEX=""
+  for entry in $PERFZERO_CLUSTER_HOSTS; do
+    [[ "$mine" == *" ${entry#*=} "* ]] && PERFZERO_CLUSTER_INDEX=$i
+    i=$((i + 1))
+  done
+  if [ -z "$PERFZERO_CLUSTER_INDEX" ]; then
+    log "FAILED: none of this node's addresses ($mine) is a host of the cluster: $PERFZERO_CLUSTER_HOSTS"
+    return 1
+  fi
+  printf '%s\n%s\n' "$PERFZERO_CLUSTER_HOSTS" "$PERFZERO_CLUSTER_INDEX" > "$hosts_file"
+  log "found this node's place in the cluster's hosts: $((PERFZERO_CLUSTER_INDEX + 1)) of $i"
+}
+if [ -z "${PERFZERO_CLUSTER_HOSTS:-}" ] && [ -n "${PERFZERO_CLUSTER_HOSTS_OBJECT:-}" ]; then
+  if [ "$mode" = release ]; then
+    { read -r PERFZERO_CLUSTER_HOSTS && read -r PERFZERO_CLUSTER_INDEX; } < "$hosts_file" ||
+      { log "release: no hosts in $hosts_file"; exit 0; }
+  elif ! discover_hosts; then
+    poweroff_now 2 # no place in the cluster: nothing to run, nothing to bill but this boot
+  fi
+fi
 
 # The hosts, one "name address" per line; this node's name and the head's.
 mapfile -t hosts < <(for entry in ${PERFZERO_CLUSTER_HOSTS:-}; do echo "${entry%%=*} ${entry#*=}"; done)
