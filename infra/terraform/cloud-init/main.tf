@@ -122,6 +122,8 @@ locals {
       "/usr/local/lib/perfzero/host-setup.sh"           = local.scripts["host-setup.sh"]
       "/usr/local/lib/perfzero/run-container.sh"        = local.run_container
       "/usr/local/lib/perfzero/storage-${var.cloud}.sh" = local.scripts["storage-${var.cloud}.sh"]
-    })
+      }, contains(["azure", "gcp"], var.cloud) ? {
+      "/usr/local/lib/perfzero/storage-rest.sh" = local.scripts["storage-rest.sh"]
+    } : {})
   })
 }

@@ -4,37 +4,20 @@
 # https://storage.azure.com/ from the instance metadata service, whose role assignment is limited
 # to the results prefix. PERFZERO_AZURE_SAS (a SAS token) and PERFZERO_AZURE_BLOB_ENDPOINT point it
 # at another endpoint instead (the runner's test uses Azurite, Microsoft's local emulator).
+# shellcheck source=/dev/null # storage-rest.sh, beside this file (checked on its own)
+. "$(dirname "${BASH_SOURCE[0]}")/storage-rest.sh" # percent_encode, cached_token
 azure_version=2020-10-02
 storage_setup() { command -v curl > /dev/null || { apt-get update -q && apt-get install -y -q curl; }; }
 azure_endpoint() { echo "${PERFZERO_AZURE_BLOB_ENDPOINT:-https://$PERFZERO_AZURE_STORAGE_ACCOUNT.blob.core.windows.net}"; }
 # azure_path NAME: the blob name percent-encoded, '/' kept (case folders may hold '[', '=', ',').
-azure_path() {
-  local LC_ALL=C name=$1 out="" c i # bytes, so that UTF-8 is encoded byte by byte
-  for ((i = 0; i < ${#name}; i++)); do
-    c=${name:i:1}
-    case "$c" in
-      [A-Za-z0-9._~/-]) out+=$c ;;
-      *) out+=$(printf '%%%02X' "'$c") ;;
-    esac
-  done
-  echo "$out"
-}
-# azure_token: the managed identity's token for Blob Storage, asked of the metadata service at most
-# every 10 minutes (it rate-limits; tokens last hours), kept where only root reads it (the container
-# mounts the results folder, not this one).
-azure_token() {
-  local cache=${PERFZERO_STATE_DIR:-/tmp}/azure-storage-token token
-  if [ -s "$cache" ] && [ $(($(date +%s) - $(stat -c %Y "$cache"))) -lt 600 ]; then
-    cat "$cache"
-    return 0
-  fi
-  token=$(curl -sf -m 10 --retry 3 -H 'Metadata: true' \
+azure_path() { percent_encode "$1" /; }
+# azure_token: the managed identity's token for Blob Storage, from the metadata service (cached).
+azure_token_fresh() {
+  curl -sf -m 10 --retry 3 -H 'Metadata: true' \
     "${PERFZERO_METADATA_URL:-http://169.254.169.254}/metadata/identity/oauth2/token?api-version=2018-02-01&resource=https://storage.azure.com/" |
-    sed -n 's/.*"access_token": *"\([^"]*\)".*/\1/p')
-  [ -n "$token" ] || return 1
-  (umask 077 && printf '%s' "$token" > "$cache")
-  printf '%s' "$token"
+    sed -n 's/.*"access_token": *"\([^"]*\)".*/\1/p'
 }
+azure_token() { cached_token "${PERFZERO_STATE_DIR:-/tmp}/azure-storage-token" azure_token_fresh; }
 # azure_curl URL ARGS...: curl with the SAS appended, or the managed identity's bearer token; -g: no
 # globbing of [ ] in the URL or in -T FILE (a sweep point's folder holds them).
 azure_curl() {

@@ -6,34 +6,16 @@ storage_setup() {
   command -v gcloud > /dev/null && return 0
   snap install google-cloud-cli --classic
 }
+# shellcheck source=/dev/null # storage-rest.sh, beside this file (checked on its own)
+. "$(dirname "${BASH_SOURCE[0]}")/storage-rest.sh" # percent_encode, cached_token
 storage_url() { echo "gs://$PERFZERO_RESULTS_BUCKET/$1"; }
-# gcs_name NAME: the object name percent-encoded whole, '/' included (the JSON API's object path).
-gcs_name() {
-  local LC_ALL=C name=$1 out="" c i # bytes, so that UTF-8 is encoded byte by byte
-  for ((i = 0; i < ${#name}; i++)); do
-    c=${name:i:1}
-    case "$c" in
-      [A-Za-z0-9._~-]) out+=$c ;;
-      *) out+=$(printf '%%%02X' "'$c") ;;
-    esac
-  done
-  echo "$out"
-}
-# gcs_token: the service account's access token from the metadata server (kept where only root reads
-# it, for up to 10 minutes; tokens last an hour).
-gcs_token() {
-  local cache=${PERFZERO_STATE_DIR:-/tmp}/gcs-token token
-  if [ -s "$cache" ] && [ $(($(date +%s) - $(stat -c %Y "$cache"))) -lt 600 ]; then
-    cat "$cache"
-    return 0
-  fi
-  token=$(curl -sf -m 10 --retry 3 -H 'Metadata-Flavor: Google' \
+# gcs_token: the service account's access token from the metadata server (cached).
+gcs_token_fresh() {
+  curl -sf -m 10 --retry 3 -H 'Metadata-Flavor: Google' \
     "${PERFZERO_METADATA_URL:-http://metadata.google.internal}/computeMetadata/v1/instance/service-accounts/default/token" |
-    sed -n 's/.*"access_token" *: *"\([^"]*\)".*/\1/p')
-  [ -n "$token" ] || return 1
-  (umask 077 && printf '%s' "$token" > "$cache")
-  printf '%s' "$token"
+    sed -n 's/.*"access_token" *: *"\([^"]*\)".*/\1/p'
 }
+gcs_token() { cached_token "${PERFZERO_STATE_DIR:-/tmp}/gcs-token" gcs_token_fresh; }
 # storage_get BUCKET OBJECT FILE: one object by name through the JSON API. Not `gcloud storage cp`:
 # for an object that is not there it falls back to listing the prefix, which a prefix condition
 # refuses (403 where a 404 was due), and it reads [ ] * ? in names as wildcards.
@@ -42,7 +24,7 @@ storage_get() {
   local token code
   token=$(gcs_token) || { echo "storage-gcp: no token from the metadata server" >&2; return 1; }
   code=$(curl -gsS --connect-timeout 10 --retry 2 -o "$3" -w '%{http_code}' -H "Authorization: Bearer $token" \
-    "${PERFZERO_GCS_ENDPOINT:-https://storage.googleapis.com}/storage/v1/b/$1/o/$(gcs_name "$2")?alt=media") ||
+    "${PERFZERO_GCS_ENDPOINT:-https://storage.googleapis.com}/storage/v1/b/$1/o/$(percent_encode "$2")?alt=media") ||
     { rm -f "$3"; return 1; }
   [ "$code" = 200 ] && return 0
   rm -f "$3"

@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# What the uploaders that speak a REST API with curl share (storage-azure.sh, storage-gcp.sh source
+# it from their own folder): object names percent-encoded, and the instance identity's token cached.
+
+# percent_encode NAME [KEEP]: NAME percent-encoded byte by byte (UTF-8 too), but for unreserved
+# characters and KEEP (Azure's blob paths keep '/'; GCS's JSON API takes the name whole, '/' as %2F).
+percent_encode() {
+  local LC_ALL=C name=$1 keep=${2:-} out="" c i
+  for ((i = 0; i < ${#name}; i++)); do
+    c=${name:i:1}
+    if [[ "$c" == [A-Za-z0-9._~-] ]] || [ "$c" = "$keep" ]; then
+      out+=$c
+    else
+      out+=$(printf '%%%02X' "'$c")
+    fi
+  done
+  echo "$out"
+}
+
+# cached_token FILE COMMAND...: the token COMMAND prints, asked at most every 10 minutes (metadata
+# services rate-limit; tokens last an hour or more) and kept in FILE, which only root reads (the
+# container mounts the results folder, not this one).
+cached_token() {
+  local cache=$1 token
+  shift
+  if [ -s "$cache" ] && [ $(($(date +%s) - $(stat -c %Y "$cache"))) -lt 600 ]; then
+    cat "$cache"
+    return 0
+  fi
+  token=$("$@")
+  [ -n "$token" ] || return 1
+  (umask 077 && printf '%s' "$token" > "$cache")
+  printf '%s' "$token"
+}
