@@ -83,7 +83,8 @@ def lint_resources(path, text):
                 problem(path, f"{where} does not require IMDSv2 (http_tokens = \"required\")")
             if not re.search(r"encrypted\s*=\s*true", body):
                 problem(path, f"{where} root volume is not encrypted")
-        if rtype == "oci_core_instance" and not re.search(r"are_legacy_imds_endpoints_disabled\s*=\s*true", body):
+        if rtype in ("oci_core_instance", "oci_core_instance_configuration") and \
+                not re.search(r"are_legacy_imds_endpoints_disabled\s*=\s*true", body):
             problem(path, f"{where} leaves the legacy (v1) metadata endpoints enabled")
         if rtype.startswith("google_project_iam") or rtype.startswith("aws_iam_policy_attachment"):
             problem(path, f"{where}: no project- or account-wide grants; write only under the results prefix")

@@ -67,29 +67,46 @@ poweroff_now() {
   exit "${1:-0}"
 }
 
-# discover_hosts: PERFZERO_CLUSTER_HOSTS from PERFZERO_CLUSTER_HOSTS_OBJECT, asked every 10 s until
-# PERFZERO_CLUSTER_WAIT_SECONDS, and this node's place in it (the host whose address is one of this
-# node's); kept in the state folder for the release step, which reads the settings again.
+# discover_hosts: PERFZERO_CLUSTER_HOSTS from PERFZERO_CLUSTER_HOSTS_OBJECT, asked every 10 s for
+# PERFZERO_CLUSTER_DISCOVER_SECONDS (1800: the object comes once the whole pool runs and its policy
+# has spread), and this node's place in it: the one host whose address is one of this node's. Kept
+# in the state folder for the release step, which reads the settings again.
 hosts_file=$PERFZERO_STATE_DIR/cluster-hosts
 discover_hosts() {
-  local deadline=$((SECONDS + PERFZERO_CLUSTER_WAIT_SECONDS)) entry i=0 mine
-  storage_setup || { log "cannot set up the $PERFZERO_CLOUD storage client"; return 1; }
-  until storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_CLUSTER_HOSTS_OBJECT" "$hosts_file.new" > /dev/null 2>&1; do
+  local deadline=$((SECONDS + ${PERFZERO_CLUSTER_DISCOVER_SECONDS:-1800})) entry addr i=0 matches=0 tries
+  local -a mine
+  # The storage client's install may meet first boot's own apt run: asked again, as the packages are.
+  for tries in 1 2 3 4 5; do
+    storage_setup && break
+    [ "$tries" -lt 5 ] || { log "cannot set up the $PERFZERO_CLOUD storage client"; return 1; }
+    sleep 30
+  done
+  until storage_get "$PERFZERO_RESULTS_BUCKET" "$PERFZERO_CLUSTER_HOSTS_OBJECT" "$hosts_file.new" \
+    > /dev/null 2> "$hosts_file.err"; do
     if [ "$SECONDS" -ge "$deadline" ]; then
-      log "no cluster hosts at $(storage_url "$PERFZERO_CLUSTER_HOSTS_OBJECT") within $PERFZERO_CLUSTER_WAIT_SECONDS s"
+      log "no cluster hosts at $(storage_url "$PERFZERO_CLUSTER_HOSTS_OBJECT") within" \
+        "${PERFZERO_CLUSTER_DISCOVER_SECONDS:-1800} s; the last answer: $(tr '\n' ' ' < "$hosts_file.err" | cut -c1-300)"
       return 1
     fi
     sleep 10
   done
   PERFZERO_CLUSTER_HOSTS=$(tr -s '\n\t' '  ' < "$hosts_file.new")
-  mine=" $(hostname -I 2> /dev/null) "
+  read -r -a mine <<< "$(hostname -I 2> /dev/null)"
   PERFZERO_CLUSTER_INDEX=""
   for entry in $PERFZERO_CLUSTER_HOSTS; do
-    [[ "$mine" == *" ${entry#*=} "* ]] && PERFZERO_CLUSTER_INDEX=$i
+    addr=${entry#*=}
+    if [[ "$entry" != ?*=* || ! "$addr" =~ ^[0-9a-fA-F.:]+$ ]]; then
+      log "FAILED: the cluster's hosts hold '$entry', not name=address: $PERFZERO_CLUSTER_HOSTS"
+      return 1
+    fi
+    if printf '%s\n' "${mine[@]}" | grep -qxF "$addr"; then
+      PERFZERO_CLUSTER_INDEX=$i
+      matches=$((matches + 1))
+    fi
     i=$((i + 1))
   done
-  if [ -z "$PERFZERO_CLUSTER_INDEX" ]; then
-    log "FAILED: none of this node's addresses ($mine) is a host of the cluster: $PERFZERO_CLUSTER_HOSTS"
+  if [ "$matches" -ne 1 ]; then
+    log "FAILED: $matches of the cluster's hosts are this node's addresses (${mine[*]}), not one: $PERFZERO_CLUSTER_HOSTS"
     return 1
   fi
   printf '%s\n%s\n' "$PERFZERO_CLUSTER_HOSTS" "$PERFZERO_CLUSTER_INDEX" > "$hosts_file"
@@ -100,7 +117,7 @@ if [ -z "${PERFZERO_CLUSTER_HOSTS:-}" ] && [ -n "${PERFZERO_CLUSTER_HOSTS_OBJECT
     { read -r PERFZERO_CLUSTER_HOSTS && read -r PERFZERO_CLUSTER_INDEX; } < "$hosts_file" ||
       { log "release: no hosts in $hosts_file"; exit 0; }
   elif ! discover_hosts; then
-    poweroff_now 2 # no place in the cluster: nothing to run, nothing to bill but this boot
+    poweroff_now 2 # no place in the cluster: nothing to run (OCI bills a stopped bare-metal node: see the example's README)
   fi
 fi
 
@@ -237,12 +254,24 @@ share_results() {
   fi
 }
 
+# open_to_peers: OCI's Ubuntu images reject every new inbound connection but SSH in iptables (the
+# network security group does not reach that far): each peer is let in, whatever the port (Slurm,
+# munge, NFS, MPI and the benchmarks pick theirs).
+open_to_peers() {
+  [ "$PERFZERO_CLOUD" = oci ] && command -v iptables > /dev/null || return 0
+  local line
+  for line in "${hosts[@]}"; do
+    iptables -C INPUT -s "${line#* }" -j ACCEPT 2> /dev/null || iptables -I INPUT -s "${line#* }" -j ACCEPT || return 1
+  done
+}
+
 join_cluster() {
   local key
   # The storage client first: the packages come through it.
   storage_setup || { log "cannot set up the $PERFZERO_CLOUD storage client"; return 1; }
   install_missing || { log "cannot install the cluster's packages"; return 1; }
   name_hosts || { log "cannot set the hostname and /etc/hosts"; return 1; }
+  open_to_peers || { log "cannot let the other nodes through this node's firewall"; return 1; }
   key=$(munge_key) || return 1
   share_results || return 1
   if ! { "$PERFZERO_LIB_DIR/slurm-node.sh" config && "$PERFZERO_LIB_DIR/slurm-node.sh" munge "$key" &&

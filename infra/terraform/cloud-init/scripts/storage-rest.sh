@@ -3,7 +3,8 @@
 # it from their own folder): object names percent-encoded, and the instance identity's token cached.
 
 # percent_encode NAME [KEEP]: NAME percent-encoded byte by byte (UTF-8 too), but for unreserved
-# characters and KEEP (Azure's blob paths keep '/'; GCS's JSON API takes the name whole, '/' as %2F).
+# characters and KEEP, one character (Azure's blob paths keep '/'; GCS's JSON API takes the name
+# whole, '/' as %2F).
 percent_encode() {
   local LC_ALL=C name=$1 keep=${2:-} out="" c i
   for ((i = 0; i < ${#name}; i++)); do
@@ -14,7 +15,7 @@ percent_encode() {
       out+=$(printf '%%%02X' "'$c")
     fi
   done
-  echo "$out"
+  printf '%s\n' "$out"
 }
 
 # cached_token FILE COMMAND...: the token COMMAND prints, asked at most every 10 minutes (metadata
@@ -29,6 +30,7 @@ cached_token() {
   fi
   token=$("$@")
   [ -n "$token" ] || return 1
-  (umask 077 && printf '%s' "$token" > "$cache")
+  # Written aside and moved: downloads running side by side (fetch_run) may read it meanwhile.
+  (umask 077 && printf '%s' "$token" > "$cache.$$" && mv -f "$cache.$$" "$cache")
   printf '%s' "$token"
 }

@@ -10,11 +10,15 @@ locals {
   suite_path = coalesce(var.suite_path, "${path.root}/../../../../../benchmarks/suites/cluster_interconnect.yaml")
   name       = "pz-${var.execution_id}"
   tags       = merge(var.cost_tags, { "perfzero-run" = local.name, "perfzero-execution" = var.execution_id })
-  # The shapes a cluster network takes: bare-metal GPU and HPC shapes with an RDMA network interface
-  # (OCI docs, "Cluster Networks with Instance Pools" and "Supported Shapes", read 2026-11).
-  cluster_network_supported = can(regex("^BM\\.(GPU|HPC|Optimized3)", var.shape))
-  dynamic_group             = "${local.name}-cluster"
-  hosts_object              = module.cloud_init.cluster_hosts_object
+  # The shapes a cluster network takes: bare-metal GPU and HPC shapes with an RDMA network interface,
+  # by name (OCI docs, "Cluster Networks with Instance Pools", "Supported Shapes", read 2026-11);
+  # other BM.GPU shapes (A10, T1, GPU2, GPU3) have no RDMA fabric.
+  cluster_network_supported = contains([
+    "BM.GPU4.8", "BM.GPU.B4.8", "BM.GPU.A100-v2.8", "BM.GPU.H100.8", "BM.GPU.H200.8", "BM.GPU.B200.8",
+    "BM.GPU.GB200.4", "BM.GPU.MI300X.8", "BM.HPC2.36", "BM.HPC.E5.144", "BM.Optimized3.36",
+  ], var.shape)
+  dynamic_group = "${local.name}-cluster"
+  hosts_object  = module.cloud_init.cluster_hosts_object
 }
 
 # The munge key: random, kept in a Vault secret (and in this configuration's state, which is
@@ -100,6 +104,11 @@ resource "oci_core_instance_configuration" "node" {
   compartment_id = var.compartment_ocid
   display_name   = "${local.name}-node"
   freeform_tags  = local.tags
+  # A new user data (another execution_id) is a new configuration, made before the pool lets go of
+  # the old one; the cluster network is then made anew with it (replace_triggered_by there).
+  lifecycle {
+    create_before_destroy = true
+  }
   instance_details {
     instance_type = "compute"
     launch_details {
@@ -143,9 +152,10 @@ resource "oci_core_cluster_network" "this" {
     primary_subnet_id   = var.subnet_ocid
   }
   lifecycle {
+    replace_triggered_by = [oci_core_instance_configuration.node.id]
     precondition {
       condition     = local.cluster_network_supported
-      error_message = "A cluster network takes bare-metal RDMA shapes only (BM.GPU*, BM.HPC*, BM.Optimized3.36): for other shapes use one instance per node (the oci module)."
+      error_message = "A cluster network takes the bare-metal RDMA shapes only (BM.GPU4.8, BM.GPU.A100-v2.8, BM.GPU.H100.8, BM.HPC2.36, BM.Optimized3.36 ...: local.cluster_network_supported): for other shapes use one instance per node (the oci module)."
     }
   }
 }
@@ -163,6 +173,7 @@ data "oci_core_instance" "node" {
 }
 
 locals {
+  # Sorted as text ("10.0.0.100" before "10.0.0.20"): any order every node reads alike will do.
   addresses = sort([for n in data.oci_core_instance.node : n.private_ip])
   hosts     = join(" ", [for i, address in local.addresses : "pz-node${i}=${address}"])
 }
@@ -175,6 +186,13 @@ resource "oci_objectstorage_object" "hosts" {
   content      = "${local.hosts}\n"
   content_type = "text/plain"
   depends_on   = [oci_identity_policy.nodes]
+  lifecycle {
+    # Every node has its own address, or none would know its place.
+    precondition {
+      condition     = length(distinct(compact(local.addresses))) == var.nodes
+      error_message = "The cluster network's instances do not each have a private address yet: ${join(", ", local.addresses)}."
+    }
+  }
 }
 
 # The nodes' identity: a dynamic group of exactly the pool's instances (their ids are known once the

@@ -57,7 +57,7 @@ variable "vault_key_ocid" {
 variable "shape" {
   type        = string
   default     = "BM.Optimized3.36"
-  description = "The nodes' bare-metal shape (all alike), one that a cluster network takes: BM.GPU*, BM.HPC* or BM.Optimized3.36."
+  description = "The nodes' bare-metal shape (all alike), one that a cluster network takes (local.cluster_network_supported in main.tf: BM.GPU4.8, BM.GPU.A100-v2.8, BM.GPU.H100.8, BM.HPC2.36, BM.Optimized3.36 ...)."
 }
 
 variable "nodes" {
