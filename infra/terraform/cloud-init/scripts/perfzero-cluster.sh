@@ -25,7 +25,8 @@
 # PERFZERO_IMAGE_ARCHIVE_BUCKET; empty: perfzero must be installed), and, for tests on one machine,
 # PERFZERO_CLUSTER_SHARED (nfs, the default, or local: the nodes are namespaces of one machine that
 # already share its file system, and its services are not theirs to stop),
-# PERFZERO_CLUSTER_WAIT_SECONDS (how long a node waits for the others, default 900) and
+# PERFZERO_CLUSTER_WAIT_SECONDS (how long a node waits for the others, default 900),
+# PERFZERO_CLUSTER_DISCOVER_SECONDS (how long a discovering node waits for the hosts, default 1800) and
 # PERFZERO_CLUSTER_RELEASE_SECONDS (how long the head waits for the nodes' timelines, default 120).
 set -uo pipefail
 
