@@ -3,17 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <thread>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "history/ordered_decoder.hpp"
 #include "history/run_document.hpp"
 #include "history/store_rows.hpp"
 #include "results/model_json.hpp"
@@ -163,82 +161,6 @@ std::optional<results::Run> Store::show(const std::string& execution_id) {
   }
 }
 
-namespace {
-
-// Documents decoded on a few long-lived threads, handed back in the order they were given. One
-// thread per document (std::async) cost a third of the run in the kernel: each new thread took a
-// fresh malloc arena and its pages.
-class OrderedDecoder {
- public:
-  struct Restored {
-    results::Run run;
-    std::string problem;
-  };
-  using Job = std::function<Restored()>;
-
-  explicit OrderedDecoder(std::size_t threads) {
-    try {
-      for (std::size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
-    } catch (...) {  // a thread that could not start: those that did are stopped, not left joinable
-      stop();
-      throw;
-    }
-  }
-  OrderedDecoder(const OrderedDecoder&) = delete;
-  OrderedDecoder& operator=(const OrderedDecoder&) = delete;
-  ~OrderedDecoder() { stop(); }
-
-  void give(Job job) {
-    std::lock_guard lock(mutex_);
-    jobs_.emplace_back(given_++, std::move(job));
-    changed_.notify_all();
-  }
-  std::size_t pending() const { return given_ - taken_; }
-  // The oldest job's result, once it is there.
-  Restored take() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return done_.count(taken_) > 0; });
-    auto node = done_.extract(taken_++);
-    return std::move(node.mapped());
-  }
-
- private:
-  void stop() noexcept {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-      jobs_.clear();
-    }
-    changed_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
-  void work() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-      if (stopping_) return;
-      auto [number, job] = std::move(jobs_.front());
-      jobs_.pop_front();
-      lock.unlock();
-      Restored restored = job();
-      lock.lock();
-      done_.emplace(number, std::move(restored));
-      changed_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<std::pair<std::size_t, Job>> jobs_;
-  std::map<std::size_t, Restored> done_;
-  std::size_t given_ = 0;
-  std::size_t taken_ = 0;
-  bool stopping_ = false;
-  std::vector<std::thread> workers_;
-};
-
-}  // namespace
-
 void Store::for_each_run(
     const std::string& label, std::optional<double> since, const std::function<bool(const RunRow& row)>& want,
     const std::function<void(const RunRow& row, results::Run&& run, const std::string& problem)>& fn,
@@ -326,109 +248,6 @@ ResolvedId Store::resolve_id(const std::string& prefix) {
       "ORDER BY execution_id LIMIT 10",
       {text(prefix)});
   for (const auto& r : rows) out.matches.push_back(r[0].value_or(""));
-  return out;
-}
-
-std::vector<Series> Store::series(const SeriesFilter& filter) {
-  // Its three reads see one state of the database: a run re-ingested between them would otherwise
-  // be missing from the points.
-  std::optional<ReadSnapshot> own_snapshot;
-  if (!reading_) own_snapshot.emplace(*this);
-  // Three narrow reads grouped here rather than one join sorted by the database: sorting every point
-  // of a long history by five text columns was most of `history site`'s time before its pages
-  // (400,000 points: about 7 s), and each point's row repeated its run's and series' texts.
-  std::string runs_where = "WHERE r.execution_timestamp >= $1";
-  std::vector<SqlValue> params = {filter.since.value_or(-1e300)};
-  if (!filter.label.empty()) {
-    runs_where += " AND r.execution_label = $2";
-    params.emplace_back(text(filter.label));  // as stored: PostgreSQL refuses bytes that are not UTF-8
-  }
-  struct RunKey {
-    std::size_t configuration = 0;  // into `configurations`
-    std::string execution_id;
-    double execution_timestamp = 0;
-    std::string commit;
-  };
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> configuration_index;
-  std::vector<const std::tuple<std::string, std::string, std::string>*> configurations;
-  std::map<std::int64_t, RunKey> runs;
-  for (const auto& r : db_->query("SELECT r.id, r.execution_label, r.system_name, r.image, r.execution_id, "
-                                  "r.execution_timestamp, r.commit_id FROM runs r " +
-                                      runs_where,
-                                  params)) {
-    auto [it, inserted] = configuration_index.try_emplace({r[1].value_or(""), r[2].value_or(""), r[3].value_or("")},
-                                                          configurations.size());
-    if (inserted) configurations.push_back(&it->first);
-    runs[std::stoll(r[0].value_or("0"))] = {it->second, r[4].value_or(""), std::stod(r[5].value_or("0")),
-                                            r[6].value_or("")};
-  }
-  struct SeriesKey {
-    std::string case_name, metric, unit;
-    Direction direction = Direction::unspecified;
-    bool kept = false;  // by the method and metric filters, applied once per series
-  };
-  std::map<std::int64_t, SeriesKey> stored_series;
-  for (const auto& r : db_->query("SELECT id, case_name, metric, unit, direction FROM series")) {
-    SeriesKey k{r[1].value_or(""), r[2].value_or(""), r[3].value_or(""),
-                direction_from_string(r[4].value_or("")).value_or(Direction::unspecified)};
-    // The filters are regular expressions, which the two dialects spell differently: applied here.
-    k.kept = (!filter.method || filter.method(k.case_name)) && (!filter.metric || filter.metric(k.metric));
-    stored_series[std::stoll(r[0].value_or("0"))] = std::move(k);
-  }
-  // A series is its configuration, case and metric (docs/history.md): stored series that differ only
-  // in unit or direction (a method whose unit changed) are one, named by its oldest point's.
-  std::map<std::pair<std::string, std::string>, std::size_t> name_index;
-  std::map<std::int64_t, std::size_t> name_of_series;
-  for (const auto& [id, k] : stored_series) {
-    if (k.kept) name_of_series[id] = name_index.try_emplace({k.case_name, k.metric}, name_index.size()).first->second;
-  }
-  struct Point {
-    std::int64_t run_id;  // the tie-break of equal times
-    std::int64_t series_id;
-    SeriesPoint point;
-  };
-  std::map<std::pair<std::size_t, std::size_t>, std::vector<Point>> grouped;  // by (configuration, name)
-  std::string points_sql = std::string("SELECT p.run_id, p.series_id, ") +
-                           (filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials") +
-                           " FROM series_points p JOIN runs r ON r.id = p.run_id " + runs_where;
-  // A run whose every trial was disturbed has no undisturbed median: not a point of the series.
-  if (!filter.use_flagged) points_sql += " AND p.value IS NOT NULL";
-  for (const auto& r : db_->query(points_sql, params)) {
-    const std::int64_t run_id = std::stoll(r[0].value_or("0"));
-    const std::int64_t series_id = std::stoll(r[1].value_or("0"));
-    const auto run = runs.find(run_id);
-    const auto name = name_of_series.find(series_id);
-    // Not kept by the filters, or a run stored after the runs were read (another ingest's).
-    if (run == runs.end() || name == name_of_series.end()) continue;
-    grouped[{run->second.configuration, name->second}].push_back(
-        {run_id, series_id,
-         SeriesPoint{run->second.execution_id, run->second.execution_timestamp, run->second.commit,
-                     std::stod(r[2].value_or("0")), std::stoi(r[3].value_or("0"))}});
-  }
-  std::vector<Series> out;
-  out.reserve(grouped.size());
-  for (auto& [key, points] : grouped) {
-    std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
-      return std::tie(a.point.execution_timestamp, a.run_id) < std::tie(b.point.execution_timestamp, b.run_id);
-    });
-    const auto& [label, system_name, image] = *configurations[key.first];
-    const SeriesKey& k = stored_series.at(points.front().series_id);
-    Series& s = out.emplace_back();
-    s.label = label;
-    s.system_name = system_name;
-    s.image = image;
-    s.case_name = k.case_name;
-    s.metric = k.metric;
-    s.unit = k.unit;
-    s.direction = k.direction;
-    s.points.reserve(points.size());
-    for (auto& p : points) s.points.push_back(std::move(p.point));
-  }
-  // Byte order, as SQLite's BINARY collation gave before, whichever database it came from.
-  std::sort(out.begin(), out.end(), [](const Series& a, const Series& b) {
-    return std::tie(a.label, a.system_name, a.image, a.case_name, a.metric) <
-           std::tie(b.label, b.system_name, b.image, b.case_name, b.metric);
-  });
   return out;
 }
 
