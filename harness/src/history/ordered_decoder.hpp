@@ -1,31 +1,26 @@
 #pragma once
-// A small pool that decodes stored run documents off the calling thread and hands the results back
-// in the order they were given (history::Store::for_each_run, docs/performance.md).
+// A small pool that runs jobs off the calling thread and hands their results back in the order the
+// jobs were given: stored run documents decoded while the caller writes pages
+// (history::Store::for_each_run, docs/performance.md).
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "results/model.hpp"
-
 namespace perfzero::history {
 
-// Documents decoded on a few long-lived threads, handed back in the order they were given. One
-// thread per document (std::async) cost a third of the run in the kernel: each new thread took a
-// fresh malloc arena and its pages.
+// Long-lived threads, not one per job: one thread per document (std::async) cost a third of the
+// site's time in the kernel, each new thread taking a fresh malloc arena and its pages. A job must
+// not throw (its result says what went wrong).
+template <typename Result>
 class OrderedDecoder {
  public:
-  struct Restored {
-    results::Run run;
-    std::string problem;
-  };
-  using Job = std::function<Restored()>;
+  using Job = std::function<Result()>;
 
   explicit OrderedDecoder(std::size_t threads) {
     try {
@@ -46,7 +41,7 @@ class OrderedDecoder {
   }
   std::size_t pending() const { return given_ - taken_; }
   // The oldest job's result, once it is there.
-  Restored take() {
+  Result take() {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return done_.count(taken_) > 0; });
     auto node = done_.extract(taken_++);
@@ -71,9 +66,9 @@ class OrderedDecoder {
       auto [number, job] = std::move(jobs_.front());
       jobs_.pop_front();
       lock.unlock();
-      Restored restored = job();
+      Result result = job();
       lock.lock();
-      done_.emplace(number, std::move(restored));
+      done_.emplace(number, std::move(result));
       changed_.notify_all();
     }
   }
@@ -81,7 +76,7 @@ class OrderedDecoder {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::pair<std::size_t, Job>> jobs_;
-  std::map<std::size_t, Restored> done_;
+  std::map<std::size_t, Result> done_;
   std::size_t given_ = 0;
   std::size_t taken_ = 0;
   bool stopping_ = false;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <map>
 #include <optional>
 #include <thread>
@@ -176,14 +175,16 @@ void Store::for_each_run(
       std::string(kListColumns) + ", r.id FROM runs r " + where + " ORDER BY r.execution_timestamp, r.id", params);
   // Inflating and parsing a document is most of the time (about 3 ms for 5 cases of 5 trials); the
   // connection is not shared between threads, so only that part moves off this one.
+  struct Restored {
+    RunRow row;
+    results::Run run;
+    std::string problem;
+  };
   const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
-  OrderedDecoder decoder(threads);
-  std::deque<RunRow> given;
+  OrderedDecoder<Restored> decoder(threads);
   const auto hand_over_oldest = [&] {
-    auto restored = decoder.take();
-    const RunRow row = std::move(given.front());
-    given.pop_front();
-    fn(row, std::move(restored.run), restored.problem);
+    Restored restored = decoder.take();
+    fn(restored.row, std::move(restored.run), restored.problem);
   };
   for (const auto& r : rows) {
     RunRow row = row_of(r);
@@ -192,25 +193,24 @@ void Store::for_each_run(
         db_->query("SELECT document FROM run_documents WHERE run_id = $1", {std::stoll(r[11].value_or("0"))});
     std::optional<std::string> bytes;
     if (!doc.empty()) bytes = doc[0][0].value_or("");
-    decoder.give([bytes = std::move(bytes), status = row.status, id = row.execution_id, detail]() {
-      OrderedDecoder::Restored out;
+    decoder.give([bytes = std::move(bytes), row = std::move(row), detail]() {
+      Restored out{row, {}, {}};
       try {
         if (!bytes) throw HistoryError("it has no stored document");
         out.run = restore_document(*bytes, detail);
-        out.run.status = status;
+        out.run.status = out.row.status;
       } catch (const std::exception& e) {
-        out.problem = "run " + id + ": " + e.what();
+        out.problem = "run " + out.row.execution_id + ": " + e.what();
         out.run = results::Run();
       } catch (...) {
-        out.problem = "run " + id + ": its document could not be read";
+        out.problem = "run " + out.row.execution_id + ": its document could not be read";
         out.run = results::Run();
       }
       return out;
     });
-    given.push_back(std::move(row));
     if (decoder.pending() >= 2 * threads) hand_over_oldest();
   }
-  while (!given.empty()) hand_over_oldest();
+  while (decoder.pending() > 0) hand_over_oldest();
 }
 
 Store::LabelMedians Store::label_medians(const std::string& label, int last, const std::string& except_id,
