@@ -17,6 +17,7 @@ KernelRun neon_bf16(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   float32x4_t s = vdupq_n_f32(0.0F);
   PERFZERO_REP16(SUM)

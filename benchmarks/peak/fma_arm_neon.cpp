@@ -16,6 +16,7 @@ KernelRun neon_fp32(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   float32x4_t s = vdupq_n_f32(0.0F);
   PERFZERO_REP16(SUM)
@@ -34,6 +35,7 @@ KernelRun neon_fp64(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   float64x2_t s = vdupq_n_f64(0.0);
   PERFZERO_REP16(SUM)

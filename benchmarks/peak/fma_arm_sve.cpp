@@ -17,6 +17,7 @@ KernelRun sve_fp32(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   svfloat32_t s = svdup_f32(0.0F);
   PERFZERO_REP16(SUM)
@@ -37,6 +38,7 @@ KernelRun sve_fp64(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   svfloat64_t s = svdup_f64(0.0);
   PERFZERO_REP16(SUM)

@@ -16,6 +16,7 @@ KernelRun avx2_fp32(std::uint64_t iterations) {
   PERFZERO_REP12(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP12(STEP)
+    PERFZERO_REP12(PERFZERO_KEEP)
   }
   __m256 s = _mm256_setzero_ps();
   PERFZERO_REP12(SUM)
@@ -34,6 +35,7 @@ KernelRun avx2_fp64(std::uint64_t iterations) {
   PERFZERO_REP12(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP12(STEP)
+    PERFZERO_REP12(PERFZERO_KEEP)
   }
   __m256d s = _mm256_setzero_pd();
   PERFZERO_REP12(SUM)

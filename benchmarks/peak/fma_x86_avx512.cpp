@@ -17,6 +17,7 @@ KernelRun avx512_fp32(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   __m512 s = _mm512_setzero_ps();
   PERFZERO_REP16(SUM)
@@ -35,6 +36,7 @@ KernelRun avx512_fp64(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   __m512d s = _mm512_setzero_pd();
   PERFZERO_REP16(SUM)
@@ -56,6 +58,7 @@ KernelRun avx512_bf16(std::uint64_t iterations) {
   PERFZERO_REP16(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP16(STEP)
+    PERFZERO_REP16(PERFZERO_KEEP)
   }
   __m512 s = _mm512_setzero_ps();
   PERFZERO_REP16(SUM)

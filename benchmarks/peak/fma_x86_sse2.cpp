@@ -16,6 +16,7 @@ KernelRun sse2_fp32(std::uint64_t iterations) {
   PERFZERO_REP12(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP12(STEP)
+    PERFZERO_REP12(PERFZERO_KEEP)
   }
   __m128 s = _mm_setzero_ps();
   PERFZERO_REP12(SUM)
@@ -34,6 +35,7 @@ KernelRun sse2_fp64(std::uint64_t iterations) {
   PERFZERO_REP12(DECL)
   for (std::uint64_t n = 0; n < iterations; ++n) {
     PERFZERO_REP12(STEP)
+    PERFZERO_REP12(PERFZERO_KEEP)
   }
   __m128d s = _mm_setzero_pd();
   PERFZERO_REP12(SUM)
