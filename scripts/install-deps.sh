@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what perfzero-cpp needs on Debian 12 (bookworm), from scripts/deps/packages.txt.
 # usage: scripts/install-deps.sh [--build]
-#   (default)  everything scripts/test.sh needs: the build set plus PoCL and the test set
+#   (default)  everything scripts/test.sh needs: the build set plus PoCL and the test set, and the
+#              test set's PyPI packages in the virtual environment build/venv (PERFZERO_VENV)
 #   --build    only what building perfzero, the launcher and the workers needs (scripts/quickstart.sh)
 # Safe to run again: it only calls apt-get when a package is missing.
 set -euo pipefail
@@ -26,24 +27,6 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=sudo
 fi
 
-# The infra runner test's local S3-compatible server; Debian packages none.
-install_s3rver() {
-  command -v s3rver > /dev/null && return 0
-  # Debian's nodejs and npm, unless a Node.js with npm is already installed (e.g. NodeSource's).
-  command -v npm > /dev/null || $sudo apt-get install -y -q --no-install-recommends nodejs npm
-  echo "install-deps: installing s3rver 3.7.1 from the npm registry (infra runner test)"
-  $sudo npm install -g --no-fund --no-audit s3rver@3.7.1
-}
-
-# Microsoft's local Blob Storage emulator, for the runner's Azure uploader; Debian packages none.
-# 3.35.0: the last release that runs on Debian 12's Node.js 18 (3.36 wants 21, 3.37 wants 22).
-install_azurite() {
-  command -v azurite-blob > /dev/null && return 0
-  command -v npm > /dev/null || $sudo apt-get install -y -q --no-install-recommends nodejs npm
-  echo "install-deps: installing azurite 3.35.0 from the npm registry (infra runner test, Azure)"
-  $sudo npm install -g --no-fund --no-audit azurite@3.35.0
-}
-
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -56,7 +39,20 @@ else
   $sudo apt-get update -q
   $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+# The test set's Python tools from PyPI (scripts/deps/requirements.txt: the cloud stand-ins), in a
+# virtual environment of the checkout's own (docs/testing.md), never in Debian's Python. Made again
+# when the requirements change; pip's own cache may be empty (CI's is).
 if [[ " ${sets[*]} " == *" test "* ]]; then
-  install_s3rver
-  install_azurite
+  venv=${PERFZERO_VENV:-$PWD/build/venv}
+  requirements=scripts/deps/requirements.txt
+  stamp=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ "$(cat "$venv/.requirements.sha256" 2> /dev/null)" != "$stamp" ]; then
+    echo "install-deps: making $venv from $requirements (PyPI)"
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+    echo "$stamp" > "$venv/.requirements.sha256"
+  else
+    echo "install-deps: $venv is up to date with $requirements"
+  fi
 fi

@@ -61,7 +61,9 @@ def cluster_inputs(index, size=3, subnet_cidr="10.213.8.0/24", first_host=11, su
             "index": index,
             "subnet_cidr": subnet_cidr,
             "first_host": first_host,
-            "munge_key_secret": "arn:aws:secretsmanager:us-east-1:123456789012:secret:perfzero-munge-AbCdEf",
+            # The cluster test's moto makes the secret and says its ARN, which moto chooses.
+            "munge_key_secret": os.environ.get("PERFZERO_TEST_MUNGE_SECRET",
+                                               "arn:aws:secretsmanager:us-east-1:123456789012:secret:perfzero-munge-AbCdEf"),
             "package_objects": ["packages/perfzero_0.1.0_{arch}.deb", "packages/perfzero-mpi_0.1.0_{arch}.deb"],
         },
     })

@@ -2,7 +2,7 @@
 # The runner that cloud-init installs on every fleet instance, run for real: the AWS document is
 # rendered through `terraform console`, its files are extracted as cloud-init would write them, and
 # perfzero-runner.sh runs in a container (Debian's awscli and the Docker client on the host's
-# daemon) against a local S3 server (s3rver) on loopback, with the real perfzero-cpp image
+# daemon) against moto (tests/infra/moto.sh: S3 with IAM authentication on) on loopback, with the real perfzero-cpp image
 # (docker.e2e builds it) loaded from a `docker save` archive in that store. Three cases:
 #   a working suite: the run directory lands under <prefix>/aws/<system>/<execution_id>/ with DONE;
 #   a failing suite: FAILED (naming the exit status) and logs/ land, and no DONE;
@@ -11,7 +11,8 @@
 # (the binary given as the first argument, when it is) bills the working case's experiment from it
 # as a hand computation from the same timeline does.
 # Power-off is replaced by a marker file here only (PERFZERO_POWEROFF_COMMAND). Exit 77 (skipped)
-# with the reason when Docker, terraform, s3rver or the image is missing, except in CI.
+# A request signed with a wrong key is refused. Exit 77 (skipped) with the reason when Docker,
+# terraform, moto (build/venv) or the image is missing, except in CI.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
@@ -21,10 +22,10 @@ tag=perfzero-cpp:runner-test-amd64 # the name:tag the archive holds, as a fleet'
 bucket=perfzero-results
 prefix=ci/perfzero
 work=$(mktemp -d /tmp/perfzero-runner-test.XXXXXX)
-s3_pid=""
+moto_pid=""
 imds_pid=""
 cleanup() {
-  [ -n "$s3_pid" ] && kill "$s3_pid" 2> /dev/null
+  [ -n "$moto_pid" ] && kill "$moto_pid" 2> /dev/null
   [ -n "$imds_pid" ] && kill "$imds_pid" 2> /dev/null
   docker ps -aq --filter "name=pz-runner-test-$$" | xargs -r docker rm --force > /dev/null 2>&1
   docker rmi "$tag" > /dev/null 2>&1
@@ -33,28 +34,26 @@ cleanup() {
 trap cleanup EXIT
 # shellcheck source=tests/infra/checks.sh
 . "$here/checks.sh" # skip, check and the failure count
+# shellcheck source=tests/infra/moto.sh
+. "$here/moto.sh" # moto_require, moto_start
 
 command -v terraform > /dev/null || skip "terraform is not on the PATH (infra/README.md)"
-command -v s3rver > /dev/null || skip "s3rver is not installed (scripts/install-deps.sh: npm install -g s3rver)"
+moto_require
 "$source_dir/scripts/docker-env.sh" || skip "Docker cannot start here (reason above)"
 docker image inspect "$image" > /dev/null 2>&1 || skip "image $image is missing (docker.e2e builds it)"
 docker build -q -t perfzero-test-runner -f "$here/runner.Dockerfile" "$here" > "$work/build.log" 2>&1 ||
   { cat "$work/build.log"; echo "FAILED: building the runner container"; exit 1; }
 
-# The S3 server, on loopback only; s3rver accepts the fixed key S3RVER/S3RVER.
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/s3"
-s3rver --address 127.0.0.1 --port "$port" --directory "$work/s3" --configure-bucket "$bucket" --silent \
-  > "$work/s3rver.log" 2>&1 &
-s3_pid=$!
+# The S3 server, on loopback only, with the bucket and a user whose key signs every request.
+moto_start 127.0.0.1 "$work/moto.log" "$bucket" || exit 1
 s3() { # s3 ARGS...: the AWS CLI (Debian's, in the runner container) against the local server
-  docker run --rm --network host -v "$work:$work" -e AWS_ACCESS_KEY_ID=S3RVER -e AWS_SECRET_ACCESS_KEY=S3RVER \
-    -e AWS_DEFAULT_REGION=us-east-1 perfzero-test-runner aws --endpoint-url "http://127.0.0.1:$port" s3 "$@"
+  docker run --rm --network host -v "$work:$work" -e AWS_ACCESS_KEY_ID -e AWS_SECRET_ACCESS_KEY \
+    -e AWS_DEFAULT_REGION=us-east-1 perfzero-test-runner aws --endpoint-url "$moto_endpoint" s3 "$@"
 }
-for _ in $(seq 1 50); do
-  /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2> /dev/null && break
-  sleep 0.2
-done
+# shellcheck disable=SC2016 # expanded when the check runs
+check "a request signed with a wrong key is refused" \
+  eval '! AWS_SECRET_ACCESS_KEY=wrong-key s3 ls "s3://$bucket/" > "$work/wrong-key.log" 2>&1 &&
+        grep -q SignatureDoesNotMatch "$work/wrong-key.log"'
 
 # The image archive, as a user uploads it; the runner must docker-load it (the tag exists only there).
 if ! { docker tag "$image" "$tag" && docker save "$tag" | gzip -1 > "$work/image.tar.gz"; }; then
@@ -63,7 +62,7 @@ if ! { docker tag "$image" "$tag" && docker save "$tag" | gzip -1 > "$work/image
 fi
 docker rmi "$tag" > /dev/null
 s3 cp --only-show-errors "$work/image.tar.gz" "s3://$bucket/images/perfzero-cpp-runner-test-amd64.tar.gz" ||
-  { echo "FAILED: uploading the image archive to s3rver"; tail "$work/s3rver.log"; exit 1; }
+  { echo "FAILED: uploading the image archive to moto"; tail "$work/moto.log"; exit 1; }
 
 # run_case NAME EXECUTION_ID SUITE_TEXT [RUN_TIMEOUT_SECONDS [CAPACITY]]: renders, extracts and runs the runner.
 run_case() {
@@ -83,8 +82,8 @@ EOF
     { echo "FAILED: $name: rendering"; return 1; }
   local started=$SECONDS
   docker run --rm --name "pz-runner-test-$$-$name" --network host -v /var/run/docker.sock:/var/run/docker.sock \
-    -v "$work:$work" -e AWS_ACCESS_KEY_ID=S3RVER -e AWS_SECRET_ACCESS_KEY=S3RVER -e AWS_DEFAULT_REGION=us-east-1 \
-    -e PERFZERO_S3_ENDPOINT_URL="http://127.0.0.1:$port" -e PERFZERO_HOST_SETUP= \
+    -v "$work:$work" -e AWS_ACCESS_KEY_ID -e AWS_SECRET_ACCESS_KEY -e AWS_DEFAULT_REGION=us-east-1 \
+    -e PERFZERO_S3_ENDPOINT_URL="$moto_endpoint" -e PERFZERO_HOST_SETUP= \
     -e PERFZERO_LIB_DIR="$case_dir/root/usr/local/lib/perfzero" -e PERFZERO_CONFIG_DIR="$case_dir/root/etc/perfzero" \
     -e PERFZERO_STATE_DIR="$case_dir/state" \
     -e PERFZERO_POWEROFF_COMMAND="touch $case_dir/powered-off" ${timeout:+-e PERFZERO_RUN_TIMEOUT_SECONDS=$timeout} \
