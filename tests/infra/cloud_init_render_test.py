@@ -168,7 +168,7 @@ def check_cluster(work):
     check("cluster-gcp-node1: named for the machine type and the node count",
           out["system_name"] == "c2d-standard-16-x3", out["system_name"])
     check("cluster-gcp-node1: the GCP uploader reads secrets",
-          "gcloud secrets versions access" in files.get("/usr/local/lib/perfzero/storage-gcp.sh", ""), list(files))
+          "versions/latest:access" in files.get("/usr/local/lib/perfzero/storage-gcp.sh", ""), list(files))
     check("cluster-gcp-node1: run.env names the secret",
           "PERFZERO_MUNGE_KEY_SECRET='projects/my-project/secrets/pz-munge'" in files.get("/etc/perfzero/run.env", ""))
     check_scripts("cluster-gcp-node1", files, work)

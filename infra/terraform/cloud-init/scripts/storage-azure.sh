@@ -3,7 +3,7 @@
 # install on every VM) and the VM's user-assigned managed identity: a token for
 # https://storage.azure.com/ from the instance metadata service, whose role assignment is limited
 # to the results prefix. PERFZERO_AZURE_SAS (a SAS token) and PERFZERO_AZURE_BLOB_ENDPOINT point it
-# at another endpoint instead (the runner's test uses Azurite, Microsoft's local emulator).
+# at another endpoint instead (tests/infra/storage_azure_test.sh; docs: infra/README.md).
 # shellcheck source=/dev/null # storage-rest.sh, beside this file (checked on its own)
 . "$(dirname "${BASH_SOURCE[0]}")/storage-rest.sh" # percent_encode, cached_token
 azure_version=2020-10-02
@@ -40,12 +40,7 @@ storage_put_file() {
     -H "x-ms-blob-type: BlockBlob" -o /dev/null
 }
 # storage_put_dir DIR PREFIX: every file under DIR, as PREFIX/<its path>.
-storage_put_dir() {
-  local file
-  while IFS= read -r -d '' file; do
-    storage_put_file "$file" "$2/${file#"$1"/}" || return 1
-  done < <(find "$1" -type f -print0)
-}
+storage_put_dir() { put_each_file "$1" "$2"; }
 # storage_absent ERRFILE: whether storage_get's error says the blob does not exist (curl -f: 404).
 storage_absent() { grep -qE "error: 404|BlobNotFound" "$1"; }
 # storage_secret SECRET_URL FILE: a Key Vault secret (https://VAULT.vault.azure.net/secrets/NAME),

@@ -1,11 +1,9 @@
 # shellcheck shell=bash
-# Google Cloud Storage for perfzero-runner.sh, through gcloud (uploads, secrets) and the JSON API
-# with curl (downloads), as the instance's service account (Google's Ubuntu and Debian images ship
-# gcloud).
-storage_setup() {
-  command -v gcloud > /dev/null && return 0
-  snap install google-cloud-cli --classic
-}
+# Google Cloud Storage for perfzero-runner.sh, through the JSON API with curl (uploads and
+# downloads) and Secret Manager's REST API, as the instance's service account: no CLI to install on
+# every VM, and the same requests a local emulator answers (tests/infra/storage_gcp_test.sh runs
+# them against gcp-storage-emulator).
+storage_setup() { command -v curl > /dev/null || { apt-get update -q && apt-get install -y -q curl; }; }
 # shellcheck source=/dev/null # storage-rest.sh, beside this file (checked on its own)
 . "$(dirname "${BASH_SOURCE[0]}")/storage-rest.sh" # percent_encode, cached_token
 storage_url() { echo "gs://$PERFZERO_RESULTS_BUCKET/$1"; }
@@ -33,11 +31,26 @@ storage_get() {
 }
 # storage_absent ERRFILE: whether storage_get's error says the object does not exist.
 storage_absent() { grep -q "HTTP 404$" "$1"; }
-# storage_put_file FILE OBJECT (in the results bucket)
-storage_put_file() { gcloud storage cp --quiet "$1" "gs://$PERFZERO_RESULTS_BUCKET/$2"; }
-# storage_put_dir DIR PREFIX: copies the directory's contents (cp, not rsync: rsync lists the
-# destination, which the instance may not do).
-storage_put_dir() { gcloud storage cp --quiet --recursive "$1/*" "gs://$PERFZERO_RESULTS_BUCKET/$2/"; }
+# storage_put_file FILE OBJECT (in the results bucket): one simple upload (up to 5 TiB; a run's
+# files are small, and an image archive is only ever read). -T streams the file; -g: no globbing of
+# [ ] in the URL or in FILE (a sweep point's folder holds them).
+storage_put_file() {
+  local token
+  token=$(gcs_token) || { echo "storage-gcp: no token from the metadata server" >&2; return 1; }
+  curl -gsSf --connect-timeout 10 --retry 2 -X POST -T "$1" -o /dev/null -H "Authorization: Bearer $token" \
+    -H "Content-Type: application/octet-stream" \
+    "${PERFZERO_GCS_ENDPOINT:-https://storage.googleapis.com}/upload/storage/v1/b/$PERFZERO_RESULTS_BUCKET/o?uploadType=media&name=$(percent_encode "$2")"
+}
+# storage_put_dir DIR PREFIX: every file under DIR, as PREFIX/<its path> (no listing, which the
+# instance may not do).
+storage_put_dir() { put_each_file "$1" "$2"; }
 # storage_secret SECRET FILE: the latest version of a Secret Manager secret (projects/P/secrets/NAME),
-# read with the service account (roles/secretmanager.secretAccessor on that secret only).
-storage_secret() { gcloud secrets versions access latest --secret="$1" --quiet > "$2"; }
+# read with the service account (roles/secretmanager.secretAccessor on that secret only); the API
+# returns the payload base64-encoded.
+storage_secret() {
+  local token
+  token=$(gcs_token) || { echo "storage-gcp: no token from the metadata server" >&2; return 1; }
+  curl -sSf -m 30 --retry 3 -H "Authorization: Bearer $token" \
+    "${PERFZERO_SECRETMANAGER_ENDPOINT:-https://secretmanager.googleapis.com}/v1/$1/versions/latest:access" |
+    sed -n 's/.*"data": *"\([^"]*\)".*/\1/p' | base64 -d > "$2" && [ -s "$2" ]
+}

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # What the uploaders that speak a REST API with curl share (storage-azure.sh, storage-gcp.sh source
-# it from their own folder): object names percent-encoded, and the instance identity's token cached.
+# it from their own folder): object names percent-encoded, the instance identity's token cached, and
+# a directory uploaded one file at a time through the caller's storage_put_file.
 
 # percent_encode NAME [KEEP]: NAME percent-encoded byte by byte (UTF-8 too), but for unreserved
 # characters and KEEP, one character (Azure's blob paths keep '/'; GCS's JSON API takes the name
@@ -33,4 +34,13 @@ cached_token() {
   # Written aside and moved: downloads running side by side (fetch_run) may read it meanwhile.
   (umask 077 && printf '%s' "$token" > "$cache.$$" && mv -f "$cache.$$" "$cache")
   printf '%s' "$token"
+}
+
+# put_each_file DIR PREFIX: storage_put_file for every file under DIR, as PREFIX/<its path>; the
+# first failure stops it (the caller retries the whole directory).
+put_each_file() {
+  local file
+  while IFS= read -r -d '' file; do
+    storage_put_file "$file" "$2/${file#"$1"/}" || return 1
+  done < <(find "$1" -type f -print0)
 }
