@@ -1,6 +1,7 @@
-"""Azurite helper for tests/infra/runner_azurite_test.sh: an account SAS for the development account,
-and putting, getting and listing blobs with it (urllib, no Azure SDK).
-    azurite_blob.py ENDPOINT sas | mkcontainer C | put C BLOB FILE | get C BLOB FILE | list C [PREFIX]
+"""Blob Storage client for tests/infra/runner_azure_test.sh: an account SAS for a test account (signed
+as Azure signs one: Azurite checked it once; tests/infra/azure_blob_fake.py takes its signature as
+given), and putting, getting and listing blobs with it (urllib, no Azure SDK).
+    azure_blob.py ENDPOINT sas | mkcontainer C | put C BLOB FILE | get C BLOB FILE | list C [PREFIX]
 """
 import base64, datetime, hashlib, hmac, sys, urllib.parse, urllib.request, re
 

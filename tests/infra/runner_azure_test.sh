@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # The runner that cloud-init installs on an Azure VM, with its Blob Storage uploader
-# (storage-azure.sh: the REST API with curl), run for real against Azurite, Microsoft's local Blob
-# Storage emulator, on loopback, with an account SAS in place of the VM's managed identity: the
-# Azure document is rendered through `terraform console`, its files are extracted as cloud-init
-# would write them, and perfzero-runner.sh runs in a container (curl and the Docker client on the
-# host's daemon; the image the S3 runner test uses) with the real perfzero-cpp image (docker.e2e
-# builds it) loaded from a `docker save` archive in that store. Two cases:
+# (storage-azure.sh: the REST API with curl), run for real against a FAKE of Blob Storage on
+# loopback (tests/infra/azure_blob_fake.py: Azurite, the emulator this test used, comes from npm,
+# which the project's machines cannot reach; infra/README.md says what the fake does not check), with
+# an account SAS in place of the VM's managed identity: the Azure document is rendered through
+# `terraform console`, its files are extracted as cloud-init would write them, and
+# perfzero-runner.sh runs in a container (curl and the Docker client on the host's daemon; the image
+# the S3 runner test uses) with the real perfzero-cpp image (docker.e2e builds it) loaded from a
+# `docker save` archive in that store. Two cases:
 #   a working suite: the run lands under <prefix>/azure/<system>/<execution_id>/ with its timeline
 #     and DONE, and `perfzero report` (the binary given as the first argument) bills it at Azure's
 #     5-minute minimum as a hand computation from the timeline does;
 #   spot capacity: a Preempt event from a local Scheduled Events stub stops the run, and a second
-#     instance downloads it (listing the prefix) and resumes it: every trial succeeded once.
-# Azurite does not enforce role assignments: the identity's limits are the module's, not tested here.
-# Deallocation is replaced by a marker file here only (PERFZERO_POWEROFF_COMMAND). Exit 77 (skipped)
-# with the reason when Docker, terraform, azurite or the image is missing, except in CI. A blob name
-# with '[', '=' and ',' (a sweep point's folder) and one with non-ASCII bytes go up and come back.
+#     instance reads it back by name and resumes it: every trial succeeded once.
+# Neither Azure's role assignments nor its SAS signatures are checked: the identity's limits are the
+# module's, not tested here. Deallocation is replaced by a marker file here only
+# (PERFZERO_POWEROFF_COMMAND). Exit 77 (skipped) with the reason when Docker, terraform or the image
+# is missing, except in CI. A blob name with '[', '=' and ',' (a sweep point's folder) and one with
+# non-ASCII bytes go up and come back.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 perfzero_bin=${1:-}
@@ -24,10 +27,10 @@ container=perfzero-results
 prefix=ci/perfzero
 shape=Standard_D4s_v5
 work=$(mktemp -d /tmp/perfzero-runner-azure-test.XXXXXX)
-azurite_pid=""
+fake_pid=""
 events_pid=""
 cleanup() {
-  [ -n "$azurite_pid" ] && kill "$azurite_pid" 2> /dev/null
+  [ -n "$fake_pid" ] && kill "$fake_pid" 2> /dev/null
   [ -n "$events_pid" ] && kill "$events_pid" 2> /dev/null
   docker ps -aq --filter "name=pz-azure-test-$$" | xargs -r docker rm --force > /dev/null 2>&1
   docker rmi "$tag" > /dev/null 2>&1
@@ -39,26 +42,20 @@ trap cleanup EXIT
 free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 command -v terraform > /dev/null || skip "terraform is not on the PATH (infra/README.md)"
-command -v azurite-blob > /dev/null || skip "azurite is not installed (scripts/install-deps.sh: npm install -g azurite)"
 "$here/../../scripts/docker-env.sh" || skip "Docker cannot start here (reason above)"
 docker image inspect "$image" > /dev/null 2>&1 || skip "image $image is missing (docker.e2e builds it)"
 docker build -q -t perfzero-test-runner -f "$here/runner.Dockerfile" "$here" > "$work/build.log" 2>&1 ||
   { cat "$work/build.log"; echo "FAILED: building the runner container"; exit 1; }
 
-# Azurite on loopback, with its well-known development account and key.
-port=$(free_port)
-mkdir -p "$work/azurite"
-azurite-blob --blobHost 127.0.0.1 --blobPort "$port" --location "$work/azurite" --silent --skipApiVersionCheck \
-  --loose > "$work/azurite.log" 2>&1 &
-azurite_pid=$!
-endpoint=http://127.0.0.1:$port/devstoreaccount1
-for _ in $(seq 1 50); do
-  /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2> /dev/null && break
-  sleep 0.2
-done
-blob() { /usr/bin/python3 "$here/azurite_blob.py" "$endpoint" "$@"; } # blob COMMAND ARGS (azurite_blob.py)
-blob mkcontainer "$container" || { echo "FAILED: creating the container in Azurite"; tail "$work/azurite.log"; exit 1; }
-sas=$(blob sas)
+# The fake on loopback; it takes the SAS whose signature it is started with.
+blob() { /usr/bin/python3 "$here/azure_blob.py" "$endpoint" "$@"; } # blob COMMAND ARGS (azure_blob.py)
+sas=$(/usr/bin/python3 "$here/azure_blob.py" - sas)
+/usr/bin/python3 "$here/azure_blob_fake.py" "$work/fake.port" "$(/usr/bin/python3 -c 'import sys, urllib.parse
+print(urllib.parse.parse_qs(sys.argv[1])["sig"][0])' "$sas")" > "$work/fake.log" 2>&1 &
+fake_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/fake.port" ] && break; sleep 0.1; done
+endpoint=http://127.0.0.1:$(cat "$work/fake.port" 2> /dev/null)
+blob mkcontainer "$container" || { echo "FAILED: creating the container in the fake"; tail "$work/fake.log"; exit 1; }
 
 # The image archive, as a user uploads it; the runner must docker-load it (the tag exists only there).
 if ! { docker tag "$image" "$tag" && docker save "$tag" | gzip -1 > "$work/image.tar.gz"; }; then
@@ -67,7 +64,7 @@ if ! { docker tag "$image" "$tag" && docker save "$tag" | gzip -1 > "$work/image
 fi
 docker rmi "$tag" > /dev/null
 blob put "$container" images/perfzero-cpp-runner-test-amd64.tar.gz "$work/image.tar.gz" ||
-  { echo "FAILED: uploading the image archive to Azurite"; exit 1; }
+  { echo "FAILED: uploading the image archive to the fake"; exit 1; }
 
 run_env=() # more -e NAME=VALUE for the runner, per case
 # run_case NAME EXECUTION_ID SUITE_TEXT [CAPACITY]: renders, extracts and runs the runner.
