@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Builds and tags the perfzero-cpp image with the git revision passed in, and prints its size.
-# usage: docker/build.sh [--gpu | --opencl] [--tag TAG]
+# usage: docker/build.sh [--gpu | --opencl] [--tag TAG] [--from-build BUILD_DIR]
 #   (default)  perfzero-cpp:VERSION and :latest, the CPU image without PoCL
 #   --opencl   perfzero-cpp:VERSION-opencl and :opencl, the same plus PoCL (OpenCL on the CPU)
 #   --gpu      perfzero-cpp:VERSION-gpu and :gpu, the CPU image plus the CUDA worker;
 #              CUDA_ARCHITECTURES=90 (say) builds device code for one GPU only, faster.
+#   --from-build BUILD_DIR  the binaries of a Release build tree on this Debian 12 machine (the test
+#              command's build/ci) instead of compiling them again inside Docker; without it the
+#              image compiles the project itself, as a user's build does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+usage="usage: docker/build.sh [--gpu | --opencl] [--tag TAG] [--from-build BUILD_DIR]"
 gpu=0
 opencl=0
 tag=""
+from_build=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) gpu=1 ;;
     --opencl) opencl=1 ;;
-    --tag) tag=$2; shift ;;
-    *) echo "usage: docker/build.sh [--gpu | --opencl] [--tag TAG]" >&2; exit 2 ;;
+    --tag) tag=${2:?$usage}; shift ;;
+    --from-build) from_build=${2:?$usage}; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
   shift
 done
@@ -25,13 +31,26 @@ revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || revision="${revision}-dirty"
 name=perfzero-cpp
 scripts/docker-env.sh
+# The install tree the Dockerfile takes with BINARIES=prebuilt: every component the image's own
+# build would have (the CUDA worker comes with --gpu; the MPI worker's libraries are not in the image).
+binaries=(--build-arg BINARIES=source)
+rm -rf build/docker-prebuilt # never a stale tree in the context of an image compiled from source
+if [ -n "$from_build" ]; then
+  [ -x "$from_build/harness/perfzero" ] && [ -f "$from_build/install-components.txt" ] ||
+    { echo "docker/build.sh: $from_build is not a perfzero build tree (no harness/perfzero, install-components.txt)" >&2; exit 2; }
+  for component in $(cat "$from_build/install-components.txt"); do
+    case "$component" in worker_cuda | worker_mpi) continue ;; esac
+    cmake --install "$from_build" --prefix build/docker-prebuilt/opt/perfzero --strip --component "$component" > /dev/null
+  done
+  binaries=(--build-arg BINARIES=prebuilt)
+fi
 build_image() {  # build_image DOCKERFILE CONTEXT TAG EXTRA_TAG [ARGS...]
   local file=$1 context=$2 image_tag=$3 extra=$4
   shift 4
   docker build -f "$file" \
     --build-arg GIT_REVISION="$revision" --build-arg VERSION="$version" \
     --build-arg IMAGE_NAME="$name" --build-arg IMAGE_TAG="$image_tag" "$@" \
-    -t "$name:$image_tag" -t "$name:$extra" "$context"
+    "${binaries[@]}" -t "$name:$image_tag" -t "$name:$extra" "$context"
 }
 if [ "$gpu" -eq 1 ]; then
   # The GPU image is the CPU image plus the CUDA worker: build (or reuse, from the cache) that first.
@@ -39,7 +58,7 @@ if [ "$gpu" -eq 1 ]; then
   extra_tag=gpu
   cpu_tag="${version}-for-${tag}"
   build_image docker/Dockerfile . "$cpu_tag" "$cpu_tag"
-  docker/gpu-context.sh build/docker-gpu
+  docker/gpu-context.sh build/docker-gpu ${from_build:+--from-build "$from_build"}
   build_image docker/Dockerfile.gpu build/docker-gpu "$tag" "$extra_tag" \
     --build-arg CPU_IMAGE="$name:$cpu_tag" ${CUDA_ARCHITECTURES:+--build-arg CUDA_ARCHITECTURES="$CUDA_ARCHITECTURES"}
   docker rmi "$name:$cpu_tag" > /dev/null

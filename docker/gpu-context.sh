@@ -5,21 +5,42 @@
 # machine; only the compiler, headers and the libraries the worker links are taken (about 0.8 GB of
 # the toolkit's 2.7 GB). A separate context keeps the CPU image's context small. Refreshed in place;
 # files keep their times, so Docker's layer cache holds while nothing changed.
-# usage: docker/gpu-context.sh [DIR]
+# With --from-build BUILD_DIR the context holds that build's CUDA worker (stripped) and the CUDA
+# libraries it loads (out/, what the build stage would make) instead: nothing is compiled in Docker.
+# usage: docker/gpu-context.sh [DIR] [--from-build BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:-build/docker-gpu}
+from_build=""
+[ "${2:-}" = --from-build ] && from_build=${3:?usage: docker/gpu-context.sh [DIR] [--from-build BUILD_DIR]}
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if [ ! -x "$cuda/bin/nvcc" ]; then
-  echo "gpu-context: no CUDA toolkit at $cuda (set CUDA_HOME)" >&2
-  exit 1
-fi
-mkdir -p "$dest/cuda/lib"
 # Kept in one place: docker/Dockerfile.gpu copies the same list into the image.
 cudnn_sublibraries() {
   local name
   for name in cnn ops graph heuristic engines_precompiled engines_runtime_compiled; do echo "libcudnn_$name.so.9"; done
 }
+# context.txt: always there, so that each of the Dockerfile's COPY lines has a source in either kind
+# of context (the others are wildcards that match only in theirs).
+if [ -n "$from_build" ]; then
+  worker=$from_build/harness/perfzero-worker-cuda
+  [ -x "$worker" ] || { echo "gpu-context: $worker was not built (the CUDA toolkit, PERFZERO_WITH_CUDA)" >&2; exit 1; }
+  rm -rf "${dest:?}" && mkdir -p "$dest/out/bin" "$dest/out/lib"
+  echo prebuilt > "$dest/context.txt"
+  strip -o "$dest/out/bin/perfzero-worker-cuda" "$worker"
+  # The libraries ldd finds in the toolkit, as the build stage takes them, and cuDNN's sublibraries.
+  ldd "$worker" | awk '$3 != "" {print $3}' | while read -r lib; do
+    case "$(readlink -f "$lib")" in "$(readlink -f "$cuda")"/*) cp -L "$lib" "$dest/out/lib/" ;; esac
+  done
+  for lib in $(cudnn_sublibraries); do cp -L "$cuda/lib/$lib" "$dest/out/lib/"; done
+  du -sh "$dest" | awk '{print "gpu-context: " $2 " holds " $1 " (prebuilt)"}'
+  exit 0
+fi
+if [ ! -x "$cuda/bin/nvcc" ]; then
+  echo "gpu-context: no CUDA toolkit at $cuda (set CUDA_HOME)" >&2
+  exit 1
+fi
+rm -rf "${dest:?}/out" && mkdir -p "$dest/cuda/lib"
+echo source > "$dest/context.txt"
 # cp -u keeps a file that is already current, so its layer stays cached.
 copy() { cp -a -u "$@"; }
 # The sources, as the CPU image's context has them (cp -a keeps their times: the cache holds).

@@ -6,8 +6,12 @@
 # the opencl one; the FHS layout (helpers in libexec/perfzero); --list,
 # --help and the ready-made suites work in the image; bad input gives the same one-line error and
 # exit code 2; perfzero ab of two images (when the host's perfzero is given as $1); both size budgets.
+# The images take the binaries of BUILD_DIR (docker/build.sh --from-build; the test command's build,
+# so that the project is not compiled again inside Docker) when it is given; PERFZERO_IMAGE_FROM_SOURCE=1
+# builds them from source instead, as a user does (docs/testing.md says where that runs).
 # Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
 # that is a failure.
+#   tests/docker/docker_e2e_test.sh [PERFZERO_BINARY [BUILD_DIR]]
 set -uo pipefail
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -31,10 +35,15 @@ if ! "$source_dir/scripts/docker-env.sh"; then
   [ "${CI:-}" = "true" ] && exit 1
   exit 77
 fi
+build_dir=${2:-}
+[ -z "$build_dir" ] || build_dir=$(cd "$build_dir" && pwd)
+from=()
+[ -n "$build_dir" ] && [ "${PERFZERO_IMAGE_FROM_SOURCE:-0}" != 1 ] && from=(--from-build "$build_dir")
+echo "the images' binaries: ${from[*]:-compiled from source inside Docker}"
 cd "$source_dir" || exit 1
-docker/build.sh --tag e2e-test > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
+docker/build.sh --tag e2e-test "${from[@]}" > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
 tail -n 1 "$work/build.log"
-docker/build.sh --opencl --tag e2e-test-opencl > "$work/build-opencl.log" 2>&1 ||
+docker/build.sh --opencl --tag e2e-test-opencl "${from[@]}" > "$work/build-opencl.log" 2>&1 ||
   { tail -n 30 "$work/build-opencl.log"; echo "FAILED: opencl image build"; exit 1; }
 tail -n 1 "$work/build-opencl.log"
 image=perfzero-cpp:e2e-test
@@ -165,7 +174,10 @@ configs() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1]))
 if [ -f "$shape_report" ]; then
   check "two configurations, both priced" test "$(configs "[c['price']['usd_per_hour'] for c in r['configurations']]")" = "[0.08925, 0.1785]"
   check "each run's vCPU limit is recorded" test "$(configs "[c['system']['system']['effective_vcpus'] for c in r['configurations']]")" = "[1.0, 2.0]"
-  check "a cost per run for every cell" test "$(configs "all(c['cost_per_run_usd'] > 0 for m in r['methods'] for c in m['cells'])")" = True
+  # A busy host (CI shares its two cores with the other tests) leaves its trials out of the figures:
+  # then the cell says so instead of giving a cost. Either way every cell is accounted for.
+  check "a cost per run for every cell, or its trials left out as host busy" \
+    test "$(configs "all((c['cost_per_run_usd'] or 0) > 0 or (c['trials_left_out'] > 0 and c['disturbances'].get('host_busy', 0) > 0) for m in r['methods'] for c in m['cells'])")" = True
 else
   check "report.json written" false
 fi

@@ -5,8 +5,11 @@
 # the worker finds every library it links, the labels and the non-root user, and prints the image
 # size and what dominates it (budget: 3 GB). On a machine with a GPU and the NVIDIA container toolkit,
 # GPU_TEST_DOCKER_ARGS="--gpus all" makes the CUDA method required to succeed instead.
-# Exit 77 (ctest: skipped) with the reason when Docker cannot be made to work, unless CI=true, where
-# that is a failure.
+# The image takes the binaries of BUILD_DIR (docker/build.sh --from-build: the test command's build,
+# whose CUDA worker nvcc made once) when it is given; without it, or with PERFZERO_IMAGE_FROM_SOURCE=1,
+# the worker is compiled inside Docker. Exit 77 (ctest: skipped) with the reason when Docker cannot
+# be made to work, unless CI=true, where that is a failure.
+#   tests/docker/docker_gpu_test.sh [BUILD_DIR]
 set -uo pipefail
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -35,12 +38,17 @@ if [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
   [ "${CI:-}" = "true" ] && exit 1
   exit 77
 fi
+build_dir=${1:-}
+[ -z "$build_dir" ] || build_dir=$(cd "$build_dir" && pwd)
+from=()
+[ -n "$build_dir" ] && [ "${PERFZERO_IMAGE_FROM_SOURCE:-0}" != 1 ] && from=(--from-build "$build_dir")
+echo "the image's binaries: ${from[*]:-compiled from source inside Docker}"
 cd "$source_dir" || exit 1
 start=$(date +%s)
 # Device code for one architecture (sm_90) unless CUDA_ARCHITECTURES says otherwise: what is checked
 # here (the worker links, finds its libraries, skips without a GPU) does not depend on the list, and
 # the project's six targets took nvcc about twice as long (docs/gpu.md has the list).
-CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES:-90} docker/build.sh --gpu --tag gpu-test > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
+CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES:-90} docker/build.sh --gpu --tag gpu-test "${from[@]}" > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
 tail -n 1 "$work/build.log"
 echo "image build: $(($(date +%s) - start)) s"
 image=perfzero-cpp:gpu-test
