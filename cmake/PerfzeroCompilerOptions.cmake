@@ -24,6 +24,6 @@ if(PERFZERO_SANITIZE)
                                                             -fno-omit-frame-pointer -fno-sanitize-recover=all
                                                             # GCC 12 warns inside libstdc++ (regex, function)
                                                             # under -fsanitize; not our code.
-                                                            -Wno-maybe-uninitialized)
+                                                            $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
   target_link_options(perfzero_compile_options INTERFACE -fsanitize=${PERFZERO_SANITIZE})
 endif()

@@ -1,14 +1,14 @@
 #!/usr/bin/python3
-"""Fails a test run that ran fewer tests than expected or skipped one it may not skip.
+"""Fails a test pass that ran fewer tests than expected or skipped one it may not skip.
 
 A test whose dependency is missing is either not built (so nothing reports it) or skipped (exit 77,
 GTEST_SKIP): both would leave CI green while a whole family went untested. This reads the JUnit file
 `ctest --output-junit` wrote and checks it against two committed lists:
 
-  tests/expected_tests.txt   PRESET MINIMUM: the fewest tests a full run of that preset may count
+  tests/expected_tests.txt   STAGE MINIMUM: the fewest tests that stage of scripts/test.sh may count
   tests/skip_allowlist.txt   PATTERN  REASON: the only tests that may be skipped, each with why
 
-usage: scripts/check_test_run.py PRESET JUNIT_XML
+usage: scripts/check_test_run.py STAGE JUNIT_XML
 """
 import fnmatch
 import pathlib
@@ -34,11 +34,11 @@ def read_table(path):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    preset, junit = sys.argv[1], pathlib.Path(sys.argv[2])
+    stage, junit = sys.argv[1], pathlib.Path(sys.argv[2])
     expected = {name: int(value) for name, value, _ in read_table(ROOT / "tests" / "expected_tests.txt")}
     allowed = read_table(ROOT / "tests" / "skip_allowlist.txt")
-    if preset not in expected:
-        sys.exit(f"check_test_run: no minimum for preset '{preset}' in tests/expected_tests.txt")
+    if stage not in expected:
+        sys.exit(f"check_test_run: no minimum for stage '{stage}' in tests/expected_tests.txt")
     try:
         cases = ElementTree.parse(junit).getroot().iter("testcase")
     except (OSError, ElementTree.ParseError) as e:
@@ -54,12 +54,12 @@ def main():
             if not any(fnmatch.fnmatchcase(name, pattern) for pattern, _, _ in allowed):
                 refused.append(name)
     problems = []
-    if counted < expected[preset]:
-        problems.append(f"{counted} tests ran, fewer than the {expected[preset]} a full '{preset}' run counts "
-                        "(tests/expected_tests.txt): a worker or a test executable was not built")
+    if counted < expected[stage]:
+        problems.append(f"{counted} tests ran in stage '{stage}', fewer than the {expected[stage]} it counts "
+                        "(tests/expected_tests.txt): a worker or a test executable was not built, or a label lost its tests")
     for name in refused:
         problems.append(f"{name} was skipped, and tests/skip_allowlist.txt does not allow it")
-    print(f"check_test_run: {counted} tests, {len(skipped)} skipped"
+    print(f"check_test_run: stage {stage}: {counted} tests, {len(skipped)} skipped"
           + (f" (allowed: {', '.join(sorted(set(skipped) - set(refused)))})" if len(skipped) > len(refused) else ""))
     if problems:
         for p in problems:
