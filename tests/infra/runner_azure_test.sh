@@ -50,6 +50,7 @@ docker build -q -t perfzero-test-runner -f "$here/runner.Dockerfile" "$here" > "
 # The fake on loopback; it takes the SAS whose signature it is started with.
 blob() { /usr/bin/python3 "$here/azure_blob.py" "$endpoint" "$@"; } # blob COMMAND ARGS (azure_blob.py)
 sas=$(/usr/bin/python3 "$here/azure_blob.py" - sas)
+export AZURE_BLOB_SAS=$sas # azure_blob.py signs with this one SAS from now on
 /usr/bin/python3 "$here/azure_blob_fake.py" "$work/fake.port" "$(/usr/bin/python3 -c 'import sys, urllib.parse
 print(urllib.parse.parse_qs(sys.argv[1])["sig"][0])' "$sas")" > "$work/fake.log" 2>&1 &
 fake_pid=$!

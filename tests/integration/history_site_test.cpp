@@ -164,7 +164,7 @@ TEST(HistorySite, BadFlagsAndAnUnwritableFolderAreOneLineErrors) {
   dir.write("a_file", "x");
   const auto onto_file = run_perfzero({"history", "site", "--db=" + db, "--out=a_file"}, dir.path());
   EXPECT_EQ(onto_file.exit_code, 4) << onto_file.err;
-  EXPECT_TRUE(has(onto_file.err, "history site: cannot make")) << onto_file.err;
+  EXPECT_TRUE(has(onto_file.err, "history site --out: cannot create")) << onto_file.err;
   EXPECT_EQ(std::count(onto_file.err.begin(), onto_file.err.end(), '\n'), 1) << onto_file.err;
 }
 

@@ -92,6 +92,7 @@ TEST(HostileMethods, ALinkInPlaceOfItsMethodsDirectoryIsNotFollowedEither) {
       << trial_of(summary, "hostile").dump();
 }
 
+// Issue 36: what the method appends is cut off before the harness's next line, so the run reads clean.
 TEST(HostileMethods, LinesAMethodAppendsToTheJournalLeaveTheRunReadable) {
   TempDir dir;
   const auto suite = suite_with(
@@ -104,13 +105,13 @@ TEST(HostileMethods, LinesAMethodAppendsToTheJournalLeaveTheRunReadable) {
   const auto run = (dir.path() / "run").string();
   const auto compared = run_perfzero({"compare", run, run, "--use_flagged"}, dir.path());
   EXPECT_EQ(compared.exit_code, 0) << compared.err;
-  EXPECT_TRUE(contains(compared.err, "not a line perfzero wrote, ignored")) << compared.err;
+  EXPECT_FALSE(contains(compared.err, "not a line perfzero wrote")) << compared.err;
   const auto reported = run_perfzero({"report", run, "--no_catalog", "--out", (dir.path() / "r").string()}, dir.path());
   EXPECT_EQ(reported.exit_code, 0) << reported.err;
   const auto ingested =
       run_perfzero({"history", "ingest", run, "--db", (dir.path() / "h.sqlite").string()}, dir.path());
   EXPECT_EQ(ingested.exit_code, 0) << ingested.err;
-  EXPECT_TRUE(contains(ingested.err, "journal.ndjson:")) << ingested.err;
+  EXPECT_FALSE(contains(ingested.err, "journal.ndjson:")) << ingested.err;
 }
 
 TEST(HostileMethods, ARunStillRunningIsIngestedOnlyWhenAskedAndCompletedLater) {

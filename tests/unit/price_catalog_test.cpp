@@ -132,7 +132,8 @@ TEST(PriceCatalog, BrokenCatalogsNameTheEntryAndTheField) {
   std::string bad_price = kHead + kGood;
   bad_price.replace(bad_price.find("0.08925"), 7, "cheap");
   EXPECT_EQ(load_error(bad_price),
-            "catalog.yaml:7:19: shapes[0] (c7i.large).usd_per_hour: expected a positive number, got 'cheap'");
+            "catalog.yaml:7:19: shapes[0] (c7i.large).usd_per_hour: expected a positive number of at most 1e+09, got "
+            "'cheap'");
   std::string no_date = kHead + kGood;
   no_date.erase(no_date.find("    date:"));
   EXPECT_EQ(load_error(no_date), "catalog.yaml:3:5: shapes[0]: missing 'date'");

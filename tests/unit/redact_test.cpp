@@ -75,5 +75,31 @@ TEST(Redact, ParamsByNameAndUrl) {
   EXPECT_EQ(p["api_key"], kRedacted);
 }
 
+// A secret in a query is the same secret: presigned S3 URLs, OAuth tokens, a libpq URL's password,
+// with or without a scheme before them; names that do not look secret keep their values.
+TEST(Redact, QueryParametersWithSecretNames) {
+  EXPECT_EQ(redact_urls("https://b.s3.example/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=abc123&x-id=GetObject"),
+            "https://b.s3.example/k?X-Amz-Credential=<redacted>&X-Amz-Signature=<redacted>&x-id=GetObject");
+  EXPECT_EQ(redact_urls("postgresql://h/db?user=me&password=pw#frag"),
+            "postgresql://h/db?user=me&password=<redacted>#frag");
+  EXPECT_EQ(redact_urls("see /cb?access_token=t0k&state=1 and ?api_key=k"),
+            "see /cb?access_token=<redacted>&state=1 and ?api_key=<redacted>");
+  EXPECT_EQ(redact_urls("https://u:pw@h/x?token=t"), "https://<redacted>@h/x?token=<redacted>");
+  EXPECT_EQ(redact_urls("a?b=c&d=e"), "a?b=c&d=e");
+  EXPECT_EQ(redact_urls("'https://h/x?api_key=k'"), "'https://h/x?api_key=<redacted>'");
+}
+
+// Free text (a label, a fact's string) is redacted as a command line is, word by word.
+TEST(Redact, TextAndJsonAtEveryDepth) {
+  EXPECT_EQ(redact_text("host=db password=pw dbname=x"), "host=db password=<redacted> dbname=x");
+  const auto j = redacted_json(nlohmann::json::parse(
+      R"({"token": "t", "list": ["https://u:p@h/", {"secret_key": 1}], "nested": {"url": "h?api_key=k", "n": 2}})"));
+  EXPECT_EQ(j["token"], kRedacted);
+  EXPECT_EQ(j["list"][0], "https://<redacted>@h/");
+  EXPECT_EQ(j["list"][1]["secret_key"], kRedacted);
+  EXPECT_EQ(j["nested"]["url"], "h?api_key=<redacted>");
+  EXPECT_EQ(j["nested"]["n"], 2);
+}
+
 }  // namespace
 }  // namespace perfzero::redact::redact_test

@@ -6,6 +6,7 @@
 
 #include "common/files.hpp"
 #include "results/journal.hpp"
+#include "results/model_json.hpp"
 #include "results/reader.hpp"
 #include "results/run_manifest.hpp"
 #include "temp_dir.hpp"
@@ -108,12 +109,14 @@ TEST(Journal, ALineThatIsNotTheHarnessesIsIgnoredWithAWarningNamingIt) {
 }
 
 // Issue 20: a method appended to $PERFZERO_RUN_DIR/journal.ndjson while its trial ran, and the finished
-// run could no longer be read by compare, report or history ingest.
-TEST(Journal, WhatAMethodAppendsNeitherBreaksTheRunNorReplacesWhatTheHarnessRecorded) {
+// run could no longer be read by compare, report or history ingest. Issue 36: the harness's journal is
+// the only source of trials: what others append is cut off before the harness's next line.
+TEST(Journal, WhatAMethodAppendsIsCutOffBeforeTheHarnessWritesAgain) {
   TempDir dir;
   results::Run run = planned_run(dir.path());
   write_manifest(dir.path(), run);
   const auto journal_path = dir.path() / kJournalFile;
+  long long cut = 0;
   {
     JournalWriter journal(dir.path());
     journal.run_started(false);                                                // seq 1
@@ -126,20 +129,78 @@ TEST(Journal, WhatAMethodAppendsNeitherBreaksTheRunNorReplacesWhatTheHarnessReco
         << "\n";
     journal.trial_finished(run.cases[0], finished(2, Outcome::succeeded, 4));  // seq 4
     journal.run_finished("completed");
+    cut = journal.foreign_bytes_cut();
   }
+  EXPECT_GT(cut, 100);
+  std::ifstream in(journal_path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find("hello"), std::string::npos) << text;
+  EXPECT_EQ(text.find("999"), std::string::npos) << text;
   const LoadedRun loaded = read_run(journal_path.parent_path());
   EXPECT_EQ(loaded.run.status, "completed");
   ASSERT_EQ(loaded.run.cases[0].trials.size(), 2U);
   EXPECT_EQ(loaded.run.cases[0].trials[0].metrics[0].value, 3.0) << "trial 1 as the harness recorded it";
   EXPECT_EQ(loaded.run.cases[0].trials[1].metrics[0].value, 4.0);
-  ASSERT_EQ(loaded.warnings.size(), 3U);
-  EXPECT_NE(loaded.warnings[0].find(":4: not a line perfzero wrote, ignored: not JSON"), std::string::npos)
-      << loaded.warnings[0];
-  EXPECT_NE(loaded.warnings[1].find(":5: not a line perfzero wrote, ignored: no \"seq\""), std::string::npos)
-      << loaded.warnings[1];
-  EXPECT_NE(loaded.warnings[2].find(":6: not a line perfzero wrote, ignored: seq 4 is claimed again by line 7"),
+  EXPECT_TRUE(loaded.warnings.empty()) << loaded.warnings[0];
+}
+
+// After the harness's last line (a killed run, or a finished one appended to later) nothing cuts: the
+// reader of a guarded journal takes only the harness's sequence, and counts the rest.
+TEST(Journal, AGuardedReaderLeavesOutEveryLineOutOfTheHarnessesSequence) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  const auto journal_path = dir.path() / kJournalFile;
+  {
+    JournalWriter journal(dir.path());
+    journal.run_started(false);                                                // seq 1
+    journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));  // seq 2, 3
+    journal.run_finished("completed");                                         // seq 4
+  }
+  std::ofstream(journal_path, std::ios::app)
+      << R"({"event":"trial","case":"fam.A.m","seq":999999,"trial":{"trial":1,"outcome":"succeeded","wall_time":9,"metrics":[{"name":"x","value":999}]}})"
+      << "\n"
+      << R"({"event":"trial","case":"fam.A.m","seq":3,"trial":{"trial":1,"outcome":"succeeded","wall_time":9,"metrics":[{"name":"x","value":998}]}})"
+      << "\n";
+  const LoadedRun loaded = read_run(journal_path.parent_path());
+  ASSERT_EQ(loaded.run.cases[0].trials.size(), 1U);
+  EXPECT_EQ(loaded.run.cases[0].trials[0].metrics[0].value, 3.0) << "the measured value, not a forged one";
+  EXPECT_EQ(loaded.foreign_lines, 2);
+  ASSERT_EQ(loaded.warnings.size(), 2U);
+  EXPECT_NE(loaded.warnings[0].find(":5: not a line perfzero wrote, ignored: seq 999999 where the harness's next "
+                                    "line is 5"),
             std::string::npos)
-      << loaded.warnings[2];
+      << loaded.warnings[0];
+  EXPECT_NE(loaded.warnings[1].find("seq 3 where"), std::string::npos) << loaded.warnings[1];
+}
+
+// A journal written before the guard (schema before 1.9.0) is read as it was: for each seq, the last
+// line that claimed it.
+TEST(Journal, AnUnguardedJournalKeepsTheLastLineOfEachSeq) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  const auto line = [](nlohmann::json event, int seq) {
+    event["seq"] = seq;
+    return event.dump() + "\n";
+  };
+  std::ofstream(dir.path() / kJournalFile) << line({{"event", "run_started"}, {"resuming", false}}, 1)
+                                           << line({{"event", "case"}, {"case", case_header_to_json(run.cases[0])}}, 2)
+                                           << line({{"event", "trial"},
+                                                    {"case", run.cases[0].name},
+                                                    {"trial", trial_to_json(finished(1, Outcome::succeeded, 999))}},
+                                                   3)
+                                           << line({{"event", "trial"},
+                                                    {"case", run.cases[0].name},
+                                                    {"trial", trial_to_json(finished(1, Outcome::succeeded, 3))}},
+                                                   3);
+  const LoadedRun loaded = read_run(dir.path());
+  ASSERT_EQ(loaded.warnings.size(), 1U);
+  EXPECT_NE(loaded.warnings[0].find("seq 3 is claimed again by line 4, which stands"), std::string::npos)
+      << loaded.warnings[0];
+  EXPECT_EQ(loaded.foreign_lines, 0);
+  ASSERT_EQ(loaded.run.cases[0].trials.size(), 1U);
+  EXPECT_EQ(loaded.run.cases[0].trials[0].metrics[0].value, 3.0);
 }
 
 TEST(Journal, AResumedWriterNumbersOnAndALineOverTheLimitIsAnErrorNamingTheSetting) {

@@ -32,7 +32,10 @@ TEST(UntrustedFile, RefusesFifosSymlinksDirectoriesAndLargeFiles) {
   std::filesystem::create_directory(dir.path() / "d");
   EXPECT_EQ(read_untrusted_file(dir.path() / "d", 1024).problem, "d is a directory; only a regular file is read");
   const auto big = dir.write("big", std::string(2000, 'x'));
-  EXPECT_EQ(read_untrusted_file(big, 1024).problem, "big has 2000 bytes, over the limit of 1024 (--max_result_bytes)");
+  EXPECT_EQ(read_untrusted_file(big, 1024, "--max_result_bytes").problem,
+            "big has 2000 bytes, over the limit of 1024 (--max_result_bytes)");
+  // A fixed limit (a run fact's) names no flag that would not change it.
+  EXPECT_EQ(read_untrusted_file(big, 1024).problem, "big has 2000 bytes, over the limit of 1024");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "app/output_dir.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/output_root.hpp"
 #include "common/text.hpp"
 #include "compare/formats.hpp"
 #include "runner/outcome_classifier.hpp"
@@ -47,6 +48,11 @@ bool write_outputs(const cli::AbOptions& options, const compare::RunComparison& 
 int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog) {
   const std::string session_id = new_execution_id();
   if (options.output_dir.empty()) options.output_dir = (std::filesystem::path("results") / "ab" / session_id).string();
+  // Held for the session (common/output_root.hpp): the sides' run directories are made real under
+  // it, and neither they nor ab's own files go through a link planted there.
+  const files::OutputRoot root(options.output_dir, "ab --output_dir");
+  options.output_dir = root.dir().string();
+  for (const char* side : {"baseline", "candidate"}) root.make_directory(side);
   AbSide baseline;
   AbSide candidate;
   plan_sides(options, catalog, session_id, baseline, candidate);

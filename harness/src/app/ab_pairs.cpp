@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compare/compare_runs.hpp"
 #include "results/flags.hpp"
 
@@ -33,7 +35,7 @@ MetricPairs& pairs_for(std::vector<MetricPairs>& all, const std::string& metric)
   for (auto& m : all) {
     if (m.metric == metric) return m;
   }
-  all.push_back({metric, "", Direction::unspecified, {}});
+  all.push_back({metric, "", Direction::unspecified, {}, ""});
   return all.back();
 }
 
@@ -56,7 +58,7 @@ void add_pair(MetricPairs& m, double a, double b, const std::vector<std::string>
 
 std::vector<MetricPairs> collect_pairs(const results::Case& baseline, const results::Case& candidate) {
   std::vector<MetricPairs> out;
-  out.push_back({compare::kWallTimeRow, "s", Direction::lower_is_better, {}});
+  out.push_back({compare::kWallTimeRow, "s", Direction::lower_is_better, {}, ""});
   for (const auto& a : baseline.trials) {
     const results::Trial* b = trial_number(candidate, a.number);
     if (a.warmup || b == nullptr || a.outcome != Outcome::succeeded || b->outcome != Outcome::succeeded) continue;
@@ -71,8 +73,20 @@ std::vector<MetricPairs> collect_pairs(const results::Case& baseline, const resu
       const auto* other = metric_of(*b, m.name);
       if (other == nullptr) continue;
       auto& pairs = pairs_for(out, m.name);
+      const Direction direction = other->direction != Direction::unspecified ? other->direction : m.direction;
+      if (pairs.inconsistency.empty()) {
+        if (m.unit != other->unit) {
+          pairs.inconsistency =
+              fmt::format("the baseline reported it in '{}', the candidate in '{}'", m.unit, other->unit);
+        } else if (!pairs.series.baseline.empty() && (m.unit != pairs.unit || direction != pairs.direction)) {
+          pairs.inconsistency =
+              m.unit != pairs.unit
+                  ? fmt::format("its unit changed between trials ('{}', then '{}')", pairs.unit, m.unit)
+                  : "its direction (lower or higher is better) changed between trials";
+        }
+      }
       pairs.unit = m.unit;
-      pairs.direction = other->direction != Direction::unspecified ? other->direction : m.direction;
+      pairs.direction = direction;
       add_pair(pairs, m.value, other->value, disturbances);
     }
   }

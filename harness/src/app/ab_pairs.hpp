@@ -14,6 +14,9 @@ struct MetricPairs {
   std::string unit;
   Direction direction = Direction::unspecified;
   compare::PairedSeries series;
+  // Set when the trials did not report one metric alike (its unit or its direction changed between
+  // trials or sides): its values are not one quantity, and it is not judged.
+  std::string inconsistency;
 };
 
 // Every metric both sides reported, the trial's wall time first (as `compare` rows it), in the

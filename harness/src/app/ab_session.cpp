@@ -44,6 +44,7 @@ cli::Options side_options(const cli::AbOptions& options, const AbSide& side, con
   o.execution_label = options.execution_label.empty() ? side.role : options.execution_label + "/" + side.role;
   o.given = options.given;
   o.given.emplace_back("ab_side", side.what);
+  o.resumable = false;
   return o;
 }
 
@@ -91,11 +92,16 @@ class Session {
     progress_.emplace(stderr, ::isatty(STDERR_FILENO) == 1, total);
     a_->loop().begin(*progress_, "baseline");
     b_->loop().begin(*progress_, "candidate");
+    // The budget is a deadline for every trial, warm-ups included: one still running when it comes
+    // is stopped (timed_out, "stopped by --max_time ..."), none starts after it.
+    const std::string budget = fmt::format("--max_time {}", text::format_duration(seconds_of(options_.max_time)));
+    a_->loop().set_deadline(started_ + options_.max_time, budget);
+    b_->loop().set_deadline(started_ + options_.max_time, budget);
     std::string ended = "every gated metric decided";
     std::string status = "completed";
     try {
       warm_up();
-      ended = pair_rounds();
+      ended = over_time() ? fmt::format("{} spent in the warm-ups", budget) : pair_rounds();
     } catch (const OutputError& e) {
       status = fmt::format("aborted: {}", e.what());
       ended = status;
@@ -135,16 +141,16 @@ class Session {
     const Step s{c, warmup, number};
     if (baseline_first) {
       step(*a_, baseline_, s);
-      if (!stop()) step(*b_, candidate_, s);
+      if (!stop() && !over_time()) step(*b_, candidate_, s);
     } else {
       step(*b_, candidate_, s);
-      if (!stop()) step(*a_, baseline_, s);
+      if (!stop() && !over_time()) step(*a_, baseline_, s);
     }
   }
 
   void warm_up() {
-    for (std::size_t c = 0; c < states_.size() && !stop(); ++c) {
-      for (int w = 1; w <= options_.warmup_trials && !stop(); ++w) pair(c, true, w, w % 2 == 1);
+    for (std::size_t c = 0; c < states_.size() && !stop() && !over_time(); ++c) {
+      for (int w = 1; w <= options_.warmup_trials && !stop() && !over_time(); ++w) pair(c, true, w, w % 2 == 1);
     }
   }
 
@@ -155,13 +161,14 @@ class Session {
       if (stop()) return "stopped by a signal";
       if (over_time()) return fmt::format("--max_time {} spent", text::format_duration(seconds_since_start()));
       bool any_open = false;
-      for (std::size_t c = 0; c < states_.size() && !stop(); ++c) {
+      for (std::size_t c = 0; c < states_.size() && !stop() && !over_time(); ++c) {
         if (!states_[c].open) continue;
         pair(c, false, round, round % 2 == 1);
         ++states_[c].rounds;
         any_open = true;
       }
-      if (!any_open) return "every gated metric decided";
+      if (over_time()) return fmt::format("--max_time {} spent", text::format_duration(seconds_since_start()));
+      if (!any_open) return all_closed_text(round - 1);
       for (std::size_t c = 0; c < states_.size(); ++c) {
         if (!states_[c].open) continue;
         give_up_if_failing(c);
@@ -172,13 +179,30 @@ class Session {
         }
       }
       if (std::none_of(states_.begin(), states_.end(), [](const CaseState& s) { return s.open; })) {
-        return fmt::format("every gated metric decided after {} round(s)", round);
+        return all_closed_text(round);
       }
     }
     return fmt::format("--max_trials {} pairs spent", options_.max_pairs);
   }
 
+  // Why the rounds ended once no case is open: every gated metric decided, or some closed undecided
+  // (a failing side, the last look) - never "decided" for a metric that is unknown.
+  std::string all_closed_text(int rounds) const {
+    int undecided = 0;
+    for (const auto& s : states_) {
+      for (const auto& row : s.rows) {
+        if (row.gated && (row.verdict == compare::Verdict::unknown || row.verdict == compare::Verdict::missing)) {
+          ++undecided;
+        }
+      }
+    }
+    if (undecided == 0) return fmt::format("every gated metric decided after {} round(s)", rounds);
+    return fmt::format("no case left open after {} round(s), {} gated metric(s) undecided or missing", rounds,
+                       undecided);
+  }
+
   double seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+  static double seconds_of(std::chrono::milliseconds d) { return std::chrono::duration<double>(d).count(); }
 
   void give_up_if_failing(std::size_t c) {
     for (const RunSession* side : {a_.get(), b_.get()}) {
@@ -218,7 +242,14 @@ class Session {
       row.unit = m.unit;
       row.direction = m.direction;
       row.gated = is_gated(options_.metrics, m, all);
-      const bool decided = compare::judge_pairs(row, m.series, level_alpha, settings_, last);
+      bool decided = true;
+      if (m.inconsistency.empty()) {
+        decided = compare::judge_pairs(row, m.series, level_alpha, settings_, last);
+      } else {
+        // Values that are not one quantity are never judged, and not waited for.
+        row.verdict = compare::Verdict::unknown;
+        row.reason = "not judged: " + m.inconsistency;
+      }
       if (!row.gated && !decided) row.reason = "not gated (--metrics), so not waited for: " + row.reason;
       if (row.gated) {
         ++gated;
@@ -265,8 +296,8 @@ class Session {
   compare::RunComparison report(const std::string& ended) const {
     compare::RunComparison r;
     r.settings = settings_;
-    r.baseline = {baseline_.what, a_->run().info.execution_id, a_->run().info.execution_label};
-    r.candidate = {candidate_.what, b_->run().info.execution_id, b_->run().info.execution_label};
+    r.baseline = {baseline_.what, a_->run().info.execution_id, a_->run().info.execution_label, false, 0};
+    r.candidate = {candidate_.what, b_->run().info.execution_id, b_->run().info.execution_label, false, 0};
     for (const auto& s : states_) r.rows.insert(r.rows.end(), s.rows.begin(), s.rows.end());
     std::string looks;
     for (const int n : looks_.pairs) looks += fmt::format("{}{}", looks.empty() ? "" : ", ", n);

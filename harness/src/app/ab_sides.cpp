@@ -13,6 +13,7 @@
 #include "config/output_format.hpp"
 #include "config/param_override.hpp"
 #include "config/plan_builder.hpp"
+#include "redact/redact.hpp"
 
 namespace perfzero::app {
 
@@ -35,7 +36,9 @@ std::vector<config::PlannedCase> plan_command(const cli::AbOptions& options, con
                                               const std::string& flag, const std::string& line) {
   std::string problem;
   const auto words = text::split_shell_words(line, problem);
-  if (!words) throw UsageError(fmt::format("ab {}: cannot split '{}' into words: {}", flag, line, problem));
+  if (!words) {
+    throw UsageError(fmt::format("ab {}: cannot split '{}' into words: {}", flag, redact::redact_text(line), problem));
+  }
   config::SuiteEntry entry;
   entry.origin = flag;
   entry.key = flag;
@@ -160,21 +163,23 @@ void plan_sides(const cli::AbOptions& options, const method_catalog::Catalog& ou
     side->run_dir = std::filesystem::path(options.output_dir) / side->role;
     const std::string& given = is_baseline ? options.baseline : options.candidate;
     switch (options.sides) {
+      // `what` is shown and recorded (ab.json, ab.md, stderr, each side's run.json): redacted as it
+      // enters, like a suite's command.
       case cli::AbSides::commands:
-        side->what = given;
+        side->what = redact::redact_text(given);
         side->plan = plan_command(options, ours, "--" + side->role, given);
         break;
       case cli::AbSides::builds:
-        side->what = given;
+        side->what = redact::redact_text(given);
         plan_build(options, given, *side);
         break;
       case cli::AbSides::images:
-        side->what = given;
+        side->what = redact::redact_text(given);
         plan_image(options, ours, given, session_id, *side);
         break;
       case cli::AbSides::parameter: {
         const std::string& value = is_baseline ? options.param_baseline : options.param_candidate;
-        side->what = options.param_name + "=" + value;
+        side->what = options.param_name + "=" + redact::redact_value(options.param_name, value);
         plan_parameter(options, ours, value, *side);
         break;
       }

@@ -33,12 +33,16 @@ compare::Settings settings_of(const cli::CompareOptions& o) {
   return s;
 }
 
-// A run that cannot be read is the user's input, not a harness fault: one line, exit 2.
-results::Run load(const std::string& path) {
+// A run that cannot be read is the user's input, not a harness fault: one line, exit 2. What the
+// reader met (a partial run, lines its harness did not write) is said on stderr and in the JSON.
+results::LoadedRun load(const std::string& path) {
   try {
     results::LoadedRun loaded = results::read_run(path);
     for (const auto& w : loaded.warnings) fmt::print(stderr, "perfzero compare: warning: {}\n", w);
-    return std::move(loaded.run);
+    if (const auto partial = results::partial_warning(loaded, path)) {
+      fmt::print(stderr, "perfzero compare: warning: {}\n", *partial);
+    }
+    return loaded;
   } catch (const results::ReadError& e) {
     throw UsageError(fmt::format("compare: cannot read {}: {}", path, e.what()));
   } catch (const std::exception& e) {
@@ -80,7 +84,7 @@ compare::RunComparison compare_with_history(const cli::CompareOptions& options, 
         compare::compare_with_history(history.medians, candidate, settings, options.z_threshold);
     report.baseline = {fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label,
                                    options.last, history.runs),
-                       "", options.label};
+                       "", options.label, false, 0};
     return report;
   } catch (const history::HistoryError& e) {
     throw OutputError(fmt::format("compare --history: {}", e.what()));
@@ -94,7 +98,7 @@ results::Run history_candidate(const cli::CompareOptions& options) {
   const bool url = options.history_db.find("://") != std::string::npos;
   if (std::filesystem::exists(std::filesystem::symlink_status(options.candidate, ec)) ||
       (!url && !std::filesystem::exists(options.history_db))) {
-    return load(options.candidate);
+    return load(options.candidate).run;
   }
   try {
     history::Store store(options.history_db);
@@ -115,11 +119,15 @@ int compare_command(const cli::CompareOptions& options) {
     report.candidate.source = options.candidate;
     return print_comparison(report, options);
   }
-  const results::Run baseline = load(options.baseline);
-  const results::Run candidate = load(options.candidate);
-  compare::RunComparison report = compare::compare_runs(baseline, candidate, settings_of(options));
+  const results::LoadedRun baseline = load(options.baseline);
+  const results::LoadedRun candidate = load(options.candidate);
+  compare::RunComparison report = compare::compare_runs(baseline.run, candidate.run, settings_of(options));
   report.baseline.source = options.baseline;
   report.candidate.source = options.candidate;
+  report.baseline.partial = baseline.partial();
+  report.candidate.partial = candidate.partial();
+  report.baseline.foreign_journal_lines = baseline.foreign_lines;
+  report.candidate.foreign_journal_lines = candidate.foreign_lines;
   return print_comparison(report, options);
 }
 

@@ -12,6 +12,7 @@
 #include "app/catalog_file.hpp"
 #include "app/history_changes.hpp"
 #include "common/errors.hpp"
+#include "common/output_root.hpp"
 #include "common/utc_time.hpp"
 #include "compare/change_points.hpp"
 #include "history_site/site_writer.hpp"
@@ -46,8 +47,12 @@ std::vector<history_site::SeriesWithChanges> with_changes(std::vector<history::S
 }  // namespace
 
 int history_site(const cli::HistoryOptions& o, history::Store& store) {
+  // Held while the site is written (common/output_root.hpp): no page goes through a link planted
+  // under it, and its folders are made as real ones.
+  const files::OutputRoot root(o.site_out, "history site --out");
+  for (const char* dir : {"series", "runs", "cost"}) root.make_directory(dir);
   history_site::SiteOptions options;
-  options.out = o.site_out;
+  options.out = root.dir().string();
   options.source = store.describe();
   options.generated = text::utc_time(now_seconds());
   options.today = options.generated.substr(0, 10);

@@ -29,7 +29,8 @@ std::string new_execution_id() {
                      utc.tm_hour, utc.tm_min, utc.tm_sec, random() & 0xffffffU);
 }
 
-ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::string& requested_id, bool resume) {
+ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::string& requested_id, bool resume,
+                               bool resumable) {
   ClaimedOutput out;
   out.execution_id = requested_id.empty() ? new_execution_id() : requested_id;
   // $PERFZERO_RESULTS_DIR moves the default root (the image sets /results, the mounted volume).
@@ -61,9 +62,9 @@ ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::stri
       }
     }
     if (!resume) {
-      throw UsageError(fmt::format(
-          "--output_dir: {} already holds run {}; pass --resume to continue it, or choose another directory",
-          out.dir.string(), previous_id));
+      const char* how = resumable ? "pass --resume to continue it, or choose another directory"
+                                  : "each session starts anew: choose another directory";
+      throw UsageError(fmt::format("--output_dir: {} already holds run {}; {}", out.dir.string(), previous_id, how));
     }
     if (!requested_id.empty() && requested_id != previous_id) {
       throw UsageError(

@@ -18,6 +18,8 @@ struct ClaimedOutput {
 std::string new_execution_id();
 // Creates and locks the directory. Throws UsageError when another run holds it, or when it already
 // holds a run and `resume` is false, or when resuming a different execution id.
-ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::string& requested_id, bool resume);
+// `resumable`: the command has --resume to suggest (`ab` has not: it starts a new session each time).
+ClaimedOutput claim_output_dir(const std::string& requested_dir, const std::string& requested_id, bool resume,
+                               bool resumable = true);
 
 }  // namespace perfzero::app

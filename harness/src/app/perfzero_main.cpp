@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "cli/completion.hpp"
 #include "common/errors.hpp"
+#include "common/standard_streams.hpp"
 #include "config/plan_builder.hpp"
 #include "method_catalog/catalog.hpp"
 #include "runner/signals.hpp"
@@ -89,6 +90,8 @@ int dispatch(const cli::Invocation& invocation) {
 }  // namespace
 
 int perfzero_main(int argc, const char* const* argv) {
+  // First: before anything opens a file that could take a closed descriptor's number.
+  standard_streams::make_safe();
   // Before any thread exists, so every thread inherits the mask (runner/signals.hpp).
   runner::block_harness_signals();
   runner::become_subreaper();

@@ -14,6 +14,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/install_layout.hpp"
+#include "common/output_root.hpp"
 #include "fleet_report/fleet_exports.hpp"
 #include "fleet_report/instance_timeline.hpp"
 #include "fleet_report/report_builder.hpp"
@@ -42,11 +43,13 @@ void write_output(const fs::path& file, const std::string& content) {
   }
 }
 
-void make_out_dir(const cli::ReportOptions& options) {
-  if (options.out.empty()) return;
-  std::error_code ec;
-  fs::create_directories(options.out, ec);
-  if (ec) throw OutputError(fmt::format("report: cannot create {}: {}", options.out, ec.message()));
+// The output directory, held for the whole command (common/output_root.hpp): no file goes through
+// a link planted under it.
+std::unique_ptr<files::OutputRoot> make_out_dir(cli::ReportOptions& options) {
+  if (options.out.empty()) return nullptr;
+  auto root = std::make_unique<files::OutputRoot>(options.out, "report --out");
+  options.out = root->dir().string();
+  return root;
 }
 
 void write_outputs(const fleet_report::FleetReport& r, const cli::ReportOptions& options) {
@@ -96,8 +99,9 @@ int report_command(const cli::ReportOptions& options) {
   // later allocation of a page-sized buffer consolidate them, a tenth of a large report's CPU time
   // (docs/performance.md). Without fast bins the frees coalesce as they happen.
   ::mallopt(M_MXFAST, 0);
-  make_out_dir(options);
-  fleet_report::ExportFiles exports(options.out, options.formats);
+  cli::ReportOptions resolved = options;  // --out as its root resolved it
+  const auto root = make_out_dir(resolved);
+  fleet_report::ExportFiles exports(resolved.out, options.formats);
   fleet_report::ReportBuilder builder(build);
   std::vector<std::string> timeline_problems;
   auto found = fleet_report::for_each_run(options.inputs, [&](const std::string& path, results::Run&& run) {
@@ -110,6 +114,8 @@ int report_command(const cli::ReportOptions& options) {
   });
   for (auto& p : timeline_problems) found.problems.push_back(std::move(p));
   const bool all_read = found.problems.empty();
+  // Said with the warnings, in every format; they do not make the report fail.
+  for (auto& n : found.notes) found.problems.push_back(std::move(n));
   if (found.runs == 0) {
     for (const auto& p : found.problems) fmt::print(stderr, "perfzero report: {}\n", p);
     fmt::print(stderr, "perfzero report: error: no run could be read from {}\n", fmt::join(options.inputs, ", "));
@@ -120,7 +126,7 @@ int report_command(const cli::ReportOptions& options) {
   }
   fleet_report::FleetReport r = builder.finish(std::move(found.problems));
   r.inputs = options.inputs;
-  write_outputs(r, options);
+  write_outputs(r, resolved);
   exports.finish();
   for (const auto& w : r.warnings) fmt::print(stderr, "perfzero report: warning: {}\n", w);
   return to_int(all_read ? ExitCode::all_succeeded : ExitCode::some_not_succeeded);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "child_results/untrusted_file.hpp"
+#include "redact/redact.hpp"
 
 namespace perfzero::app {
 
@@ -30,13 +31,22 @@ std::vector<RunFact> RunFacts::pick_up(const std::filesystem::path& run_dir, con
   for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
        it.increment(ec)) {
     const auto path = it->path();
-    if (path.extension() != ".json" || seen_.size() >= kMaxFacts) continue;
+    if (path.extension() != ".json") continue;
     const std::string name = path.stem().string();
     if (seen_.count(name) != 0) continue;
     const auto refuse = [&](const std::string& why) {
       seen_.insert(name);
       refused_.push_back(fmt::format("run fact {} left out: {}", path.string(), why));
     };
+    if (kept_ >= kMaxFacts) {
+      // Said once, not once a file: a method can write any number of them.
+      if (!said_full_) {
+        refused_.push_back(fmt::format("run fact {} and every later one left out: the run keeps at most {} run facts",
+                                       path.string(), kMaxFacts));
+        said_full_ = true;
+      }
+      continue;
+    }
     if (!valid_name(name)) {
       refuse("its name is not [a-z][a-z0-9_]* of at most 63 characters");
       continue;
@@ -58,7 +68,9 @@ std::vector<RunFact> RunFacts::pick_up(const std::filesystem::path& run_dir, con
       continue;
     }
     seen_.insert(name);
-    found.push_back({name, std::move(value)});
+    ++kept_;
+    // A method wrote it: it enters the record redacted, as everything from outside does.
+    found.push_back({name, redact::redacted_json(value)});
   }
   std::sort(found.begin(), found.end(), [](const RunFact& a, const RunFact& b) { return a.name < b.name; });
   return found;

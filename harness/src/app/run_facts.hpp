@@ -31,6 +31,8 @@ class RunFacts {
 
  private:
   std::set<std::string> seen_;
+  std::size_t kept_ = 0;
+  bool said_full_ = false;
   std::vector<std::string> refused_;
 };
 

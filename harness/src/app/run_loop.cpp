@@ -110,7 +110,7 @@ std::optional<int> RunLoop::run_all(bool interleave) {
   return stop_;
 }
 
-const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number) const {
+const results::Trial* RunLoop::previous_trial(const std::string& case_name, int number, bool warmup) const {
   if (!previous_) return nullptr;
   // Only this run's own trials of this very case: a report of another run, or of a case that kept
   // its name but changed its method, parameters or command, is not a trial of this one.
@@ -118,14 +118,26 @@ const results::Trial* RunLoop::previous_trial(const std::string& case_name, int 
   const results::Case* c = previous_->find_case(case_name);
   const results::Case* now = recorder_.run().find_case(case_name);
   if (c == nullptr || now == nullptr || results::case_identity(*c) != results::case_identity(*now)) return nullptr;
-  for (const auto& t : c->trials) {
+  for (const auto& t : warmup ? c->warmups : c->trials) {
     if (t.number == number && t.outcome != Outcome::interrupted) return &t;
   }
   return nullptr;
 }
 
 bool RunLoop::will_run(const Step& step) const {
-  return step.warmup || previous_trial(plan_[step.case_index].name, step.number) == nullptr;
+  const auto& planned = plan_[step.case_index];
+  if (!step.warmup) return previous_trial(planned.name, step.number) == nullptr;
+  // A warm-up prepares the trials after it: it runs again (a resumed cache is cold) unless every
+  // trial of its case is kept, as in a resumed run that had completed (for trials: auto, every trial
+  // it needed: its earlier attempt had enough).
+  if (planned.auto_trials && previous_trial(planned.name, 1) != nullptr) {
+    const results::Case* earlier = previous_->find_case(planned.name);
+    if (earlier != nullptr && results::auto_state(*earlier, *planned.auto_trials).done) return false;
+  }
+  for (int n = 1; n <= planned.trials; ++n) {
+    if (previous_trial(planned.name, n) == nullptr) return true;
+  }
+  return false;
 }
 
 // trials: auto: the case has enough (its noise is low enough, or a limit is reached) and its later
@@ -151,7 +163,8 @@ void RunLoop::run_step(const Step& step, const Step* next) {
   const std::string what = step.warmup ? fmt::format("warm-up {}/{}", step.number, planned.warmup_trials)
                                        : fmt::format("trial {}/{}", step.number, planned.trials);
   if (!will_run(step)) {
-    const results::Trial* done = previous_trial(planned.name, step.number);
+    const results::Trial* done = previous_trial(planned.name, step.number, step.warmup);
+    if (done == nullptr) return;  // a warm-up the earlier attempt never ran, and none is needed now
     progress_->resumed(role_ + planned.name, what, done->outcome);
     recorder_.adopt(step.case_index, *done, results::TrialArtifacts{trial_dir(step), {}});
     return;
@@ -180,12 +193,17 @@ void RunLoop::pick_up_run_facts() {
   for (std::size_t i = refused_before; i < run_facts_.refused().size(); ++i) note(run_facts_.refused()[i]);
 }
 
+void RunLoop::set_deadline(std::chrono::steady_clock::time_point at, std::string cause) {
+  deadline_ = Deadline{at, std::move(cause)};
+}
+
 std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, const Step& step,
                                                       const std::string& what) {
   if (auto sig = runner::take_pending_stop_signal()) {
     stop_ = *sig;
     return std::nullopt;
   }
+  if (budget_spent()) return std::nullopt;
   const config::PlannedCase& planned = plan_[case_index];
   runner::TrialJob job;
   job.planned = &planned;
@@ -215,6 +233,14 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
   request.command.counters = options_.counters;
   request.log_path = job.dir / files::kChildLogFile;
   request.timeout = planned.timeout;
+  if (deadline_) {
+    // What is left of the budget caps the trial, when it is less than the method's own time-out.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_->at - Clock::now());
+    if (request.timeout.count() == 0 || left < request.timeout) {
+      request.timeout = std::max(left, std::chrono::milliseconds(1));
+      request.timeout_cause = deadline_->cause;
+    }
+  }
   request.monitor_interval = planned.monitor_interval;
   request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
   request.on_tick = [&](double elapsed) { progress_->running(role_ + planned.name, what, elapsed); };

@@ -44,12 +44,17 @@ class RunLoop {
   void end();
   std::optional<int> stop() const { return stop_; }
   void note(const std::string& line) { progress_->note(line); }
+  // A budget for every trial from now on, warm-ups included: a trial still running at `at` is stopped
+  // then (timed_out, its detail naming `cause`), and none starts after it (budget_spent()).
+  void set_deadline(std::chrono::steady_clock::time_point at, std::string cause);
+  bool budget_spent() const { return deadline_ && std::chrono::steady_clock::now() >= deadline_->at; }
 
  private:
   std::filesystem::path trial_dir(const Step& step);
   bool will_run(const Step& step) const;
   bool has_enough(const Step& step);
-  const results::Trial* previous_trial(const std::string& case_name, int number) const;
+  // The earlier attempt's trial (or warm-up) `number` of this case, when it ended and is kept.
+  const results::Trial* previous_trial(const std::string& case_name, int number, bool warmup = false) const;
   std::optional<runner::ExecutedTrial> execute(std::size_t case_index, const Step& step, const std::string& what);
   void pick_up_run_facts();
 
@@ -64,6 +69,11 @@ class RunLoop {
   progress::Progress* progress_ = nullptr;
   std::string role_;  // "baseline " or "candidate " in `ab`: the start of every progress name
   std::optional<int> stop_;
+  struct Deadline {
+    std::chrono::steady_clock::time_point at;
+    std::string cause;
+  };
+  std::optional<Deadline> deadline_;
   RunFacts run_facts_;
   std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
   // One for the whole run, so its launcher and monitor thread are started once, not per trial.

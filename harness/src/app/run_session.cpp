@@ -88,7 +88,7 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
       throw UsageError(fmt::format("--lock_gpu_clocks={}: {}", options.lock_gpu_clocks, e.what()));
     }
   }
-  output_ = claim_output_dir(options.output_dir, options.execution_id, options.resume);
+  output_ = claim_output_dir(options.output_dir, options.execution_id, options.resume, options.resumable);
   try {
     root_ = std::make_unique<files::TrustedRoot>(output_.dir);
   } catch (const std::system_error& e) {

@@ -11,7 +11,7 @@
 namespace perfzero::child_results {
 
 std::variant<ChildResult, std::string> read_child_result(const std::filesystem::path& path, std::uint64_t max_bytes) {
-  const UntrustedFile file = read_untrusted_file(path, max_bytes);
+  const UntrustedFile file = read_untrusted_file(path, max_bytes, "--max_result_bytes");
   if (file.missing) return std::string("no result file was written");
   if (!file.text) return "the result file is unusable: " + file.problem;
   return parse_child_result(*file.text);

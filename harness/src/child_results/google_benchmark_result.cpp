@@ -163,7 +163,7 @@ std::variant<ChildResult, std::string> parse_google_benchmark(std::string_view t
 
 std::variant<ChildResult, std::string> read_google_benchmark(const std::filesystem::path& path,
                                                              std::uint64_t max_bytes) {
-  const UntrustedFile file = read_untrusted_file(path, max_bytes);
+  const UntrustedFile file = read_untrusted_file(path, max_bytes, "--max_result_bytes");
   if (file.missing) return std::string("the Google Benchmark binary wrote no JSON output");
   if (!file.text) return "the Google Benchmark output is unusable: " + file.problem;
   return parse_google_benchmark(*file.text);

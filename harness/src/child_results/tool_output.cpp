@@ -61,7 +61,7 @@ void add_fio_direction(ChildResult& r, const std::string& prefix, const json& d)
 std::variant<ChildResult, std::string> read_tool(const std::filesystem::path& path, std::uint64_t max_bytes,
                                                  const char* tool,
                                                  std::variant<ChildResult, std::string> (*parse)(std::string_view)) {
-  const UntrustedFile file = read_untrusted_file(path, max_bytes);
+  const UntrustedFile file = read_untrusted_file(path, max_bytes, "--max_result_bytes");
   if (file.missing) return fmt::format("{} wrote no JSON output (its own words are in perfzero.log)", tool);
   if (!file.text) return fmt::format("the {} output is unusable: {}", tool, file.problem);
   return parse(*file.text);

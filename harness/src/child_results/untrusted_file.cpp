@@ -26,7 +26,8 @@ std::string file_kind(mode_t mode) {
 
 }  // namespace
 
-UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64_t max_bytes,
+                                  std::string_view limit_source) {
   UntrustedFile out;
   // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting for one.
   // O_NOFOLLOW: a symlink (to /dev/zero, to a file outside the trial) is refused, not followed.
@@ -49,8 +50,8 @@ UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64
   }
   const auto size = static_cast<std::uint64_t>(info.st_size);
   if (size > max_bytes) {
-    out.problem = fmt::format("{} has {} bytes, over the limit of {} (--max_result_bytes)", path.filename().string(),
-                              size, max_bytes);
+    out.problem = fmt::format("{} has {} bytes, over the limit of {}{}", path.filename().string(), size, max_bytes,
+                              limit_source.empty() ? std::string() : fmt::format(" ({})", limit_source));
     return out;
   }
   std::string text(size, '\0');

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace perfzero::child_results {
 
@@ -18,6 +19,9 @@ struct UntrustedFile {
   std::string problem;              // why the file is not usable (not regular, too large, unreadable)
 };
 
-UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64_t max_bytes);
+// `limit_source` names what sets max_bytes in the "too large" problem: the flag that raises it for a
+// method's result, or "" for a fixed limit (a run fact, a rank's report), which no flag changes.
+UntrustedFile read_untrusted_file(const std::filesystem::path& path, std::uint64_t max_bytes,
+                                  std::string_view limit_source = "");
 
 }  // namespace perfzero::child_results

@@ -39,6 +39,8 @@ struct Options {
   bool list = false;
   bool dry_run = false;
   bool resume = false;
+  // Whether the command has --resume: false for `ab`'s sides, whose errors then never suggest it.
+  bool resumable = true;
   bool slurm_allocate = false;  // one Slurm allocation for the run's slurm-launched cases (--slurm_allocate)
   bool force_resume = false;    // resume although the plan differs from the run's (--force_resume)
   bool interleave = false;

@@ -76,7 +76,7 @@ std::optional<int> open_parent_beneath_root(const std::filesystem::path& path) {
     if (errno == ENOSYS) return std::nullopt;  // a kernel before 5.6: by path, as before
     const int error = errno;
     const std::string why = error == ELOOP || error == EXDEV
-                                ? " (a symbolic link is in its path: the harness does not follow one under the run "
+                                ? " (a symbolic link is in its path: perfzero follows none under its output "
                                   "directory)"
                                 : "";
     throw std::system_error(error, std::generic_category(), "cannot write " + path.string() + why);

@@ -108,8 +108,8 @@ Side side_of(const CaseValues& c, const CaseValues::Series& s, bool use_flagged)
 RunComparison compare_runs(const results::Run& baseline, const results::Run& candidate, const Settings& settings) {
   RunComparison out;
   out.settings = settings;
-  out.baseline = {"", baseline.info.execution_id, baseline.info.execution_label};
-  out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};
+  out.baseline = {"", baseline.info.execution_id, baseline.info.execution_label, false, 0};
+  out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label, false, 0};
   const auto base = collect_values(baseline);
   const auto cand = collect_values(candidate);
   for (const auto& b : base) add_rows(&b, find_case(cand, b.case_name), settings, out);

@@ -16,6 +16,8 @@ struct RunLabel {
   std::string source;  // the path (or history query) it came from
   std::string execution_id;
   std::string execution_label;
+  bool partial = false;           // the run never finished (results/reader.hpp): read as it stood
+  int foreign_journal_lines = 0;  // journal lines its harness did not write, left out
 };
 
 struct RunComparison {

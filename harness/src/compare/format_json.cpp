@@ -24,7 +24,11 @@ json side_json(const Side& s) {
 }
 
 json label_json(const RunLabel& l) {
-  return {{"source", l.source}, {"execution_id", l.execution_id}, {"execution_label", l.execution_label}};
+  return {{"source", l.source},
+          {"execution_id", l.execution_id},
+          {"execution_label", l.execution_label},
+          {"partial", l.partial},
+          {"foreign_journal_lines", l.foreign_journal_lines}};
 }
 
 }  // namespace

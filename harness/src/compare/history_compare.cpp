@@ -82,7 +82,7 @@ RunComparison compare_with_history(const HistoryMedians& medians, const results:
   RunComparison out;
   out.settings = settings;
   out.z_threshold = z_threshold;
-  out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label};
+  out.candidate = {"", candidate.info.execution_id, candidate.info.execution_label, false, 0};
   for (const auto& c : collect_values(candidate)) {
     for (const auto& s : c.series) {
       MetricComparison row;

@@ -97,11 +97,19 @@ void read_all(const std::vector<fs::path>& paths, DiscoveryStats& stats,
     const std::size_t n = std::min(kBatch, paths.size() - start);
     std::vector<std::optional<results::Run>> runs(n);
     std::vector<std::string> errors(n);
+    std::vector<std::vector<std::string>> said(n);  // what the reader met in a run it did read
     std::atomic<std::size_t> next{0};
     auto work = [&] {
       for (std::size_t i = next++; i < n; i = next++) {
         try {
-          runs[i] = results::read_run(paths[start + i]).run;
+          results::LoadedRun loaded = results::read_run(paths[start + i]);
+          const std::string path = paths[start + i].string();
+          if (const auto partial = results::partial_warning(loaded, path)) said[i].push_back(*partial);
+          if (loaded.foreign_lines > 0) {
+            said[i].push_back(fmt::format("{}: {} journal line(s) its harness did not write were left out", path,
+                                          loaded.foreign_lines));
+          }
+          runs[i] = std::move(loaded.run);
         } catch (const std::exception& e) {
           errors[i] = e.what();
         }
@@ -112,6 +120,7 @@ void read_all(const std::vector<fs::path>& paths, DiscoveryStats& stats,
     work();
     for (auto& t : pool) t.join();
     for (std::size_t i = 0; i < n; ++i) {
+      for (auto& s : said[i]) stats.notes.push_back(std::move(s));
       if (runs[i]) {
         ++stats.runs;
         on_run(paths[start + i].string(), std::move(*runs[i]));

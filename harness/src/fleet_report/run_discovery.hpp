@@ -14,6 +14,8 @@ namespace perfzero::fleet_report {
 struct DiscoveryStats {
   std::size_t runs = 0;
   std::vector<std::string> problems;  // "path: why it was not read"
+  // What the reader met in runs it did read: a partial run, journal lines its harness did not write.
+  std::vector<std::string> notes;
 };
 
 // Calls `on_run(path, run)` for every run found under `paths`, in sorted order. Symbolic links

@@ -75,7 +75,7 @@ namespace {
 
 std::optional<std::time_t> day_of(const std::string& date) {
   std::tm tm{};
-  if (date.size() != 10 || std::sscanf(date.c_str(), "%4d-%2d-%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday) != 3) {
+  if (!is_calendar_date(date) || std::sscanf(date.c_str(), "%4d-%2d-%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday) != 3) {
     return std::nullopt;
   }
   tm.tm_year -= 1900;
@@ -85,6 +85,19 @@ std::optional<std::time_t> day_of(const std::string& date) {
 }
 
 }  // namespace
+
+bool is_calendar_date(const std::string& s) {
+  int y = 0;
+  int m = 0;
+  int d = 0;
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || std::sscanf(s.c_str(), "%4d-%2d-%2d", &y, &m, &d) != 3) {
+    return false;
+  }
+  if (y < 2000 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+}
 
 std::optional<int> days_between(const std::string& date, const std::string& today) {
   const auto a = day_of(date);

@@ -100,5 +100,7 @@ double ocpus_of(double vcpus, const std::string& arch);
 
 // Days from `date` (YYYY-MM-DD) to `today` (same form); nullopt when either is not a date.
 std::optional<int> days_between(const std::string& date, const std::string& today);
+// A real day as YYYY-MM-DD from 2000 on (no February 30th, February 29th only in leap years).
+bool is_calendar_date(const std::string& s);
 
 }  // namespace perfzero::pricing

@@ -28,15 +28,20 @@ const std::vector<std::string> kShapeKeys{"provider", "shape",      "region", "a
 const std::vector<std::string> kBillingKeys{
     "provider", "granularity_seconds", "minimum_seconds", "spot_discount", "source", "date"};
 
+// Far above any real catalog figure (a price an hour, vCPUs, GiB, seconds), and far below where a
+// cost computed from it would overflow to infinity: a typo like 1e308 is refused here.
+constexpr double kMaxCatalogNumber = 1e9;
+
 double positive_number(const Checker& check, const YAML::Node& node, const std::string& key, bool allow_zero) {
   const std::string s = node.IsScalar() ? node.Scalar() : std::string();
   double value = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   const bool ok = node.IsScalar() && ec == std::errc{} && ptr == s.data() + s.size() && std::isfinite(value) &&
-                  (allow_zero ? value >= 0 : value > 0);
+                  (allow_zero ? value >= 0 : value > 0) && value <= kMaxCatalogNumber;
   if (!ok)
     check.fail(node, key,
-               fmt::format("expected a {} number, got {}", allow_zero ? "non-negative" : "positive", describe(node)));
+               fmt::format("expected a {} number of at most {:g}, got {}", allow_zero ? "non-negative" : "positive",
+                           kMaxCatalogNumber, describe(node)));
   return value;
 }
 
@@ -49,13 +54,7 @@ std::string member_of(const Checker& check, const YAML::Node& node, const std::s
   return value;
 }
 
-bool is_date(const std::string& s) {
-  int y = 0;
-  int m = 0;
-  int d = 0;
-  return s.size() == 10 && std::sscanf(s.c_str(), "%4d-%2d-%2d", &y, &m, &d) == 3 && s[4] == '-' && s[7] == '-' &&
-         y >= 2000 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
-}
+bool is_date(const std::string& s) { return is_calendar_date(s); }
 
 GpuSpec read_gpus(const Checker& check, const YAML::Node& node, const std::string& key) {
   check.check_keys(node, key, {"model", "count"});

@@ -55,6 +55,29 @@ std::string redact_word(std::string_view word, bool& next_is_secret) {
   return redact_urls(word);
 }
 
+bool ends_query_value(char c) { return c == '&' || c == '#' || c == '"' || c == '\'' || is_space(c); }
+
+// "?name=value", "&name=value" and ";name=value" with a secret-looking name (access_token,
+// X-Amz-Signature, X-Amz-Credential, a libpq URL's password): the value is redacted up to the next
+// '&', '#', quote or space. Anywhere in the text, not only after a scheme: a presigned URL is often
+// given without one, and a query's secret is the same secret.
+std::string redact_query_values(std::string_view text) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i++];
+    out += c;
+    if (c != '?' && c != '&' && c != ';') continue;
+    std::size_t eq = i;
+    while (eq < text.size() && text[eq] != '=' && !ends_query_value(text[eq])) ++eq;
+    if (eq == i || eq >= text.size() || text[eq] != '=' || !looks_secret(text.substr(i, eq - i))) continue;
+    out.append(text.substr(i, eq + 1 - i)).append(kRedacted);
+    i = eq + 1;
+    while (i < text.size() && !ends_query_value(text[i])) ++i;
+  }
+  return out;
+}
+
 // A shell script given as one element (sh -c '...') is redacted word by word.
 std::string redact_words(std::string_view text) {
   std::string out;
@@ -87,6 +110,8 @@ bool looks_secret(std::string_view name) {
 }
 
 std::string redact_urls(std::string_view text) {
+  const std::string queried = redact_query_values(text);
+  text = queried;
   std::string out;
   std::size_t done = 0;
   for (auto sep = text.find("://"); sep != std::string_view::npos; sep = text.find("://", sep + 3)) {
@@ -107,8 +132,10 @@ std::string redact_urls(std::string_view text) {
 }
 
 std::string redact_value(std::string_view name, std::string_view value) {
-  return looks_secret(name) ? std::string(kRedacted) : redact_urls(value);
+  return looks_secret(name) ? std::string(kRedacted) : redact_text(value);
 }
+
+std::string redact_text(std::string_view text) { return redact_words(text); }
 
 std::vector<std::string> redact_argv(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
@@ -139,16 +166,22 @@ nlohmann::json redacted_flags(const std::vector<std::pair<std::string, std::stri
   return out;
 }
 
-nlohmann::json redacted_params(const nlohmann::json& params) {
-  nlohmann::json out = params;
-  for (auto& [name, value] : out.items()) {
-    if (value.is_string()) {
-      value = redact_value(name, value.get<std::string>());
-    } else if (looks_secret(name)) {
-      value = kRedacted;
-    }
+nlohmann::json redacted_params(const nlohmann::json& params) { return redacted_json(params); }
+
+nlohmann::json redacted_json(const nlohmann::json& value, std::string_view name) {
+  if (!name.empty() && looks_secret(name)) return kRedacted;
+  if (value.is_string()) return redact_text(value.get_ref<const std::string&>());
+  if (value.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, member] : value.items()) out[redact_text(key)] = redacted_json(member, key);
+    return out;
   }
-  return out;
+  if (value.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& element : value) out.push_back(redacted_json(element));
+    return out;
+  }
+  return value;
 }
 
 }  // namespace perfzero::redact

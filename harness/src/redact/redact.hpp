@@ -17,10 +17,15 @@ inline constexpr const char* kRedacted = "<redacted>";
 bool looks_secret(std::string_view name);
 
 // Every URL's userinfo ("scheme://user:password@host") becomes "scheme://<redacted>@host", wherever
-// the URL stands in the text.
+// the URL stands in the text, and so does the value of every query parameter with a secret-looking
+// name ("?access_token=X", "&X-Amz-Signature=X", a libpq URL's "?password=X"), with or without a scheme.
 std::string redact_urls(std::string_view text);
 
-// A named value as recorded: <redacted> when the name looks secret, else the value with URLs redacted.
+// Free text from outside (a label, a description, a fact's string, a flag's value): redacted word by
+// word as a command line is (secret NAME=value assignments and --secret options too), URLs included.
+std::string redact_text(std::string_view text);
+
+// A named value as recorded: <redacted> when the name looks secret, else redact_text(value).
 std::string redact_value(std::string_view name, std::string_view value);
 
 // A command line as recorded or printed: URLs redacted in every element, and the value of secret-looking
@@ -29,7 +34,10 @@ std::vector<std::string> redact_argv(const std::vector<std::string>& argv);
 
 nlohmann::json redacted_environment(char** environ_entries);
 nlohmann::json redacted_flags(const std::vector<std::pair<std::string, std::string>>& flags);
-// Parameters (a JSON object of name -> value) with redact_value applied to string values.
+// Parameters (a JSON object of name -> value) as redacted_json redacts them.
 nlohmann::json redacted_params(const nlohmann::json& params);
+// Any JSON from outside (parameters, a run fact), at every depth: a member with a secret-looking name
+// is <redacted> whatever its value; every string (keys too) goes through redact_text.
+nlohmann::json redacted_json(const nlohmann::json& value, std::string_view name = {});
 
 }  // namespace perfzero::redact

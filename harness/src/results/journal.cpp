@@ -44,6 +44,7 @@ JournalWriter::JournalWriter(const std::filesystem::path& run_dir) : path_(run_d
   }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd_ < 0) throw OutputError(fmt::format("cannot open {}: {}", path_.string(), std::strerror(errno)));
+  size_ = ::lseek(fd_, 0, SEEK_END);
 }
 
 JournalWriter::~JournalWriter() {
@@ -61,6 +62,7 @@ void JournalWriter::append(const nlohmann::json& event) {
   nlohmann::json numbered = event;
   numbered["seq"] = seq_ + 1;
   const std::string line = numbered.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  cut_what_others_appended();
   const off_t start = ::lseek(fd_, 0, SEEK_END);
   std::size_t done = 0;
   while (done < line.size()) {
@@ -76,11 +78,30 @@ void JournalWriter::append(const nlohmann::json& event) {
     }
     done += static_cast<std::size_t>(n);
   }
+  size_ = start + static_cast<off_t>(line.size());
   ++seq_;
 }
 
+// The journal holds only what the harness wrote: bytes a method appended since the harness's last
+// line (it can reach $PERFZERO_RUN_DIR) are cut off before the next one, so no line of theirs stands
+// between two of the harness's, where a reader might take it for one.
+void JournalWriter::cut_what_others_appended() {
+  if (size_ < 0) return;
+  const off_t now = ::lseek(fd_, 0, SEEK_END);
+  if (now == size_ || now < 0) return;
+  if (now > size_ && ::ftruncate(fd_, size_) == 0) {
+    foreign_bytes_cut_ += static_cast<long long>(now - size_);
+    return;
+  }
+  // Shorter than the harness left it (a method truncated it), or it cannot be cut: what is there now
+  // is what the reader will check, line by line.
+  size_ = now;
+}
+
 void JournalWriter::run_started(bool resuming) {
-  append({{"event", "run_started"}, {"time", now_epoch()}, {"resuming", resuming}});
+  // guarded: from this line on the writer cuts off what others append (cut_what_others_appended), so
+  // the reader may take any line out of the harness's sequence as not perfzero's.
+  append({{"event", "run_started"}, {"time", now_epoch()}, {"resuming", resuming}, {"guarded", true}});
 }
 
 void JournalWriter::trial_finished(const Case& c, const Trial& trial) {
@@ -180,6 +201,11 @@ JournalContents read_journal(const std::filesystem::path& path) {
   // before the harness's own line with the same seq, which then replaces it.
   std::vector<Numbered> legacy;            // lines before any seq line (journals written before seq)
   std::map<long long, Numbered> numbered;  // seq -> the last line that claimed it
+  // From a "guarded" run_started on, the writer cuts what others append before each of its lines,
+  // so its lines are 1, 2, 3, ... with nothing between: a line with any other seq is not its own
+  // (a method's, with a seq far ahead or one the harness already used), and never replaces one.
+  bool guarded = false;
+  long long next = 0;  // the seq due next once guarded
   std::string line;
   int number = 0;
   std::optional<int> unparsed_last;  // a line that did not parse: torn if nothing follows it
@@ -213,6 +239,21 @@ JournalContents read_journal(const std::filesystem::path& path) {
       continue;
     }
     const long long n = seq->get<long long>();
+    if (guarded && n != next) {
+      ++out.foreign_lines;
+      ignore(number, fmt::format("seq {} where the harness's next line is {}", n, next));
+      continue;
+    }
+    if (!guarded && event["event"] == "run_started" && event.value("guarded", false)) {
+      guarded = true;
+      // Lines an earlier version left above a resumed run's guarded start are read as before.
+      for (auto it = numbered.lower_bound(n); it != numbered.end();) {
+        ++out.foreign_lines;
+        ignore(it->second.line, fmt::format("seq {} at or after the guarded start's {}", it->first, n));
+        it = numbered.erase(it);
+      }
+    }
+    if (guarded) next = n + 1;
     if (const auto earlier = numbered.find(n); earlier != numbered.end()) {
       ignore(earlier->second.line, fmt::format("seq {} is claimed again by line {}, which stands", n, number));
     }

@@ -10,6 +10,8 @@
 // harness's own comes after anything a method appended while it ran) and ignores, naming each with a
 // warning, lines that are not JSON, carry no or no valid seq once seq lines began, or do not hold an
 // event perfzero writes. Journals written before seq (schema 1.2) are read as before.
+#include <sys/types.h>
+
 #include <filesystem>
 #include <set>
 #include <string>
@@ -41,11 +43,17 @@ class JournalWriter {
   void sync_later();
   void run_finished(const std::string& status);
 
+  // Bytes others appended to the journal since the harness's last line, cut off before its next one.
+  long long foreign_bytes_cut() const { return foreign_bytes_cut_; }
+
  private:
   void append(const nlohmann::json& event);
+  void cut_what_others_appended();
 
   std::filesystem::path path_;
   int fd_ = -1;
+  off_t size_ = -1;  // the journal's size after the harness's last line
+  long long foreign_bytes_cut_ = 0;
   long long seq_ = 0;  // of the last line appended
   std::set<std::string> cases_written_;
 };
@@ -54,6 +62,7 @@ struct JournalContents {
   std::vector<Case> cases;  // in first-journaled order, with their trials and warm-ups
   std::string last_status;  // from the last run_finished event; empty when the run never finished
   int skipped_lines = 0;    // lines not used: a torn last line, or lines perfzero did not write
+  int foreign_lines = 0;    // of those, well-formed lines out of the harness's own sequence (a method's)
   bool torn_last_line = false;
   std::vector<std::string> warnings;  // one per line ignored, naming it (file:line: why)
   long long last_seq = 0;             // the highest seq read (0 for a journal written before seq)

@@ -16,7 +16,7 @@
 namespace perfzero::results {
 
 // Minor versions only add keys; a reader refuses another major version.
-inline constexpr const char* kSchemaVersion = "1.8.0";
+inline constexpr const char* kSchemaVersion = "1.9.0";
 inline constexpr int kSchemaMajor = 1;
 
 struct MetricValue {

@@ -104,6 +104,7 @@ LoadedRun read_journaled_run(const std::filesystem::path& dir) {
         fmt::format("{}: the last line was torn (the harness stopped while writing it)", journal_path.string()));
   }
   for (auto& w : journal.warnings) loaded.warnings.push_back(std::move(w));
+  loaded.foreign_lines = journal.foreign_lines;
   // The plan says which cases exist and in what order; the journal what happened to them. A journaled
   // case missing from the plan (a resumed run with a different plan) is kept, after the plan's cases.
   for (auto& journaled : journal.cases) {
@@ -120,6 +121,14 @@ LoadedRun read_journaled_run(const std::filesystem::path& dir) {
 }
 
 }  // namespace
+
+std::optional<std::string> partial_warning(const LoadedRun& loaded, const std::string& path) {
+  if (!loaded.partial()) return std::nullopt;
+  return fmt::format(
+      "{} never finished (its status is running: still being written, or its harness was killed): "
+      "read as partial, with the trials that had finished; --resume completes a killed run",
+      path);
+}
 
 LoadedRun read_run(const std::filesystem::path& path) {
   std::error_code ec;

@@ -6,6 +6,7 @@
 //   - a single perfzero_summary.json: a run of one case and one trial.
 // Refuses another major schema version with a message saying which version wrote it.
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,7 +24,14 @@ struct LoadedRun {
   Run run;
   std::string format;                 // "journal", "summary-1.0", "report"
   std::vector<std::string> warnings;  // e.g. a torn last journal line, a missing trial report
+  int foreign_lines = 0;              // journal lines the harness did not write, left out (journal.hpp)
+  // The run never finished: still being written, or its harness was killed. What it holds is what
+  // had finished; each command that reads it says so (partial_warning).
+  bool partial() const { return run.status == "running"; }
 };
+
+// The one line every command prints for a partial run: nullopt for a run that ended.
+std::optional<std::string> partial_warning(const LoadedRun& loaded, const std::string& path);
 
 LoadedRun read_run(const std::filesystem::path& path);
 

@@ -70,6 +70,10 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
     record.classification.detail =
         fmt::format("the method {} (its trial alone fails; nothing there was followed)", damage);
   }
+  if (record.classification.outcome == Outcome::timed_out && !job.request.timeout_cause.empty()) {
+    record.classification.detail =
+        fmt::format("stopped by {}: {}", job.request.timeout_cause, record.classification.detail);
+  }
   // The detail quotes the child (a skip reason, an exception's message) into reports and progress lines.
   record.classification.detail = redact::redact_urls(record.classification.detail);
   record.harness_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - job.started).count();

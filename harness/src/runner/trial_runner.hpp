@@ -19,6 +19,9 @@ struct TrialRequest {
   ChildCommand command;
   std::filesystem::path log_path;
   std::chrono::milliseconds timeout{0};  // 0: none
+  // Set when `timeout` is what is left of a budget (ab's --max_time), not the method's own time-out:
+  // a trial stopped by it ends timed_out with a detail that names the budget ("stopped by ...").
+  std::string timeout_cause;
   // On a time-out or a stop signal, the method's main process gets SIGTERM and this long to end its
   // tree before everything is killed: an engine (mpirun) then stops its ranks on every host, and they
   // report. 0: killed at once, as a local method is (its whole tree is here to kill).
