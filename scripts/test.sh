@@ -6,8 +6,8 @@
 #   3. the ci build: Release, -Werror, every worker (g++; CUDA where the toolkit is)
 #   4. two lanes at once:
 #        the image lane (ctest label docker): the images built from that build, run for real; the
-#          Debian packages; the cloud runner; the arm64 cross-build. They mostly wait (Docker, apt,
-#          the cloud stand-ins), so they share the cores with ...
+#          Debian packages; the cloud runner. They mostly wait (Docker, apt, the cloud stand-ins),
+#          so they share the cores with ...
 #        the compiler lane: clang-tidy; the clang build with ASan + UBSan, which the fuzzers share;
 #          the fuzzers; the unit tests and the hostile-input tests under the sanitizers
 #   5. every other ci test, alone: the timing and load tests, the clusters, the real binary on
@@ -16,7 +16,8 @@
 # than tests/expected_tests.txt says that stage counts, or when a test was skipped that
 # tests/skip_allowlist.txt does not allow.
 # PERFZERO_SKIP_SANITIZERS=1 skips the sanitizer build, fuzzing and sanitizer tests for a quicker
-# local loop; PERFZERO_ARM64_TESTS=1 adds the arm64 image test (about 25 minutes cold);
+# local loop; PERFZERO_ARM64_TESTS=1 adds the arm64 tests (the cross-built smoke test, 4 minutes
+# alone, and the arm64 image, about 25 minutes cold);
 # PERFZERO_FROM_SOURCE_TESTS=1 adds the CPU image compiled inside Docker (docker.from_source).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +55,7 @@ images_pid=""
 stop_images() { [ -z "$images_pid" ] || kill -- -"$images_pid" 2> /dev/null || true; }
 trap stop_images EXIT
 images_labels=docker
-# Opt-in: the arm64 image (about 25 minutes cold) and the image compiled from source inside Docker.
+# Opt-in: the arm64 tests (cross-builds) and the image compiled from source inside Docker.
 excluded=()
 [ "${PERFZERO_ARM64_TESTS:-0}" = "1" ] || excluded+=(arm64)
 [ "${PERFZERO_FROM_SOURCE_TESTS:-0}" = "1" ] || excluded+=(from_source)
