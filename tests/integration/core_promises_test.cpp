@@ -306,5 +306,46 @@ billing:
   EXPECT_NE(leap.exit_code, 2) << leap.err;
 }
 
+// A metric reported in "s" by one trial and "ms" by the next is not one quantity: ab does not judge
+// it, does not wait for it, and the design line does not call it decided.
+TEST(CorePromises, AbJudgesNoMetricWhoseUnitChangedAndSaysItIsUndecided) {
+  TempDir dir;
+  // Trials 1 and 4 say "s", trials 2 and 3 "ms" (a counter per side).
+  const auto script = dir.write("unit.sh", R"(n=$(cat "$1" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$1"
+u=s; [ $((n % 4)) -ge 2 ] && u=ms
+printf '{"metrics": [{"name": "x", "value": 1, "unit": "%s", "direction": "lower"}]}' $u > "$PERFZERO_RESULT_FILE"
+)");
+  const std::string side = "/bin/sh " + script.string() + " ";
+  const auto f = run_perfzero(
+      {"ab", "--baseline", side + (dir.path() / "a").string(), "--candidate", side + (dir.path() / "b").string(),
+       "--output=perfzero", "--metrics=x", "--max_trials=12", "--warmup_trials=0", "--output_dir=ab", "--format=json"},
+      dir.path());
+  ASSERT_NE(f.exit_code, 2) << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  bool seen = false;
+  for (const auto& row : doc["results"]) {
+    if (row["metric"] != "x") continue;
+    seen = true;
+    EXPECT_EQ(row["verdict"], "unknown") << row.dump();
+    EXPECT_NE(row["reason"].get<std::string>().find("not judged: its unit changed between trials"), std::string::npos)
+        << row.dump();
+  }
+  EXPECT_TRUE(seen) << f.out;
+  EXPECT_EQ(doc["design"].get<std::string>().find("every gated metric decided"), std::string::npos) << doc["design"];
+  EXPECT_NE(doc["design"].get<std::string>().find("undecided"), std::string::npos) << doc["design"];
+}
+
+// ab has no --resume: an output directory that already holds a session is refused without one.
+TEST(CorePromises, AbNeverSuggestsAResumeItDoesNotHave) {
+  TempDir dir;
+  const std::vector<std::string> ab{
+      "ab", "--baseline=/bin/true", "--candidate=/bin/true", "--max_trials=2", "--warmup_trials=0", "--output_dir=ab"};
+  ASSERT_NE(run_perfzero(ab, dir.path()).exit_code, 2);
+  const auto again = run_perfzero(ab, dir.path());
+  EXPECT_EQ(again.exit_code, 2) << again.err;
+  EXPECT_NE(again.err.find("already holds run"), std::string::npos) << again.err;
+  EXPECT_EQ(again.err.find("--resume"), std::string::npos) << again.err;
+}
+
 }  // namespace
 }  // namespace perfzero::testing::core_promises_test

@@ -194,7 +194,8 @@ TEST_F(ReportTest, ABrokenCatalogStopsWithTheEntryAndField) {
   const auto f = run_perfzero({"report", small.string(), "--catalog", catalog.string()}, kScratch / "broken-catalog");
   EXPECT_EQ(f.exit_code, 2);
   EXPECT_NE(f.err.find("broken-catalog.yaml:3:"), std::string::npos) << f.err;
-  EXPECT_NE(f.err.find("shapes[0] (c7i.large).usd_per_hour: expected a positive number of at most 1e+09, got '-1'"), std::string::npos)
+  EXPECT_NE(f.err.find("shapes[0] (c7i.large).usd_per_hour: expected a positive number of at most 1e+09, got '-1'"),
+            std::string::npos)
       << f.err;
   // A stray ',' is a syntax error at its line (it was read as an empty catalog), and a second
   // document is refused (it was silently ignored).

@@ -13,6 +13,7 @@
 #include "api/list_protocol.hpp"
 #include "common/errors.hpp"
 #include "config/method_selector.hpp"
+#include "method_catalog/known_workers.hpp"
 #include "method_catalog/list_cache.hpp"
 #include "method_catalog/list_json_parser.hpp"
 #include "method_catalog/worker_discovery.hpp"
@@ -371,6 +372,21 @@ TEST(MissingWorker, AKnownFamilyNamesTheWorkerTheBuildLacks) {
   EXPECT_NE(message_of("cuda_stream.Copy.benchmark_copy").find("needs the CUDA worker (perfzero-worker-cuda)"),
             std::string::npos);
   EXPECT_NE(message_of("sanity.Example.benchmark_sun").find("did you mean"), std::string::npos);
+}
+
+// Every family an optional worker brings is named with that worker when the build lacks it (nccl
+// and storage were missing: their methods were called unknown).
+TEST(KnownWorkers, EveryOptionalWorkersFamilyNamesItsWorker) {
+  for (const auto& [family, worker] : std::vector<std::pair<std::string, std::string>>{{"onednn", "onednn"},
+                                                                                       {"cuda", "cuda"},
+                                                                                       {"cuda_gemm", "cuda"},
+                                                                                       {"opencl", "opencl"},
+                                                                                       {"mpi", "mpi"},
+                                                                                       {"nccl", "cuda"},
+                                                                                       {"storage", "storage"}}) {
+    EXPECT_NE(missing_worker_message(family, "it").find("perfzero-worker-" + worker), std::string::npos) << family;
+  }
+  EXPECT_EQ(missing_worker_message("speedcube", "it"), "");
 }
 
 }  // namespace

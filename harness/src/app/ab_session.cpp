@@ -98,25 +98,25 @@ class Session {
     a_->loop().set_deadline(started_ + options_.max_time, budget);
     b_->loop().set_deadline(started_ + options_.max_time, budget);
     std::string ended = "every gated metric decided";
-    std::string status = "completed";
+    results::RunStatus status{results::RunStatusKind::completed, {}};
     try {
       warm_up();
       ended = over_time() ? fmt::format("{} spent in the warm-ups", budget) : pair_rounds();
     } catch (const OutputError& e) {
-      status = fmt::format("aborted: {}", e.what());
-      ended = status;
+      status = results::RunStatus::aborted(e.what());
+      ended = status.text();
     }
     a_->loop().end();
     b_->loop().end();
     AbOutcome out;
     out.stop = stop();
-    if (out.stop) status = "interrupted";
+    if (out.stop) status = {results::RunStatusKind::interrupted, {}};
     finish_open_cases();
     out.report = report(ended);
     const auto a_unwritten = a_->finish(status);
     const auto b_unwritten = b_->finish(status);
     out.unwritten = a_unwritten ? a_unwritten : b_unwritten;
-    if (!out.unwritten && status.rfind("aborted: ", 0) == 0) out.unwritten = status.substr(9);
+    if (!out.unwritten && status.is(results::RunStatusKind::aborted)) out.unwritten = status.why;
     remove_container(baseline_.container);
     remove_container(candidate_.container);
     return out;

@@ -17,6 +17,7 @@
 #include "history/store.hpp"
 #include "results/model_json.hpp"
 #include "results/reader.hpp"
+#include "results/run_status.hpp"
 #include "results/statistics.hpp"
 
 namespace perfzero::app {
@@ -51,7 +52,7 @@ int ingest(const cli::HistoryOptions& o) {
       throw UsageError(fmt::format("history: cannot read {}: {}", path, e.what()));
     }
     // A run still running (or killed) would be stored frozen half way: only when asked.
-    if (runs.back().status == "running" && !o.partial) {
+    if (results::RunStatus::parse(runs.back().status).is(results::RunStatusKind::running) && !o.partial) {
       throw UsageError(
           fmt::format("history: {} is still running, or was killed (its status is running): ingest it once it ends "
                       "(--resume completes a killed run), or as it stands now with --partial",

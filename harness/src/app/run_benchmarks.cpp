@@ -144,33 +144,34 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   try {
     if (request) allocate(*request, paths, dir, allocation);
   } catch (const std::exception& e) {
-    static_cast<void>(session.finish(fmt::format("aborted: {}", e.what())));
+    static_cast<void>(session.finish(results::RunStatus::aborted(e.what())));
     throw;
   }
   say(fmt::format("perfzero: run {} -> {}\n", session.run().info.execution_id, dir.string()));
 
+  using results::RunStatusKind;
   std::optional<int> stop;
-  std::string status = "completed";
+  results::RunStatus status{RunStatusKind::completed, {}};
   try {
     stop = session.loop().run_all(interleave);
-    if (stop) status = "interrupted";
+    if (stop) status = {RunStatusKind::interrupted, {}};
   } catch (const OutputError& e) {
-    status = fmt::format("aborted: {}", e.what());
+    status = results::RunStatus::aborted(e.what());
   }
   std::optional<std::string> unwritten = session.finish(status);
   if (session.late_signal()) {
     stop = session.late_signal();
-    status = kInterruptedAfterCompletion;
+    status = {RunStatusKind::interrupted_after_completion, {}};
   }
-  if (unwritten && status == "completed") {
+  if (unwritten && status.is(RunStatusKind::completed)) {
     // Every trial ran and is recorded; only the end failed (a summary the disk refused, the final
     // syncfs): nothing is left for --resume, so the line says what may be missing instead.
     fmt::print(stderr, "perfzero: error: the run completed, but {}; its files may not all be on disk (results in {})\n",
                *unwritten, dir.string());
     return to_int(ExitCode::output_unwritable);
   }
-  if (status.rfind("aborted: ", 0) == 0 || unwritten) {
-    const std::string why = unwritten && status.rfind("aborted: ", 0) != 0 ? *unwritten : status.substr(9);
+  if (status.is(RunStatusKind::aborted) || unwritten) {
+    const std::string why = status.is(RunStatusKind::aborted) ? status.why : *unwritten;
     fmt::print(stderr, "perfzero: error: run stopped: {}; results so far in {} (--resume continues it)\n", why,
                dir.string());
     return to_int(ExitCode::output_unwritable);
@@ -179,7 +180,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   const Tally tally = tally_cases(plan.size(), session.run());
   const std::string disturbed = results::describe(results::run_disturbances(session.run()));
   say(fmt::format(
-      "perfzero: {}: {} method(s), {} not succeeded{}; results in {}\n", status, tally.ran, tally.not_succeeded,
+      "perfzero: {}: {} method(s), {} not succeeded{}; results in {}\n", status.text(), tally.ran, tally.not_succeeded,
       disturbed.empty() ? "" : fmt::format("; {}: {}", disturbed, results::kDisturbanceAdvice), dir.string()));
   if (std::ferror(stdout) != 0) {
     // Losing the terminal loses lines, never results: say once, where it may still be seen.
@@ -191,11 +192,11 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     if (stored == Stored::refused) return to_int(ExitCode::output_unwritable);
     slower_change = stored == Stored::slower_change;
   }
-  if (stop && status == kInterruptedAfterCompletion) {
+  if (stop && status.is(RunStatusKind::interrupted_after_completion)) {
     fmt::print(stderr,
                "perfzero: {} came after the last trial, while the summaries were written: they are whole; the "
                "run is marked {}\n",
-               runner::signal_name(*stop), kInterruptedAfterCompletion);
+               runner::signal_name(*stop), status.text());
     return exit_code_for_signal(*stop);
   }
   if (stop) {

@@ -73,10 +73,11 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
       with_trial_reports_(with_trial_reports),
       progress_out_(progress_out),
       run_start_(Clock::now()),
-      executor_(paths.launcher),
-      paths_(paths) {
-  samplers::set_cpu_clock_settings({options.cpu_throttle_threshold, options.cpu_throttle_share});
-}
+      executor_(paths.launcher,
+                [context = samplers::SamplerContext{{options.cpu_throttle_threshold, options.cpu_throttle_share}}] {
+                  return samplers::make_builtin_samplers(context);
+                }),
+      paths_(paths) {}
 
 void RunLoop::begin(int total_steps) {
   own_progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);

@@ -134,14 +134,15 @@ RunSession::~RunSession() {
   if (output_.lock_fd >= 0) ::close(output_.lock_fd);
 }
 
-std::optional<std::string> RunSession::finish(const std::string& status) {
+std::optional<std::string> RunSession::finish(const results::RunStatus& status) {
   finished_ = true;
   std::error_code ignored;
   std::filesystem::remove(reserve_, ignored);
-  std::optional<std::string> unwritten = recorder_->finish(status);
-  if (status == "completed") {
+  std::optional<std::string> unwritten = recorder_->finish(status.text());
+  if (status.is(results::RunStatusKind::completed)) {
     if ((late_signal_ = runner::take_pending_stop_signal())) {
-      const auto again = recorder_->finish(std::string(kInterruptedAfterCompletion));
+      const auto again =
+          recorder_->finish(results::RunStatus{results::RunStatusKind::interrupted_after_completion, {}}.text());
       if (!unwritten) unwritten = again;
     }
   }

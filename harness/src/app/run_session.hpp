@@ -15,11 +15,9 @@
 #include "config/run_plan.hpp"
 #include "nvml/gpu_clock_lock.hpp"
 #include "results/recorder.hpp"
+#include "results/run_status.hpp"
 
 namespace perfzero::app {
-
-// Every trial ran and every output was written, but a stop signal came while they were.
-inline constexpr const char* kInterruptedAfterCompletion = "interrupted_after_completion";
 
 class RunSession {
  public:
@@ -35,11 +33,11 @@ class RunSession {
   const results::Run& run() const { return recorder_->run(); }
   const ClaimedOutput& output() const { return output_; }
 
-  // Ends the run with `status` (completed, interrupted, aborted: ...): the reserve goes, the journal,
+  // Ends the run with `status` (completed, interrupted, aborted): the reserve goes, the journal,
   // run.json and every output are written. The first write refused, if any. A stop signal that came
   // after the last trial (while these were written) leaves them whole and makes a completed run
   // interrupted_after_completion: late_signal() then names it.
-  std::optional<std::string> finish(const std::string& status);
+  std::optional<std::string> finish(const results::RunStatus& status);
   std::optional<int> late_signal() const { return late_signal_; }
 
  private:

@@ -16,10 +16,9 @@ struct KnownWorker {
 };
 
 constexpr std::array kKnownWorkers{
-    KnownWorker{"onednn", true, "onednn", "oneDNN"},
-    KnownWorker{"cuda", false, "cuda", "CUDA"},
-    KnownWorker{"opencl", false, "opencl", "OpenCL"},
-    KnownWorker{"mpi", true, "mpi", "MPI"},
+    KnownWorker{"onednn", true, "onednn", "oneDNN"},       KnownWorker{"cuda", false, "cuda", "CUDA"},
+    KnownWorker{"opencl", false, "opencl", "OpenCL"},      KnownWorker{"mpi", true, "mpi", "MPI"},
+    KnownWorker{"nccl", true, "cuda", "CUDA (with NCCL)"}, KnownWorker{"storage", true, "storage", "storage (libaio)"},
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "results/model.hpp"
+#include "results/run_status.hpp"
 
 namespace perfzero::results {
 
@@ -27,7 +28,7 @@ struct LoadedRun {
   int foreign_lines = 0;              // journal lines the harness did not write, left out (journal.hpp)
   // The run never finished: still being written, or its harness was killed. What it holds is what
   // had finished; each command that reads it says so (partial_warning).
-  bool partial() const { return run.status == "running"; }
+  bool partial() const { return RunStatus::parse(run.status).is(RunStatusKind::running); }
 };
 
 // The one line every command prints for a partial run: nullopt for a run that ended.

@@ -6,12 +6,10 @@
 
 #include "child_results/rank_reports.hpp"
 #include "common/files.hpp"
-#include "procfs/proc_reader.hpp"
 #include "redact/redact.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/result_source.hpp"
 #include "runner/trial_result.hpp"
-#include "samplers/host_load_sampler.hpp"
 
 namespace perfzero::runner {
 
@@ -33,7 +31,7 @@ void count_ranks_on_this_machine(TrialExecution& e) {
     }
   }
   for (auto& [name, output] : e.samplers) {
-    if (name == "host_load") samplers::count_as_own(output, cpu_seconds, procfs::clock_ticks_per_second());
+    if (output.count_own_cpu_elsewhere) output.count_own_cpu_elsewhere(output, cpu_seconds);
   }
 }
 

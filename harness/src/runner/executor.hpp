@@ -1,9 +1,10 @@
 #pragma once
 // How a trial's method is executed: the seam between what one trial is (runner/execute_trial.hpp)
-// and where its processes run. `local` starts the method as one process tree on this host, through
-// the run's perfzero-launch; executors that span hosts (mpirun, Slurm: issue 21) come behind the same
-// interface, so the run loop, the result readers and the reporters do not change with them. Today's
-// one executor is runner/local_executor.hpp; app/run_loop.cpp makes it.
+// and where its processes run. `local` (runner/local_executor.hpp) starts the method as one process
+// tree on this host, through the run's perfzero-launch; the executors that span hosts
+// (runner/mpirun_executor.hpp, runner/slurm_executor.hpp) put their launcher before the method's
+// command and start it through the local one, so the run loop, the result readers and the reporters
+// do not change with them.
 #include <string_view>
 
 #include "runner/trial_execution.hpp"

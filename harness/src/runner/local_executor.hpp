@@ -19,7 +19,8 @@ using SamplerFactory = std::function<std::vector<std::unique_ptr<samplers::Sampl
 
 class LocalExecutor final : public Executor {
  public:
-  explicit LocalExecutor(std::filesystem::path launcher, SamplerFactory samplers = samplers::make_builtin_samplers);
+  // `samplers` makes each trial's samplers: the built-ins with the run's settings unless given.
+  explicit LocalExecutor(std::filesystem::path launcher, SamplerFactory samplers);
   std::string_view name() const override { return "local"; }
   TrialExecution run(const TrialRequest& request) override;
 

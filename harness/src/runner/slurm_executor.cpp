@@ -254,10 +254,6 @@ std::optional<EngineVerdict> read_srun_verdict(std::string_view log) {
   return std::nullopt;
 }
 
-std::string cancel_step(const SlurmTools& tools, const SlurmStep& step, std::chrono::milliseconds wait) {
-  return cancel(tools, step, wait).problem;
-}
-
 int cancel_leftover_steps(const std::filesystem::path& run_dir, const SlurmTools& tools) {
   int found = 0;
   std::error_code ec;

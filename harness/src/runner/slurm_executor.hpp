@@ -57,9 +57,6 @@ std::vector<std::string> srun_prefix(const std::filesystem::path& srun, const co
 // (skipped, with Slurm's reason) or lost a node (failed, naming it); nullopt when they say neither.
 std::optional<EngineVerdict> read_srun_verdict(std::string_view log);
 
-// Cancels `step` and waits up to `wait` for Slurm to report it gone; "" when it is, else what is wrong.
-std::string cancel_step(const SlurmTools& tools, const SlurmStep& step, std::chrono::milliseconds wait);
-
 // --resume: cancels every step an earlier run of `run_dir` left (the trial directories' kSlurmStepFile)
 // and returns how many were still known to Slurm.
 int cancel_leftover_steps(const std::filesystem::path& run_dir, const SlurmTools& tools);

@@ -10,27 +10,27 @@ namespace perfzero::samplers {
 const std::vector<SamplerInfo>& builtin_samplers() {
   static const std::vector<SamplerInfo> all{
       {"host_load", "whole-machine CPU use besides the trial; flags host_busy",
-       [] { return std::make_unique<HostLoadSampler>(); }},
+       [](const SamplerContext&) { return std::make_unique<HostLoadSampler>(); }},
       {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
-       [] { return std::make_unique<LeftoverFilesSampler>(); }},
+       [](const SamplerContext&) { return std::make_unique<LeftoverFilesSampler>(); }},
       {"counters",
        "what the CPU did for the method (perf_event_open from its exec, children included: task clock, context "
        "switches, migrations, page faults; cycles, instructions, branches, cache misses with a PMU): metrics",
-       [] { return std::make_unique<CountersSampler>(); }},
+       [](const SamplerContext&) { return std::make_unique<CountersSampler>(); }},
       {"cpu_clock",
        "the CPU's clock while the method ran (cpufreq, else /proc/cpuinfo) and thermal throttle events; flags "
        "cpu_throttled",
-       [] { return std::make_unique<CpuClockSampler>(); }},
+       [](const SamplerContext& c) { return std::make_unique<CpuClockSampler>(CpuClockPaths{}, c.cpu_clock); }},
       {"gpu", "NVIDIA GPUs through NVML: utilization, memory, power, clocks, temperature, PCIe; flags gpu_throttled",
-       [] { return GpuSampler::make_on_process_nvml(); }},
+       [](const SamplerContext&) { return GpuSampler::make_on_process_nvml(); }},
   };
   return all;
 }
 
-std::vector<std::unique_ptr<Sampler>> make_builtin_samplers() {
+std::vector<std::unique_ptr<Sampler>> make_builtin_samplers(const SamplerContext& context) {
   std::vector<std::unique_ptr<Sampler>> out;
   for (const auto& info : builtin_samplers()) {
-    if (auto sampler = info.make()) out.push_back(std::move(sampler));
+    if (auto sampler = info.make(context)) out.push_back(std::move(sampler));
   }
   return out;
 }

@@ -13,11 +13,6 @@ namespace perfzero::samplers {
 
 namespace {
 
-CpuClockSettings& settings_store() {
-  static CpuClockSettings settings;
-  return settings;
-}
-
 std::optional<double> read_number(const std::filesystem::path& file) {
   std::ifstream in(file);
   double value = 0;
@@ -68,9 +63,6 @@ const CpuLayout& layout_of(const std::filesystem::path& root) {
 }
 
 }  // namespace
-
-void set_cpu_clock_settings(const CpuClockSettings& settings) { settings_store() = settings; }
-const CpuClockSettings& cpu_clock_settings() { return settings_store(); }
 
 CpuClockSampler::CpuClockSampler(CpuClockPaths paths, CpuClockSettings settings)
     : paths_(std::move(paths)), settings_(settings) {}

@@ -12,26 +12,18 @@
 #include <vector>
 
 #include "samplers/sampler.hpp"
+#include "samplers/sampler_context.hpp"
 
 namespace perfzero::samplers {
-
-struct CpuClockSettings {
-  double threshold = 0.90;  // of the maximum clock
-  double share = 0.10;      // of the trial's samples
-};
 
 struct CpuClockPaths {
   std::filesystem::path cpus = "/sys/devices/system/cpu";
   std::filesystem::path cpuinfo = "/proc/cpuinfo";
 };
 
-// The run's settings (--cpu_throttle_threshold, --cpu_throttle_share), set once before the first trial.
-void set_cpu_clock_settings(const CpuClockSettings& settings);
-const CpuClockSettings& cpu_clock_settings();
-
 class CpuClockSampler : public Sampler {
  public:
-  explicit CpuClockSampler(CpuClockPaths paths = {}, CpuClockSettings settings = cpu_clock_settings());
+  explicit CpuClockSampler(CpuClockPaths paths = {}, CpuClockSettings settings = {});
   std::string name() const override { return "cpu_clock"; }
   // /proc/cpuinfo is long on a large machine: four reads a second show a clock that stays down.
   std::chrono::milliseconds min_period() const override { return std::chrono::milliseconds(250); }

@@ -187,6 +187,9 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
                  {"run_queue_seconds", v.run_queue_seconds ? nlohmann::json(*v.run_queue_seconds) : nlohmann::json()},
                  {"busy", v.busy}};
   if (v.busy) out.flags.push_back("host_busy");
+  out.count_own_cpu_elsewhere = [](SamplerOutput& o, double cpu_seconds) {
+    count_as_own(o, cpu_seconds, procfs::clock_ticks_per_second());
+  };
   return out;
 }
 

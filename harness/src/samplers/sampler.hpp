@@ -17,6 +17,7 @@
 
 #include "results/events.hpp"
 #include "samplers/counter_readings.hpp"
+#include "samplers/sampler_context.hpp"
 
 namespace perfzero::samplers {
 
@@ -36,6 +37,10 @@ struct SamplerOutput {
   results::TimeSeries series;
   // Figures of the method itself, added to its benchmark_result.metrics (the counters' sampler).
   std::vector<results::MetricValue> metrics;
+  // Set by a sampler whose verdict weighs CPU time outside the trial's tree (the host load): called
+  // by the runner, which names no sampler, with CPU seconds that were the method's own although they
+  // ran outside its tree (an engine's ranks started on this machine by its own daemon).
+  std::function<void(SamplerOutput&, double cpu_seconds)> count_own_cpu_elsewhere;
 };
 
 class Sampler {
@@ -62,12 +67,12 @@ struct SamplerInfo {
   std::string name;
   std::string description;
   // nullptr when the sampler cannot work on this machine (no GPU library, say): it is then left out.
-  std::function<std::unique_ptr<Sampler>()> make;
+  std::function<std::unique_ptr<Sampler>(const SamplerContext&)> make;
 };
 
 // Every optional sampler of this build (the process tree is always on and not listed).
 const std::vector<SamplerInfo>& builtin_samplers();
-// One of each available built-in sampler, for one trial.
-std::vector<std::unique_ptr<Sampler>> make_builtin_samplers();
+// One of each available built-in sampler, for one trial, made with the run's settings.
+std::vector<std::unique_ptr<Sampler>> make_builtin_samplers(const SamplerContext& context);
 
 }  // namespace perfzero::samplers
