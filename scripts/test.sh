@@ -5,9 +5,10 @@
 #   2. style (clang-format)
 #   3. the ci build: Release, -Werror, every worker (g++; CUDA where the toolkit is)
 #   4. two lanes at once:
-#        the image lane (ctest label docker): the images built from that build, run for real; the
-#          Debian packages; the cloud runner. They mostly wait (Docker, apt, the cloud stand-ins),
-#          so they share the cores with ...
+#        the waiting lane (ctest label waits): the images built from that build, run for real; the
+#          Debian packages; the cloud runner; the Slurm clusters on network namespaces. They mostly
+#          wait (Docker, apt, the cloud stand-ins, the clusters' daemons), so they share the cores
+#          with ...
 #        the compiler lane: clang-tidy; the clang build with ASan + UBSan, which the fuzzers share;
 #          the fuzzers; the unit tests and the hostile-input tests under the sanitizers
 #   5. every other ci test, alone: the timing and load tests, the clusters, the real binary on
@@ -48,35 +49,36 @@ stage "build: ci preset (g++, Release, -Werror)"
 cmake --preset ci > /dev/null
 cmake --build --preset ci
 
-# The image lane runs in the background, its output in a log printed when it ends; a failure of
-# the compiler lane stops the run and the image lane with it.
-images_log=build/ci/images-lane.log
-images_pid=""
-stop_images() { [ -z "$images_pid" ] || kill -- -"$images_pid" 2> /dev/null || true; }
-trap stop_images EXIT
-images_labels=docker
+# The waiting lane runs in the background, its output in a log printed when it ends; a failure of
+# the compiler lane stops the run and the waiting lane with it.
+lane_log=build/ci/waits-lane.log
+lane_pid=""
+stop_lane() { [ -z "$lane_pid" ] || kill -- -"$lane_pid" 2> /dev/null || true; }
+trap stop_lane EXIT
+lane_labels=waits
 # Opt-in: the arm64 tests (cross-builds) and the image compiled from source inside Docker.
 excluded=()
 [ "${PERFZERO_ARM64_TESTS:-0}" = "1" ] || excluded+=(arm64)
 [ "${PERFZERO_FROM_SOURCE_TESTS:-0}" = "1" ] || excluded+=(from_source)
-images_exclude=()
-[ "${#excluded[@]}" -eq 0 ] || images_exclude=(-LE "$(IFS='|'; echo "${excluded[*]}")")
-echo "== image lane (ctest -L $images_labels) started in the background: $images_log"
-images_started=$SECONDS
-set -m # its own process group, so that stop_images ends everything it started
+lane_exclude=()
+[ "${#excluded[@]}" -eq 0 ] || lane_exclude=(-LE "$(IFS='|'; echo "${excluded[*]}")")
+echo "== waiting lane (ctest -L $lane_labels) started in the background: $lane_log"
+set -m # its own process group, so that stop_lane ends everything it started
 (
-  ctest --preset ci -L "$images_labels" "${images_exclude[@]}" --output-junit "$PWD/build/ci/junit-images.xml" \
-    > "$images_log" 2>&1
-  echo $? > build/ci/images-lane.status
+  started=$SECONDS
+  ctest --preset ci -L "$lane_labels" "${lane_exclude[@]}" --output-junit "$PWD/build/ci/junit-waits.xml" \
+    > "$lane_log" 2>&1
+  echo $? > build/ci/waits-lane.status
+  echo $((SECONDS - started)) > build/ci/waits-lane.seconds
 ) &
-images_pid=$!
+lane_pid=$!
 set +m
 
-stage "lint: clang-tidy (beside the image lane)"
+stage "lint: clang-tidy (beside the waiting lane)"
 scripts/lint.sh build/ci
 
 if [ "${PERFZERO_SKIP_SANITIZERS:-0}" != "1" ]; then
-  stage "build: asan preset (clang, ASan + UBSan, the fuzzers; beside the image lane)"
+  stage "build: asan preset (clang, ASan + UBSan, the fuzzers; beside the waiting lane)"
   cmake --preset asan > /dev/null
   # What the sanitizer pass runs, and the fuzzers: not the timing, load and cluster test programs.
   cmake --build --preset asan --target perfzero_unit_tests perfzero_hostile_input_tests perfzero_workers \
@@ -86,21 +88,21 @@ if [ "${PERFZERO_SKIP_SANITIZERS:-0}" != "1" ]; then
   stage "fuzzing: each reader ${PERFZERO_FUZZ_SECONDS:-30} s under ASan + UBSan (a crash input is kept as a regression case)"
   tests/fuzz/run_fuzzers.sh "${PERFZERO_FUZZ_SECONDS:-30}"
 
-  stage "test: asan preset (unit and hostile-input tests; beside the image lane)"
+  stage "test: asan preset (unit and hostile-input tests; beside the waiting lane)"
   ctest --preset asan --output-junit "$PWD/build/asan/junit.xml"
   $python scripts/check_test_run.py asan build/asan/junit.xml
 fi
 
-stage "waiting for the image lane"
-wait "$images_pid" || true
-images_pid=""
-cat "$images_log"
-echo "== image lane: done in $((SECONDS - images_started)) s (it started after the ci build)"
-[ "$(cat build/ci/images-lane.status 2> /dev/null)" = 0 ] || { echo "== the image lane failed (above)"; exit 1; }
-$python scripts/check_test_run.py ci-images build/ci/junit-images.xml
+stage "waiting for the waiting lane"
+wait "$lane_pid" || true
+lane_pid=""
+cat "$lane_log"
+echo "== waiting lane: done in $(cat build/ci/waits-lane.seconds 2> /dev/null || echo '?') s (from the end of the ci build)"
+[ "$(cat build/ci/waits-lane.status 2> /dev/null)" = 0 ] || { echo "== the waiting lane failed (above)"; exit 1; }
+$python scripts/check_test_run.py ci-waits build/ci/junit-waits.xml
 
 stage "test: ci preset, every other test (alone: the timing and load tests judge the machine's quiet)"
-ctest --preset ci -LE "docker|arm64|from_source" --output-junit "$PWD/build/ci/junit.xml"
+ctest --preset ci -LE "waits|arm64|from_source" --output-junit "$PWD/build/ci/junit.xml"
 $python scripts/check_test_run.py ci build/ci/junit.xml
 
 stage ""

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/escape.hpp"
 #include "common/files.hpp"
 #include "common/junit_xml.hpp"
-#include "common/table_cells.hpp"
 #include "common/utc_time.hpp"
 
 namespace perfzero::app {

@@ -11,7 +11,7 @@
 #include "app/history_site.hpp"
 #include "app/run_id_prefix.hpp"
 #include "common/errors.hpp"
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "common/utc_time.hpp"
 #include "compare/compare_runs.hpp"
 #include "history/store.hpp"

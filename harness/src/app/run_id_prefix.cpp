@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 
 namespace perfzero::app {
 

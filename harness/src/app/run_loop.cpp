@@ -40,7 +40,7 @@ std::string debug_line(const config::PlannedCase& planned, const runner::ChildCo
 
 // What an earlier attempt at a trial left in its directory: its result, its log, its TMPDIR and its
 // samplers' series (a sampler with no sample this time writes none, so an old one would stay).
-void remove_earlier_attempt(const std::filesystem::path& dir) {
+void remove_earlier_attempt(const std::filesystem::path& dir, const engines::EngineRegistry& engines) {
   std::error_code ignored;
   std::filesystem::remove(dir / files::kResultFile, ignored);
   std::filesystem::remove(dir / child_results::kGoogleBenchmarkFile, ignored);
@@ -49,8 +49,10 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
   std::filesystem::remove(dir / files::kChildLogFile, ignored);
   std::filesystem::remove_all(dir / "tmp", ignored);
   std::filesystem::remove_all(dir / child_results::kRanksDir, ignored);  // a multi-rank attempt's reports
-  // Its Slurm step was cancelled when this run started (app/run_session.cpp), or is gone.
-  std::filesystem::remove(dir / runner::kSlurmStepFile, ignored);
+  // What an engine left there (its work was ended when this run started: app/run_session.cpp).
+  for (const auto& kind : engines.kinds()) {
+    for (const auto& file : kind.trial_files) std::filesystem::remove(dir / file, ignored);
+  }
   // What cannot be removed (a read-only directory inside, as Go's module cache makes) is moved
   // aside, left to be looked at: the new attempt's TMPDIR must be new and empty.
   for (int n = 1; std::filesystem::exists(std::filesystem::symlink_status(dir / "tmp", ignored)) && n < 1000; ++n) {
@@ -65,7 +67,7 @@ void remove_earlier_attempt(const std::filesystem::path& dir) {
 
 RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
                  results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports,
-                 std::FILE* progress_out)
+                 std::FILE* progress_out, const engines::EngineRegistry& engines)
     : options_(options),
       plan_(plan),
       recorder_(recorder),
@@ -77,7 +79,9 @@ RunLoop::RunLoop(const cli::Options& options, const HarnessPaths& paths, const s
                 [context = samplers::SamplerContext{{options.cpu_throttle_threshold, options.cpu_throttle_share}}] {
                   return samplers::make_builtin_samplers(context);
                 }),
-      paths_(paths) {}
+      paths_(paths),
+      engine_registry_(engines),
+      engines_(engines, engines::EngineSetup{executor_, paths_}) {}
 
 void RunLoop::begin(int total_steps) {
   own_progress_.emplace(progress_out_, ::isatty(::fileno(progress_out_)) == 1, total_steps);
@@ -225,7 +229,7 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
     // A trial directory from before (a resumed run, or one half made ahead) may hold an earlier
     // attempt's files, which this attempt's reports must not be read with; a new one holds none,
     // and is not searched.
-    if (!fresh) remove_earlier_attempt(job.dir);
+    if (!fresh) remove_earlier_attempt(job.dir, engine_registry_);
     tmp_dirs_.make(job.dir);  // the trial's TMPDIR (child_command)
   }
 
@@ -247,28 +251,9 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
   request.on_tick = [&](double elapsed) { progress_->running(role_ + planned.name, what, elapsed); };
   request.launch = planned.launch;
   request.trial_dir = job.dir;
-  runner::Executor* executor = &executor_;
-  if (planned.launch.engine == config::LaunchEngine::mpirun) {
-    if (!mpirun_) {
-      if (paths_.mpirun.empty())
-        throw ConfigError(planned.origin + ": launch: engine mpirun, but mpirun is not on the PATH");
-      mpirun_.emplace(executor_, paths_.mpirun, paths_.rank_agent);
-    }
-    // Ranks on other hosts see only what mpirun forwards: the harness's variables and the suite's env.
-    for (const auto& entry : request.command.environment) {
-      const auto name = entry.substr(0, entry.find('='));
-      if (name.starts_with("PERFZERO_") || planned.env.count(name) != 0) request.rank_env.push_back(name);
-    }
-    executor = &*mpirun_;
-  } else if (planned.launch.engine == config::LaunchEngine::slurm) {
-    if (!slurm_) {
-      if (!paths_.slurm.complete()) {
-        throw ConfigError(planned.origin + ": launch: engine slurm, but srun, scancel or squeue is not on the PATH");
-      }
-      slurm_.emplace(executor_, paths_.slurm, paths_.rank_agent);
-    }
-    executor = &*slurm_;  // srun hands every rank the whole environment (--export=ALL)
-  }
+  engines::Engine& engine = engines_.engine_for(planned);
+  engine.prepare(request, planned);
+  runner::Executor* executor = &engine.executor();
   if (options_.debug) {
     progress_->note(debug_line(planned, request.command));
   }

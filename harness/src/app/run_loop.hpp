@@ -14,13 +14,12 @@
 #include "app/trial_tmpdirs.hpp"
 #include "cli/options.hpp"
 #include "config/run_plan.hpp"
+#include "engines/engine.hpp"
 #include "progress/progress.hpp"
 #include "results/model.hpp"
 #include "results/recorder.hpp"
 #include "runner/execute_trial.hpp"
 #include "runner/local_executor.hpp"
-#include "runner/mpirun_executor.hpp"
-#include "runner/slurm_executor.hpp"
 
 namespace perfzero::app {
 
@@ -28,9 +27,10 @@ class RunLoop {
  public:
   // `previous`: the run being resumed (--resume); its finished trials are kept, not run again.
   // Progress lines go to `progress_out` (stdout for a run; stderr for `ab`, whose stdout is its table).
+  // `engines`: what starts each case's trials (engines/engine.hpp); a test gives its own.
   RunLoop(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
           results::Recorder& recorder, std::optional<results::Run> previous, bool with_trial_reports,
-          std::FILE* progress_out = stdout);
+          std::FILE* progress_out = stdout, const engines::EngineRegistry& engines = engines::builtin_engines());
 
   // Returns the stop signal when interrupted.
   std::optional<int> run_all(bool interleave);
@@ -78,11 +78,10 @@ class RunLoop {
   std::set<std::size_t> enough_said_;  // trials: auto cases whose stop the progress lines announced
   // One for the whole run, so its launcher and monitor thread are started once, not per trial.
   runner::LocalExecutor executor_;
-  // Made for the first case that mpirun launches; it starts mpirun through executor_.
-  std::optional<runner::MpirunExecutor> mpirun_;
-  // Made for the first case that Slurm launches; it starts srun through executor_.
-  std::optional<runner::SlurmExecutor> slurm_;
   HarnessPaths paths_;
+  // Each made for the first case that names it; every one starts its launcher through executor_.
+  const engines::EngineRegistry& engine_registry_;
+  engines::RunEngines engines_;
   TrialTmpDirs tmp_dirs_;
   TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed
 };

@@ -59,17 +59,17 @@ std::vector<results::NamedObserver> observers_for(const std::vector<std::string>
   return out;
 }
 
-void end_leftovers_of_earlier_run(const ClaimedOutput& output, const HarnessPaths& paths) {
+void end_leftovers_of_earlier_run(const ClaimedOutput& output, const HarnessPaths& paths,
+                                  const engines::EngineRegistry& engines) {
   if (const int killed = runner::end_leftover_processes(output.dir); killed > 0) {
     fmt::print(stderr, "perfzero: warning: --resume: ended {} process(es) the earlier run left running\n", killed);
   }
-  // On other hosts only Slurm can end them, and release what the run held.
-  if (const std::string job = runner::release_leftover_allocation(output.dir, paths.slurm.scancel); !job.empty()) {
-    fmt::print(stderr, "perfzero: warning: --resume: released Slurm allocation {}, which the earlier run held\n", job);
-  }
-  if (const int cancelled = runner::cancel_leftover_steps(output.dir, paths.slurm); cancelled > 0) {
-    fmt::print(stderr, "perfzero: warning: --resume: cancelled {} Slurm step(s) the earlier run left running\n",
-               cancelled);
+  // On other hosts only an engine can end what its work left, and release what the run held.
+  for (const auto& kind : engines.kinds()) {
+    if (!kind.clean_up_earlier) continue;
+    for (const auto& line : kind.clean_up_earlier(output.dir, paths)) {
+      fmt::print(stderr, "perfzero: warning: --resume: {}\n", line);
+    }
   }
 }
 
@@ -77,7 +77,7 @@ void end_leftovers_of_earlier_run(const ClaimedOutput& output, const HarnessPath
 
 RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
                        const std::vector<config::PlannedCase>& plan, const std::vector<config::Comparison>& comparisons,
-                       std::FILE* progress_out) {
+                       std::FILE* progress_out, const engines::EngineRegistry& engines) {
   const std::vector<std::string> report_names = run_outputs::selected_reporter_names(options.reports);
   auto observers = observers_for(report_names);  // before anything is written: a bad name is a usage error
   if (const auto how = nvml::clock_lock_from(options.lock_gpu_clocks)) {
@@ -94,7 +94,7 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
   } catch (const std::system_error& e) {
     throw OutputError(e.what());
   }
-  if (output_.resuming) end_leftovers_of_earlier_run(output_, paths);
+  if (output_.resuming) end_leftovers_of_earlier_run(output_, paths, engines);
   std::optional<results::Run> previous = previous_run(output_);
   results::Run run = make_run(options, output_, plan, comparisons);
   if (previous) check_resumed_plan(options, run, *previous);
@@ -120,7 +120,7 @@ RunSession::RunSession(const cli::Options& options, const HarnessPaths& paths,
                  options.lock_gpu_clocks.c_str());
   }
   loop_ = std::make_unique<RunLoop>(options, paths, plan, *recorder_, std::move(previous), with_trial_reports,
-                                    progress_out);
+                                    progress_out, engines);
   // Room for the final run.json, journal line and summaries when a method fills the disk.
   reserve_ = output_.dir / ".perfzero.reserve";
   files::reserve_space(reserve_, kFinalWritesReserve);

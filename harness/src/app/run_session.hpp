@@ -23,8 +23,10 @@ class RunSession {
  public:
   // Throws UsageError for a bad --report name, an output directory that holds another run, a
   // --resume whose plan differs from the run's, or --lock_gpu_clocks that cannot lock.
+  // `engines`: what starts each case's trials (engines/engine.hpp); a test gives its own.
   RunSession(const cli::Options& options, const HarnessPaths& paths, const std::vector<config::PlannedCase>& plan,
-             const std::vector<config::Comparison>& comparisons, std::FILE* progress_out = stdout);
+             const std::vector<config::Comparison>& comparisons, std::FILE* progress_out = stdout,
+             const engines::EngineRegistry& engines = engines::builtin_engines());
   ~RunSession();
   RunSession(const RunSession&) = delete;
   RunSession& operator=(const RunSession&) = delete;

@@ -9,7 +9,7 @@
 #include "cli/options.hpp"
 #include "cli/run_flag_values.hpp"
 #include "common/errors.hpp"
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "common/text.hpp"
 #include "perfzero_build_info.hpp"
 

@@ -23,7 +23,4 @@ std::string write_suite(const std::string& suite_name, const std::vector<TestCas
 // Epoch seconds now: a suite's timestamp when it has no time of its own.
 double now();
 
-// Text as XML character data or an attribute value.
-std::string escape(const std::string& text);
-
 }  // namespace perfzero::junit

@@ -1,7 +1,7 @@
 // The Markdown table a pull-request comment shows.
 #include <fmt/format.h>
 
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "compare/formats.hpp"
 
 namespace perfzero::compare {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "fleet_report/figure_text.hpp"
 
 namespace perfzero::fleet_report {

@@ -4,10 +4,12 @@
 #include <string>
 #include <string_view>
 
+#include "common/escape.hpp"
+
 namespace perfzero::fleet_report::html {
 
-// Escapes <, >, &, " and ' and replaces each byte that is not part of valid UTF-8 with U+FFFD.
-std::string escape(std::string_view text);
+// The page's escaping is the one module's (common/escape.hpp: text::markup), under its short name.
+inline std::string escape(std::string_view text) { return text::markup(text); }
 
 // escape(), with a line-break opportunity (<wbr>) after each '.', '-', '_', '/' and before '[': a
 // long shape or method name wraps at its parts in a narrow column instead of overflowing it.

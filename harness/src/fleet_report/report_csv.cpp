@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "common/text.hpp"
 #include "fleet_report/report_writers.hpp"
 

@@ -1,7 +1,7 @@
 // Markdown: what a pull-request comment or a wiki page shows.
 #include <fmt/format.h>
 
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "fleet_report/report_writers.hpp"
 #include "fleet_report/scaling.hpp"
 

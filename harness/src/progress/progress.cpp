@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 #include "common/text.hpp"
 
 namespace perfzero::progress {

@@ -188,24 +188,92 @@ std::size_t max_journal_line_bytes() {
   return end != given && *end == '\0' && value >= 1024 ? static_cast<std::size_t>(value) : kDefaultMaxJournalLineBytes;
 }
 
+namespace {
+
+// Which lines of a journal are the harness's, in the order they apply. First every line, then the
+// events in seq order: in a journal written before the guard, a line a method appended while a trial
+// ran comes before the harness's own line with the same seq, which then replaces it. From a
+// "guarded" run_started on, the writer cuts what others append before each of its lines, so its lines
+// are 1, 2, 3, ... with nothing between: a line with any other seq is not its own (a method's, with a
+// seq far ahead or one the harness already used), and never replaces one.
+class Sequence {
+ public:
+  Sequence(const std::filesystem::path& path, JournalContents& out) : path_(path), out_(out) {}
+
+  void ignore(int number, const std::string& why) {
+    ++out_.skipped_lines;
+    out_.warnings.push_back(fmt::format("{}:{}: not a line perfzero wrote, ignored: {}", path_.string(), number, why));
+  }
+
+  // One parsed line (an object with an "event").
+  void take(int number, nlohmann::json event) {
+    const auto seq = event.find("seq");
+    if (seq == event.end()) {
+      if (numbered_.empty()) {
+        legacy_.push_back({number, std::move(event)});
+      } else {
+        ignore(number, "no \"seq\" among numbered lines");
+      }
+      return;
+    }
+    if (!seq->is_number_integer() || seq->get<long long>() < 1)
+      return ignore(number, "a \"seq\" that is not a positive whole number");
+    const long long n = seq->get<long long>();
+    if (guarded_ && n != next_) {
+      ++out_.foreign_lines;
+      return ignore(number, fmt::format("seq {} where the harness's next line is {}", n, next_));
+    }
+    if (!guarded_ && event["event"] == "run_started" && event.value("guarded", false)) start_guard(n);
+    if (guarded_) next_ = n + 1;
+    if (const auto earlier = numbered_.find(n); earlier != numbered_.end()) {
+      ignore(earlier->second.line, fmt::format("seq {} is claimed again by line {}, which stands", n, number));
+    }
+    numbered_[n] = {number, std::move(event)};
+  }
+
+  // Applies the kept lines, legacy ones first, then by seq.
+  void apply() {
+    std::map<std::string, std::size_t> index;
+    const auto one = [&](const Numbered& n) {
+      try {
+        apply_event(n.event, out_, index);
+      } catch (const std::exception& e) {
+        ignore(n.line, e.what());
+      }
+    };
+    for (const auto& n : legacy_) one(n);
+    for (const auto& [seq, n] : numbered_) one(n);
+    if (!numbered_.empty()) out_.last_seq = numbered_.rbegin()->first;
+  }
+
+ private:
+  // Lines an earlier version left above a resumed run's guarded start are read as before; none may
+  // claim the guarded start's seq or a later one.
+  void start_guard(long long n) {
+    guarded_ = true;
+    for (auto it = numbered_.lower_bound(n); it != numbered_.end();) {
+      ++out_.foreign_lines;
+      ignore(it->second.line, fmt::format("seq {} at or after the guarded start's {}", it->first, n));
+      it = numbered_.erase(it);
+    }
+  }
+
+  const std::filesystem::path& path_;
+  JournalContents& out_;
+  std::vector<Numbered> legacy_;            // lines before any seq line (journals written before seq)
+  std::map<long long, Numbered> numbered_;  // seq -> the last line that claimed it
+  bool guarded_ = false;
+  long long next_ = 0;  // the seq due next once guarded
+};
+
+}  // namespace
+
 JournalContents read_journal(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
   JournalContents out;
+  Sequence sequence(path, out);
   const std::size_t limit = max_journal_line_bytes();
-  const auto ignore = [&](int number, const std::string& why) {
-    ++out.skipped_lines;
-    out.warnings.push_back(fmt::format("{}:{}: not a line perfzero wrote, ignored: {}", path.string(), number, why));
-  };
-  // First every line, then the events in seq order: a line a method appended while a trial ran comes
-  // before the harness's own line with the same seq, which then replaces it.
-  std::vector<Numbered> legacy;            // lines before any seq line (journals written before seq)
-  std::map<long long, Numbered> numbered;  // seq -> the last line that claimed it
-  // From a "guarded" run_started on, the writer cuts what others append before each of its lines,
-  // so its lines are 1, 2, 3, ... with nothing between: a line with any other seq is not its own
-  // (a method's, with a seq far ahead or one the harness already used), and never replaces one.
-  bool guarded = false;
-  long long next = 0;  // the seq due next once guarded
   std::string line;
   int number = 0;
   std::optional<int> unparsed_last;  // a line that did not parse: torn if nothing follows it
@@ -213,67 +281,23 @@ JournalContents read_journal(const std::filesystem::path& path) {
     ++number;
     if (line.empty()) continue;
     if (unparsed_last) {
-      ignore(*unparsed_last, "not JSON");
+      sequence.ignore(*unparsed_last, "not JSON");
       unparsed_last.reset();
     }
     nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
     if (event.is_discarded()) {
       unparsed_last = number;
-      continue;
+    } else if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
+      sequence.ignore(number, "no \"event\"");
+    } else {
+      sequence.take(number, std::move(event));
     }
-    if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
-      ignore(number, "no \"event\"");
-      continue;
-    }
-    const auto seq = event.find("seq");
-    if (seq == event.end()) {
-      if (numbered.empty()) {
-        legacy.push_back({number, std::move(event)});
-      } else {
-        ignore(number, "no \"seq\" among numbered lines");
-      }
-      continue;
-    }
-    if (!seq->is_number_integer() || seq->get<long long>() < 1) {
-      ignore(number, "a \"seq\" that is not a positive whole number");
-      continue;
-    }
-    const long long n = seq->get<long long>();
-    if (guarded && n != next) {
-      ++out.foreign_lines;
-      ignore(number, fmt::format("seq {} where the harness's next line is {}", n, next));
-      continue;
-    }
-    if (!guarded && event["event"] == "run_started" && event.value("guarded", false)) {
-      guarded = true;
-      // Lines an earlier version left above a resumed run's guarded start are read as before.
-      for (auto it = numbered.lower_bound(n); it != numbered.end();) {
-        ++out.foreign_lines;
-        ignore(it->second.line, fmt::format("seq {} at or after the guarded start's {}", it->first, n));
-        it = numbered.erase(it);
-      }
-    }
-    if (guarded) next = n + 1;
-    if (const auto earlier = numbered.find(n); earlier != numbered.end()) {
-      ignore(earlier->second.line, fmt::format("seq {} is claimed again by line {}, which stands", n, number));
-    }
-    numbered[n] = {number, std::move(event)};
   }
   if (unparsed_last) {
     ++out.skipped_lines;
     out.torn_last_line = true;
   }
-  std::map<std::string, std::size_t> index;
-  const auto apply = [&](const Numbered& n) {
-    try {
-      apply_event(n.event, out, index);
-    } catch (const std::exception& e) {
-      ignore(n.line, e.what());
-    }
-  };
-  for (const auto& n : legacy) apply(n);
-  for (const auto& [seq, n] : numbered) apply(n);
-  if (!numbered.empty()) out.last_seq = numbered.rbegin()->first;
+  sequence.apply();
   return out;
 }
 

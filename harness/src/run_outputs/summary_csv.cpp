@@ -2,8 +2,8 @@
 // dashboards can pivot it. A statistic without data is an empty cell.
 #include <fmt/format.h>
 
+#include "common/escape.hpp"
 #include "common/files.hpp"
-#include "common/table_cells.hpp"
 #include "results/statistics.hpp"
 #include "run_outputs/format.hpp"
 #include "run_outputs/summary_reporters.hpp"

@@ -2,8 +2,8 @@
 // did not succeed or was flagged by a sampler (a busy host, a throttled GPU).
 #include <fmt/format.h>
 
+#include "common/escape.hpp"
 #include "common/files.hpp"
-#include "common/table_cells.hpp"
 #include "results/auto_trials.hpp"
 #include "results/comparisons.hpp"
 #include "results/statistics.hpp"

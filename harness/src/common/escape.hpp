@@ -1,8 +1,9 @@
 #pragma once
-// Text that names come through on their way into a file or a terminal. A method, metric or case name
-// is whatever a suite, a worker or a method's result said; these keep such a name from acting as
+// The one module for escaping text into what the harness writes: the terminal, CSV, Markdown, and
+// HTML and XML (the report's page, the history site, JUnit files). A method, metric or case name is
+// whatever a suite, a worker or a method's result said; these keep such a name from acting as
 // something else where it is written: an escape sequence on a terminal, a formula in a spreadsheet,
-// HTML in a rendered Markdown page. JSON outputs keep names byte for byte and need none of this.
+// markup in a page. JSON outputs keep names byte for byte and need none of this.
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,11 @@ std::string csv_cell(std::string_view text);
 // '>' and '&' as HTML entities (renderers on CI systems pass raw HTML through), line breaks and tabs
 // as spaces, other control characters as '?'.
 std::string md_cell(std::string_view text);
+
+// Text in HTML or XML, as element content or a quoted attribute value: '&', '<', '>', '"' and '\''
+// as references (&#39; is both HTML's and XML's), malformed UTF-8, control characters but tab,
+// line feed and carriage return, and the non-characters U+FFFE and U+FFFF as U+FFFD, which XML 1.0
+// allows nowhere else and a page shows as what it is.
+std::string markup(std::string_view text);
 
 }  // namespace perfzero::text

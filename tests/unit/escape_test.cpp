@@ -1,10 +1,10 @@
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
 
 #include <gtest/gtest.h>
 
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
 // where their anonymous namespaces would share helper names.
-namespace perfzero::text::table_cells_test {
+namespace perfzero::text::escape_test {
 namespace {
 
 TEST(Printable, EveryControlCharacterBecomesAQuestionMarkAndTextStays) {
@@ -41,5 +41,15 @@ TEST(MdCell, HtmlIsEscapedPipesCannotEndTheRowAndControlsAreGone) {
   EXPECT_EQ(md_cell("sanity.Sanity.benchmark_noop"), "sanity.Sanity.benchmark_noop");
 }
 
+// One escaper for HTML and XML (the report, the history site, JUnit): markup, quotes, malformed
+// UTF-8, control characters and XML's forbidden non-characters.
+TEST(Escape, MarkupIsValidInHtmlAndXmlWhateverTheBytes) {
+  EXPECT_EQ(markup("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(markup("caf\xc3\xa9 \xe6\x97\xa5"), "caf\xc3\xa9 \xe6\x97\xa5");
+  EXPECT_EQ(markup("caf\xe9"), "caf\xEF\xBF\xBD");
+  EXPECT_EQ(markup("a\x01\x1b[31m\tb\nc\r"), "a\xEF\xBF\xBD\xEF\xBF\xBD[31m\tb\nc\r");
+  EXPECT_EQ(markup("x\xEF\xBF\xBEy\xEF\xBF\xBF"), "x\xEF\xBF\xBDy\xEF\xBF\xBD");
+}
+
 }  // namespace
-}  // namespace perfzero::text::table_cells_test
+}  // namespace perfzero::text::escape_test

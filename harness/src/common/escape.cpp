@@ -1,4 +1,6 @@
-#include "common/table_cells.hpp"
+#include "common/escape.hpp"
+
+#include "common/utf8.hpp"
 
 namespace perfzero::text {
 
@@ -60,6 +62,50 @@ std::string md_cell(std::string_view text) {
         break;
       default:
         out += c;
+    }
+  }
+  return out;
+}
+
+std::string markup(std::string_view text) {
+  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8::sequence_length(text.substr(i));
+    if (n == 0) {
+      out += kReplacement;
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      const std::string_view sequence = text.substr(i, n);
+      out += sequence == "\xEF\xBF\xBE" || sequence == "\xEF\xBF\xBF" ? kReplacement : sequence;
+      i += n;
+      continue;
+    }
+    switch (const char c = text[i++]) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+          out += kReplacement;
+        } else {
+          out += c;
+        }
     }
   }
   return out;

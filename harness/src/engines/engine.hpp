@@ -1,0 +1,79 @@
+#pragma once
+// Launch engines as plug-ins: how a case's trials are started (`launch: {engine: ...}`,
+// docs/multi-host.md). The run loop asks a run's engines for the one a case names and hands it the
+// trial; it names no engine itself. An engine brings its executor (runner/executor.hpp), what its
+// trials' requests need beyond every trial's, and the clean-up of what a killed attempt of the run
+// left with it (--resume). Each engine is a file of this folder and one line of
+// builtin_engines.cpp; docs/architecture.md ("Adding an engine") lists what else a new one touches.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/launch.hpp"
+#include "config/run_plan.hpp"
+#include "runner/executor.hpp"
+#include "runner/harness_paths.hpp"
+#include "runner/local_executor.hpp"
+
+namespace perfzero::engines {
+
+// What an engine is made with: the run's one local executor (every engine starts its launcher
+// through it: one perfzero-launch, one sample clock a run) and where the harness's helpers are.
+struct EngineSetup {
+  runner::LocalExecutor& local;
+  const runner::HarnessPaths& paths;
+};
+
+// One engine of one run, made the first time a case of the run names it.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual runner::Executor& executor() = 0;
+  // What a trial's request needs beyond every trial's (the environment names every rank needs).
+  virtual void prepare(runner::TrialRequest& /*request*/, const config::PlannedCase& /*planned*/) const {}
+};
+
+struct EngineKind {
+  config::LaunchEngine id = config::LaunchEngine::local;
+  // Makes the run's engine; throws ConfigError naming the case (`first`, the first to name it) and
+  // what is missing (a program not on the PATH).
+  std::function<std::unique_ptr<Engine>(const EngineSetup&, const config::PlannedCase& first)> make;
+  // --resume: ends what an earlier attempt of the run in `run_dir` left with this engine (on other
+  // hosts too); returns a line for each thing it ended, said as a warning. Unset: nothing to end.
+  std::function<std::vector<std::string>(const std::filesystem::path& run_dir, const runner::HarnessPaths&)>
+      clean_up_earlier;
+  // Files it leaves in a trial directory (a step's name): an earlier attempt's go before a new one.
+  std::vector<std::string> trial_files;
+};
+
+class EngineRegistry {
+ public:
+  // A kind registered again replaces the earlier one (a test's fake engine in place of local).
+  void add(EngineKind kind);
+  const EngineKind* find(config::LaunchEngine id) const;
+  const std::vector<EngineKind>& kinds() const { return kinds_; }
+
+ private:
+  std::vector<EngineKind> kinds_;
+};
+
+// The engines this build has (builtin_engines.cpp: local, mpirun, slurm).
+const EngineRegistry& builtin_engines();
+
+// The engines of one run: each made once, when the first case that names it is about to run.
+class RunEngines {
+ public:
+  RunEngines(const EngineRegistry& registry, EngineSetup setup) : registry_(registry), setup_(setup) {}
+  // Throws ConfigError when no engine is registered for the case's, or when it cannot be made.
+  Engine& engine_for(const config::PlannedCase& planned);
+
+ private:
+  const EngineRegistry& registry_;
+  EngineSetup setup_;
+  std::map<config::LaunchEngine, std::unique_ptr<Engine>> made_;
+};
+
+}  // namespace perfzero::engines
