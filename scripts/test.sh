@@ -52,6 +52,7 @@ cmake --build --preset ci
 # The waiting lane runs in the background, its output in a log printed when it ends; a failure of
 # the compiler lane stops the run and the waiting lane with it.
 lane_log=build/ci/waits-lane.log
+rm -f build/ci/waits-lane.status build/ci/waits-lane.seconds # a stale one must not pass this run
 lane_pid=""
 stop_lane() { [ -z "$lane_pid" ] || kill -- -"$lane_pid" 2> /dev/null || true; }
 trap stop_lane EXIT
@@ -66,9 +67,10 @@ echo "== waiting lane (ctest -L $lane_labels) started in the background: $lane_l
 set -m # its own process group, so that stop_lane ends everything it started
 (
   started=$SECONDS
+  rc=0 # set -e would end this subshell at a failing ctest, before the status and time are written
   ctest --preset ci -L "$lane_labels" "${lane_exclude[@]}" --output-junit "$PWD/build/ci/junit-waits.xml" \
-    > "$lane_log" 2>&1
-  echo $? > build/ci/waits-lane.status
+    > "$lane_log" 2>&1 || rc=$?
+  echo "$rc" > build/ci/waits-lane.status
   echo $((SECONDS - started)) > build/ci/waits-lane.seconds
 ) &
 lane_pid=$!

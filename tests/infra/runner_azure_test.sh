@@ -32,7 +32,8 @@ events_pid=""
 cleanup() {
   [ -n "$fake_pid" ] && kill "$fake_pid" 2> /dev/null
   [ -n "$events_pid" ] && kill "$events_pid" 2> /dev/null
-  docker ps -aq --filter "name=pz-azure-test-$$" | xargs -r docker rm --force > /dev/null 2>&1
+  # The runners and the perfzero containers they start (pz-azure-test-run-$$-CASE).
+  docker ps -a --format "{{.Names}}" | grep -E "^pz-azure-test-(run-)?$$-" | xargs -r docker rm --force > /dev/null 2>&1
   docker rmi "$tag" > /dev/null 2>&1
   rm -rf "$work"
 }
@@ -85,13 +86,16 @@ EOF
   /usr/bin/python3 "$here/render_cloud_init.py" --extract "$case_dir/inputs.json" "$case_dir/root" > /dev/null ||
     { echo "FAILED: $name: rendering"; return 1; }
   local started=$SECONDS
-  docker run --rm --name "pz-azure-test-$$-$name" --network host -v /var/run/docker.sock:/var/run/docker.sock \
+  # Each case alone takes under a minute here; a hung one is removed, the next case runs.
+  # shellcheck disable=SC2094 # bounded reads the log only once the runner has ended
+  bounded 240 "$name: the runner" "$case_dir/runner.out" docker run --rm --name "pz-azure-test-$$-$name" --network host -v /var/run/docker.sock:/var/run/docker.sock \
     -v "$work:$work" -e PERFZERO_AZURE_SAS="$sas" -e PERFZERO_AZURE_BLOB_ENDPOINT="$endpoint" -e PERFZERO_HOST_SETUP= \
     -e PERFZERO_LIB_DIR="$case_dir/root/usr/local/lib/perfzero" -e PERFZERO_CONFIG_DIR="$case_dir/root/etc/perfzero" \
     -e PERFZERO_STATE_DIR="$case_dir/state" -e PERFZERO_CONTAINER_NAME="pz-azure-test-run-$$-$name" \
     -e PERFZERO_POWEROFF_COMMAND="touch $case_dir/deallocated" "${run_env[@]}" \
     perfzero-test-runner "$case_dir/root/usr/local/lib/perfzero/perfzero-runner.sh" \
     "$case_dir/root/etc/perfzero/run.env" > "$case_dir/runner.out" 2>&1
+  [ $? -ne 124 ] || docker rm --force "pz-azure-test-$$-$name" "pz-azure-test-run-$$-$name" > /dev/null 2>&1
   echo "$name: the runner took $((SECONDS - started)) s"
   blob list "$container" "$prefix/azure/$shape/$execution_id/" > "$case_dir/objects"
   check "$name: the VM deallocated itself (marker)" test -f "$case_dir/deallocated"
@@ -183,6 +187,9 @@ rm -f "$work/notice"
 run_env=(-e PERFZERO_SYNC_SECONDS=1 -e PERFZERO_INSTANCE_KEY=second)
 run_case spot2 spot-1 "$spot_suite" spot
 check "spot: the replacement resumed the run" grep -q "resuming the earlier run" "$work/spot2/runner.out"
+# The upload loop ends with the container (bash 5.2 once failed a TERM trap there and the runner hung).
+no_shell_errors() { ! grep -E "^[^ ]*\.sh: (line [0-9]+|[a-z_]+: line [0-9]+): " "$@"; }
+check "spot: no shell error in either runner's output" no_shell_errors "$work/spot1/runner.out" "$work/spot2/runner.out"
 check "spot: the replacement finished it (DONE)" has spot-1/DONE "$work/spot2/objects"
 download spot-1 "$work/spot2/download"
 spot_checks() {

@@ -27,7 +27,8 @@ imds_pid=""
 cleanup() {
   [ -n "$moto_pid" ] && kill "$moto_pid" 2> /dev/null
   [ -n "$imds_pid" ] && kill "$imds_pid" 2> /dev/null
-  docker ps -aq --filter "name=pz-runner-test-$$" | xargs -r docker rm --force > /dev/null 2>&1
+  # The runners and the perfzero containers they start (pz-runner-test-run-$$-CASE).
+  docker ps -a --format "{{.Names}}" | grep -E "^pz-runner-test-(run-)?$$-" | xargs -r docker rm --force > /dev/null 2>&1
   docker rmi "$tag" > /dev/null 2>&1
   rm -rf "$work"
 }
@@ -81,7 +82,9 @@ EOF
   /usr/bin/python3 "$here/render_cloud_init.py" --extract "$case_dir/inputs.json" "$case_dir/root" > /dev/null ||
     { echo "FAILED: $name: rendering"; return 1; }
   local started=$SECONDS
-  docker run --rm --name "pz-runner-test-$$-$name" --network host -v /var/run/docker.sock:/var/run/docker.sock \
+  # Each case alone takes under a minute here; a hung one is removed, the next case runs.
+  # shellcheck disable=SC2094 # bounded reads the log only once the runner has ended
+  bounded 240 "$name: the runner" "$case_dir/runner.out" docker run --rm --name "pz-runner-test-$$-$name" --network host -v /var/run/docker.sock:/var/run/docker.sock \
     -v "$work:$work" -e AWS_ACCESS_KEY_ID -e AWS_SECRET_ACCESS_KEY -e AWS_DEFAULT_REGION=us-east-1 \
     -e PERFZERO_S3_ENDPOINT_URL="$moto_endpoint" -e PERFZERO_HOST_SETUP= \
     -e PERFZERO_LIB_DIR="$case_dir/root/usr/local/lib/perfzero" -e PERFZERO_CONFIG_DIR="$case_dir/root/etc/perfzero" \
@@ -90,6 +93,7 @@ EOF
     -e PERFZERO_CONTAINER_NAME="pz-runner-test-run-$$-$name" "${run_env[@]}" \
     perfzero-test-runner "$case_dir/root/usr/local/lib/perfzero/perfzero-runner.sh" \
     "$case_dir/root/etc/perfzero/run.env" > "$case_dir/runner.out" 2>&1
+  [ $? -ne 124 ] || docker rm --force "pz-runner-test-$$-$name" "pz-runner-test-run-$$-$name" > /dev/null 2>&1
   echo "$name: the runner took $((SECONDS - started)) s"
   s3 ls --recursive "s3://$bucket/$prefix/aws/c7i.xlarge/$execution_id/" | awk '{print $4}' > "$case_dir/objects"
   check "$name: the instance powered off (marker)" test -f "$case_dir/powered-off"
@@ -219,6 +223,9 @@ run_env=(-e PERFZERO_SYNC_SECONDS=1 -e PERFZERO_INSTANCE_KEY=second)
 run_case spot2 spot-1 "$spot_suite" "" spot
 objects=$work/spot2/objects
 check "spot: the replacement resumed the run" grep -q "resuming the earlier run" "$work/spot2/runner.out"
+# The upload loop ends with the container (bash 5.2 once failed a TERM trap there and the runner hung).
+no_shell_errors() { ! grep -E "^[^ ]*\.sh: (line [0-9]+|[a-z_]+: line [0-9]+): " "$@"; }
+check "spot: no shell error in either runner's output" no_shell_errors "$work/spot1/runner.out" "$work/spot2/runner.out"
 check "spot: the replacement finished it (DONE)" has spot-1/DONE "$objects"
 s3 cp --recursive --only-show-errors "s3://$bucket/$prefix/aws/c7i.xlarge/spot-1/" "$work/spot2/download/spot-1/"
 spot_checks() {

@@ -111,18 +111,42 @@ sync_results() {
 }
 
 # sync_loop: sync_results every PERFZERO_SYNC_SECONDS, and the instance's timeline as `running`, so
-# an instance taken without a notice (OCI gives none) is still on the bill. A TERM ends it between
-# commands, never inside an upload: the final upload must not race an older one.
+# an instance taken without a notice (OCI gives none) is still on the bill. It ends once the stop
+# file exists, looked for each second and between uploads, never inside one: the final upload must
+# not race an older one. Not a TERM trap: bash 5.2 can fail to parse a trap that arrives while it
+# reads a command substitution ("unexpected EOF while looking for matching `)'"), and the loop then
+# never ends (a CI run hung so).
+sync_stop=$PERFZERO_STATE_DIR/sync-stop
 sync_loop() {
-  trap 'exit 0' TERM
+  local waited
   while :; do
-    sleep "$PERFZERO_SYNC_SECONDS" &
-    wait $!
+    for ((waited = 0; waited < PERFZERO_SYNC_SECONDS; waited++)); do
+      [ -e "$sync_stop" ] && return 0
+      sleep 1
+    done
+    [ -e "$sync_stop" ] && return 0
     sync_results || log "an upload of the run so far failed; the next one tries again"
     write_timeline "$PERFZERO_STATE_DIR/timeline-running.json" running &&
       storage_put_file "$PERFZERO_STATE_DIR/timeline-running.json" \
         "$PERFZERO_RESULTS_PATH/instances/$instance_key.json" > /dev/null
   done
+}
+
+# stop_sync_loop PID: asks the loop to end and waits for it: the upload under way finishes first
+# (each transfer ends within a minute of stalling: storage-rest.sh). Past 10 minutes it is killed:
+# the final upload then still goes up, and the log says why it came late.
+stop_sync_loop() {
+  local waited=0
+  touch "$sync_stop"
+  while kill -0 "$1" 2> /dev/null && [ "$waited" -lt 600 ]; do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$1" 2> /dev/null; then
+    log "the upload of the run so far did not end within 10 minutes: stopping it"
+    kill -9 "$1" 2> /dev/null
+  fi
+  wait "$1" 2> /dev/null
 }
 
 # preemption_noticed: exit 0 once the cloud has announced that it takes this spot instance back.
@@ -302,18 +326,20 @@ run_container() {
   # On spot capacity the run goes up as it goes and the notice is watched. On demand it goes up
   # once, at the end: the identity then needs no right to overwrite objects (GCS's objectCreator,
   # OCI's OBJECT_CREATE), which repeated uploads of the journal would.
-  local helpers=()
+  local syncer="" watcher=""
   if [ "$PERFZERO_CAPACITY" = spot ]; then
+    rm -f "$sync_stop"
     sync_loop &
-    helpers+=($!)
-    watch_preemption &
-    helpers+=($!)
+    syncer=$!
+    watch_preemption & # no trap of its own: a TERM ends it wherever it is
+    watcher=$!
   fi
   rc=$(timeout "$budget" docker wait "$PERFZERO_CONTAINER_NAME")
   local wait_rc=$?
-  if [ "${#helpers[@]}" -gt 0 ]; then # a bare `wait` would also wait for the log's tee
-    kill "${helpers[@]}" 2> /dev/null
-    wait "${helpers[@]}" 2> /dev/null
+  if [ -n "$syncer" ]; then # a bare `wait` would also wait for the log's tee
+    kill "$watcher" 2> /dev/null
+    wait "$watcher" 2> /dev/null
+    stop_sync_loop "$syncer"
   fi
   if [ -f "$PERFZERO_STATE_DIR/preempted" ]; then
     preempted=1

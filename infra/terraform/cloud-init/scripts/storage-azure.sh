@@ -25,11 +25,11 @@ azure_curl() {
   shift
   if [ -n "${PERFZERO_AZURE_SAS:-}" ]; then
     case "$url" in *\?*) url+="&$PERFZERO_AZURE_SAS" ;; *) url+="?$PERFZERO_AZURE_SAS" ;; esac
-    curl -gsSf --retry 2 -H "x-ms-version: $azure_version" "$@" "$url"
+    rest_curl -gsSf --retry 2 -H "x-ms-version: $azure_version" "$@" "$url"
     return
   fi
   token=$(azure_token) || { echo "storage-azure: no token from the managed identity" >&2; return 1; }
-  curl -gsSf --retry 2 -H "x-ms-version: $azure_version" -H "Authorization: Bearer $token" "$@" "$url"
+  rest_curl -gsSf --retry 2 -H "x-ms-version: $azure_version" -H "Authorization: Bearer $token" "$@" "$url"
 }
 storage_url() { echo "$(azure_endpoint)/$PERFZERO_RESULTS_BUCKET/$1"; }
 # storage_get CONTAINER BLOB FILE

@@ -21,7 +21,7 @@ gcs_token() { cached_token "${PERFZERO_STATE_DIR:-/tmp}/gcs-token" gcs_token_fre
 storage_get() {
   local token code
   token=$(gcs_token) || { echo "storage-gcp: no token from the metadata server" >&2; return 1; }
-  code=$(curl -gsS --connect-timeout 10 --retry 2 -o "$3" -w '%{http_code}' -H "Authorization: Bearer $token" \
+  code=$(rest_curl -gsS --retry 2 -o "$3" -w '%{http_code}' -H "Authorization: Bearer $token" \
     "${PERFZERO_GCS_ENDPOINT:-https://storage.googleapis.com}/storage/v1/b/$1/o/$(percent_encode "$2")?alt=media") ||
     { rm -f "$3"; return 1; }
   [ "$code" = 200 ] && return 0
@@ -37,7 +37,7 @@ storage_absent() { grep -q "HTTP 404$" "$1"; }
 storage_put_file() {
   local token
   token=$(gcs_token) || { echo "storage-gcp: no token from the metadata server" >&2; return 1; }
-  curl -gsSf --connect-timeout 10 --retry 2 -X POST -T "$1" -o /dev/null -H "Authorization: Bearer $token" \
+  rest_curl -gsSf --retry 2 -X POST -T "$1" -o /dev/null -H "Authorization: Bearer $token" \
     -H "Content-Type: application/octet-stream" \
     "${PERFZERO_GCS_ENDPOINT:-https://storage.googleapis.com}/upload/storage/v1/b/$PERFZERO_RESULTS_BUCKET/o?uploadType=media&name=$(percent_encode "$2")"
 }

@@ -3,6 +3,12 @@
 # it from their own folder): object names percent-encoded, the instance identity's token cached, and
 # a directory uploaded one file at a time through the caller's storage_put_file.
 
+# rest_curl ARGS...: curl with the limits every transfer has. A cut link or a peer that stops
+# answering ends the call (and the caller's retry begins) instead of holding the billed instance
+# forever. No overall time limit: an image archive may take long on a slow but moving link; only a
+# stall (under 1 KiB/s for 60 s) ends it.
+rest_curl() { curl --connect-timeout 10 --speed-limit 1024 --speed-time 60 "$@"; }
+
 # percent_encode NAME [KEEP]: NAME percent-encoded byte by byte (UTF-8 too), but for unreserved
 # characters and KEEP, one character (Azure's blob paths keep '/'; GCS's JSON API takes the name
 # whole, '/' as %2F).
