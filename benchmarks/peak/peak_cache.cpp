@@ -22,7 +22,7 @@ namespace perfzero::peak {
 namespace {
 
 constexpr const char* kSchema = "perfzero.cpu_peak/1";
-// A run fact: the harness adds it to the run's system info as `cpu_peak` (harness/src/app/run_facts.hpp).
+// A run fact: the harness adds it to the run's system info as `cpu_peak` (harness/src/session/run_facts.hpp).
 constexpr const char* kFactsDir = "run_facts";
 constexpr const char* kFile = "cpu_peak.json";
 

@@ -1,4 +1,4 @@
 // perfzero: the benchmark harness's command-line entry point.
-#include "app/commands.hpp"
+#include "commands/commands.hpp"
 
-int main(int argc, char** argv) { return perfzero::app::perfzero_main(argc, argv); }
+int main(int argc, char** argv) { return perfzero::commands::perfzero_main(argc, argv); }

@@ -208,7 +208,8 @@ TEST(UnderLoad, AbFindsAPlantedSlowdownWellAboveTheThresholdDespiteAFlickeringLo
 
 // --benchmark_num_trials=auto: a quiet method stops once the interval of its median is narrow enough;
 // a noisy one runs to --max_trials; the summary says why each stopped. Its undisturbed trials are its
-// measurements, so it needs the machine to itself: another test beside it would flag them host_busy.
+// measurements: beside other work (a CPU hog) they are flagged host_busy, and then the test holds the
+// summary to what it must say instead (the noise judged on the undisturbed ones, the rule that stopped).
 TEST(QuietMachine, AutoTrialsStopWhenTheNoiseIsLowOrALimitIsReached) {
   TempDir dir;
   const auto suite = dir.write("s.yaml", R"yaml(
@@ -226,17 +227,29 @@ methods:
     ASSERT_TRUE(a.is_object()) << m.dump();
     EXPECT_EQ(a["max_trials"], 12);
     EXPECT_EQ(a["metric"], "wall_time");
-    if (m["name"] == "steady") {
+    if (m["name"] == "steady" && m["trials_disturbed"].get<int>() == 0) {
       EXPECT_LT(m["trials_run"].get<int>(), 12) << m.dump();
       EXPECT_GE(m["trials_run"].get<int>(), 6);
       EXPECT_NE(a["stopped"].get<std::string>().find("noise"), std::string::npos) << a.dump();
       EXPECT_LE(a["noise"].get<double>(), 0.05);
+      EXPECT_NE(f.out.find("steady: enough trials: noise"), std::string::npos) << f.out;
+    } else if (m["name"] == "steady") {
+      // Not a quiet machine (a CPU hog beside the test): disturbed trials are not measurements, so
+      // the noise is judged on the rest, and the summary says which rule stopped it.
+      EXPECT_EQ(a["trials_measured"].get<int>(), m["trials_run"].get<int>() - m["trials_disturbed"].get<int>())
+          << m.dump();
+      const std::string stopped = a["stopped"].get<std::string>();
+      if (m["trials_run"].get<int>() < 12) {
+        EXPECT_NE(stopped.find("noise"), std::string::npos) << a.dump();
+        EXPECT_LE(a["noise"].get<double>(), 0.05) << a.dump();
+      } else {
+        EXPECT_NE(stopped.find("max_trials 12 reached"), std::string::npos) << a.dump();
+      }
     } else {
       EXPECT_EQ(m["trials_run"], 12) << m.dump();
       EXPECT_NE(a["stopped"].get<std::string>().find("max_trials 12 reached"), std::string::npos) << a.dump();
     }
   }
-  EXPECT_NE(f.out.find("steady: enough trials: noise"), std::string::npos) << f.out;
   // The plan in run.json carries the settings, so a reader (and --resume) knows the case was auto.
   const auto run = read_json(dir.path() / "run" / "run.json");
   EXPECT_EQ(run["plan"][0]["trials_auto"]["max_noise"], 0.05) << run["plan"].dump();

@@ -252,7 +252,7 @@ methods:
 }
 
 // The TMPDIR an empty, untouched trial leaves moves on to the next trial; one a trial changed never
-// does (app/trial_tmpdirs.hpp): after a trial that made its TMPDIR read-only, put a symlink or a FIFO
+// does (session/trial_tmpdirs.hpp): after a trial that made its TMPDIR read-only, put a symlink or a FIFO
 // in its place, the next trial still gets an empty, writable directory of its own.
 TEST(Reliability, ATrialThatBreaksItsTmpdirBreaksNoLaterTrial) {
   TempDir dir;

@@ -10,6 +10,7 @@
 #include "config/launch.hpp"
 #include "config/plan_builder.hpp"
 #include "config/suite.hpp"
+#include "engines/engine.hpp"
 #include "runner/mpirun_executor.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/slurm_executor.hpp"
@@ -36,7 +37,7 @@ std::vector<config::PlannedCase> plan_for(const std::filesystem::path& suite, co
   inputs.suites.push_back(config::load_suite(suite, builtin.registry()));
   inputs.flags = std::move(flags);
   inputs.path_env = path_env;
-  return config::build_plan(inputs);
+  return engines::build_checked_plan(inputs);
 }
 
 std::string error_of(const std::function<void()>& f) {

@@ -1,4 +1,4 @@
-#include "app/output_dir.hpp"
+#include "session/output_dir.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
 // where their anonymous namespaces would share helper names.
-namespace perfzero::app::output_dir_test {
+namespace perfzero::session::output_dir_test {
 namespace {
 
 // Runs `claim` and returns its UsageError's message, or "" when it did not throw one.
@@ -105,4 +105,4 @@ TEST(OutputDir, ACreatableParentIsRequired) {
 }
 
 }  // namespace
-}  // namespace perfzero::app::output_dir_test
+}  // namespace perfzero::session::output_dir_test

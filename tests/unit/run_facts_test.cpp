@@ -1,4 +1,4 @@
-#include "app/run_facts.hpp"
+#include "session/run_facts.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
 // where their anonymous namespaces would share helper names.
-namespace perfzero::app::run_facts_test {
+namespace perfzero::session::run_facts_test {
 namespace {
 
 using perfzero::testing::TempDir;
@@ -61,4 +61,4 @@ TEST(RunFacts, ALinkInTheDirectorysPlaceIsNotFollowed) {
 }
 
 }  // namespace
-}  // namespace perfzero::app::run_facts_test
+}  // namespace perfzero::session::run_facts_test

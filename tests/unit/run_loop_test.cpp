@@ -2,7 +2,7 @@
 // in place of `local` whose executor starts nothing and answers as scripted, and drives a real run
 // session with it (the run directory, the journal, the recorder are real). Scheduling, outcomes,
 // resume, a budget's deadline and auto trials are decided by the loop alone, so they are unit tests.
-#include "app/run_loop.hpp"
+#include "session/run_loop.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,13 +13,13 @@
 #include <thread>
 #include <vector>
 
-#include "app/run_session.hpp"
 #include "common/errors.hpp"
 #include "engines/engine.hpp"
 #include "results/run_status.hpp"
+#include "session/run_session.hpp"
 #include "temp_dir.hpp"
 
-namespace perfzero::app::run_loop_test {
+namespace perfzero::session::run_loop_test {
 namespace {
 
 using testing::TempDir;
@@ -73,6 +73,7 @@ engines::EngineRegistry fake_registry(std::vector<Seen>& seen, Script script) {
                   return std::make_unique<FakeEngine>(seen, script);
                 },
                 {},
+                {},
                 {}});
   return registry;
 }
@@ -89,8 +90,8 @@ config::PlannedCase command_case(const std::string& name, int trials, int warmup
   return c;
 }
 
-cli::Options options_in(const TempDir& dir) {
-  cli::Options o;
+SessionSettings settings_in(const TempDir& dir) {
+  SessionSettings o;
   o.output_dir = (dir.path() / "run").string();
   o.execution_id = "loop-test";
   return o;
@@ -109,7 +110,7 @@ std::vector<std::string> whats(const std::vector<Seen>& seen) {
 }
 
 // One session through to its end with the fake engine; returns the loop's stop signal.
-std::optional<int> run_session(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
+std::optional<int> run_session(const SessionSettings& options, const std::vector<config::PlannedCase>& plan,
                                const engines::EngineRegistry& registry, bool interleave,
                                const std::function<void(RunSession&)>& before = {}) {
   RunSession session(options, test_paths(), plan, {}, stderr, registry);
@@ -126,7 +127,7 @@ TEST(RunLoop, SequentialAndInterleavedSchedulesReachTheEngineInTheirOrder) {
     TempDir dir;
     std::vector<Seen> seen;
     const auto registry = fake_registry(seen, [](const runner::TrialRequest&) { return exited(0); });
-    EXPECT_FALSE(run_session(options_in(dir), plan, registry, interleave));
+    EXPECT_FALSE(run_session(settings_in(dir), plan, registry, interleave));
     const std::vector<std::string> want =
         interleave
             ? std::vector<std::string>{"a/warmup_1", "b/warmup_1", "a/trial_1", "b/trial_1", "a/trial_2", "b/trial_2"}
@@ -148,7 +149,7 @@ TEST(RunLoop, WhatTheEngineObservedBecomesTheTrialsOutcome) {
     return e;
   });
   const std::vector<config::PlannedCase> plan{command_case("m", 3, 0)};
-  const cli::Options options = options_in(dir);  // the session keeps references to these
+  const SessionSettings options = settings_in(dir);  // the session keeps references to these
   RunSession session(options, test_paths(), plan, {}, stderr, registry);
   EXPECT_FALSE(session.loop().run_all(false));
   const auto& trials = session.run().cases[0].trials;
@@ -172,12 +173,12 @@ TEST(RunLoop, AResumedRunRunsOnlyWhatTheEarlierAttemptLeftAndAWarmUpBeforeIt) {
     e.signal = 15;
     return e;
   });
-  EXPECT_EQ(run_session(options_in(dir), plan, stopping, false), 15);
+  EXPECT_EQ(run_session(settings_in(dir), plan, stopping, false), 15);
   EXPECT_EQ(whats(first), (std::vector<std::string>{"m/warmup_1", "m/trial_1", "m/trial_2"}));
 
   std::vector<Seen> second;
   const auto answering = fake_registry(second, [](const runner::TrialRequest&) { return exited(0); });
-  auto resume = options_in(dir);
+  auto resume = settings_in(dir);
   resume.resume = true;
   EXPECT_FALSE(run_session(resume, plan, answering, false));
   EXPECT_EQ(whats(second), (std::vector<std::string>{"m/warmup_1", "m/trial_2", "m/trial_3"}));
@@ -202,7 +203,7 @@ TEST(RunLoop, ABudgetsDeadlineCapsTheTrialInFlightAndNoneStartsAfterIt) {
     return e;
   });
   const std::vector<config::PlannedCase> plan{command_case("m", 5, 1)};
-  const cli::Options options = options_in(dir);  // the session keeps references to these
+  const SessionSettings options = settings_in(dir);  // the session keeps references to these
   RunSession session(options, test_paths(), plan, {}, stderr, registry);
   session.loop().set_deadline(std::chrono::steady_clock::now() + std::chrono::milliseconds(300), "--max_time 0.3 s");
   EXPECT_FALSE(session.loop().run_all(false));
@@ -224,7 +225,7 @@ TEST(RunLoop, AnEngineThisBuildLacksIsAConfigErrorNamingTheCase) {
   planned.origin = "suite.yaml:3";
   planned.launch.engine = config::LaunchEngine::slurm;
   const std::vector<config::PlannedCase> plan{planned};  // the session keeps references to these
-  const cli::Options options = options_in(dir);
+  const SessionSettings options = settings_in(dir);
   RunSession session(options, test_paths(), plan, {}, stderr, empty);
   try {
     session.loop().run_all(false);
@@ -238,4 +239,4 @@ TEST(RunLoop, AnEngineThisBuildLacksIsAConfigErrorNamingTheCase) {
 }
 
 }  // namespace
-}  // namespace perfzero::app::run_loop_test
+}  // namespace perfzero::session::run_loop_test

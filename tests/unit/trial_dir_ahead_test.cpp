@@ -1,6 +1,6 @@
 // The next trial's directory, made on a helper thread: taken whole, never made over one that exists,
 // and removed when no trial takes it.
-#include "app/trial_dir_ahead.hpp"
+#include "session/trial_dir_ahead.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
 // where their anonymous namespaces would share helper names.
-namespace perfzero::app::trial_dir_ahead_test {
+namespace perfzero::session::trial_dir_ahead_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -94,4 +94,4 @@ TEST(TrialDirAhead, HandsOnTheTmpdirTheLastTrialLeft) {
 }
 
 }  // namespace
-}  // namespace perfzero::app::trial_dir_ahead_test
+}  // namespace perfzero::session::trial_dir_ahead_test

@@ -1,5 +1,5 @@
 // A trial's TMPDIR moves on to the next trial only when the trial left it empty and as it was made.
-#include "app/trial_tmpdirs.hpp"
+#include "session/trial_tmpdirs.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
 // where their anonymous namespaces would share helper names.
-namespace perfzero::app::trial_tmpdirs_test {
+namespace perfzero::session::trial_tmpdirs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -171,4 +171,4 @@ TEST_F(TrialTmpDirsTest, AnExistingTmpIsAnErrorNamingIt) {
 }
 
 }  // namespace
-}  // namespace perfzero::app::trial_tmpdirs_test
+}  // namespace perfzero::session::trial_tmpdirs_test

@@ -28,7 +28,7 @@ struct HistoryOptions {
   std::string junit_file;      // changes: --junit
   int keep_last = 0;           // prune: the newest runs kept per label
   // site: the folder, how many runs each series page draws, how many dates get the cost view, and
-  // the price catalog (app/catalog_file.hpp finds one when none is given).
+  // the price catalog (pricing/catalog_file.hpp finds one when none is given).
   std::string site_out;
   int site_last = 200;
   int cost_days = 30;

@@ -39,8 +39,6 @@ struct Options {
   bool list = false;
   bool dry_run = false;
   bool resume = false;
-  // Whether the command has --resume: false for `ab`'s sides, whose errors then never suggest it.
-  bool resumable = true;
   bool slurm_allocate = false;  // one Slurm allocation for the run's slurm-launched cases (--slurm_allocate)
   bool force_resume = false;    // resume although the plan differs from the run's (--force_resume)
   bool interleave = false;
@@ -99,7 +97,7 @@ struct DoctorOptions {
 
 // Git-style subcommands, one alternative each: `run` (Options) is the default, so every PerfZero
 // command line keeps working. The names, summaries and parsers are one table
-// (cli/parse_subcommands.cpp); the commands themselves are app/perfzero_main.cpp's overloads, which
+// (cli/parse_subcommands.cpp); the commands themselves are commands/perfzero_main.cpp's overloads, which
 // std::visit makes complete.
 struct Invocation {
   std::variant<Options, ListOptions, ValidateOptions, DoctorOptions, ReportOptions, CompareOptions, AbOptions,

@@ -1,7 +1,7 @@
 #pragma once
 // Where a program is, as exec would look for it: a name with a '/' as given, else the first
 // executable regular file of that name in a PATH's directories. One rule for the suite's commands
-// (config/plan_builder.cpp), the mpirun the plan checks and the one the run starts (app/child_command.cpp).
+// (config/plan_builder.cpp), the mpirun the plan checks and the one the run starts (session/child_command.cpp).
 #include <filesystem>
 #include <string>
 

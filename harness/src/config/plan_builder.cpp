@@ -12,7 +12,6 @@
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "config/case_dirs.hpp"
-#include "config/engine_checks.hpp"
 #include "config/method_selector.hpp"
 #include "redact/redact.hpp"
 
@@ -353,7 +352,6 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
     }
   }
   std::vector<PlannedCase> cases = plan.take();
-  check_engines(cases, inputs.path_env);
   assign_case_dirs(cases);
   return cases;
 }

@@ -21,6 +21,10 @@ struct PlanInputs {
   std::optional<std::uint64_t> max_cases;            // --max_cases; else each suite's, else kDefaultMaxCases
 };
 
+// What every plan on this installation starts from: the catalog, $PATH for external commands and
+// perfzero's own helper directory (config/plan_inputs.cpp).
+PlanInputs installed_plan_inputs(const method_catalog::Catalog& catalog);
+
 // Throws ConfigError when an external command cannot be found, two entries collide or a method
 // has no worker.
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/launch.hpp"
+#include "config/plan_builder.hpp"
 #include "config/run_plan.hpp"
 #include "runner/executor.hpp"
 #include "runner/harness_paths.hpp"
@@ -47,6 +48,10 @@ struct EngineKind {
       clean_up_earlier;
   // Files it leaves in a trial directory (a step's name): an earlier attempt's go before a new one.
   std::vector<std::string> trial_files;
+  // Before the first trial: what the plan's cases of this engine need on this machine (a program on
+  // `path_env`, a hostfile, what the cluster has), so that a missing one is one error, not a failed
+  // trial per case. Throws ConfigError naming the case's origin. Unset: nothing to check.
+  std::function<void(const std::vector<const config::PlannedCase*>& cases, const std::string& path_env)> check_plan;
 };
 
 class EngineRegistry {
@@ -62,6 +67,14 @@ class EngineRegistry {
 
 // The engines this build has (builtin_engines.cpp: local, mpirun, slurm).
 const EngineRegistry& builtin_engines();
+
+// Each engine's check_plan over its cases of `plan`; a case naming an engine `engines` lacks is a
+// ConfigError too. Commands call it on every plan they build (engines/plan_checks.cpp).
+void check_plan(const std::vector<config::PlannedCase>& plan, const std::string& path_env,
+                const EngineRegistry& engines = builtin_engines());
+// config::build_plan(inputs), then check_plan on it with inputs.path_env.
+std::vector<config::PlannedCase> build_checked_plan(const config::PlanInputs& inputs,
+                                                    const EngineRegistry& engines = builtin_engines());
 
 // The engines of one run: each made once, when the first case that names it is about to run.
 class RunEngines {

@@ -21,6 +21,7 @@ EngineKind local_engine() {
       config::LaunchEngine::local,
       [](const EngineSetup& setup, const config::PlannedCase&) { return std::make_unique<LocalEngine>(setup.local); },
       {},
+      {},
       {}};
 }
 

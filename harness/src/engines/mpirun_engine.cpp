@@ -1,6 +1,13 @@
 // `mpirun`: the method's ranks started by mpirun on this host and the hosts a case names, each
 // through perfzero-rank (runner/mpirun_executor.hpp).
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
 #include "common/errors.hpp"
+#include "common/program_path.hpp"
 #include "engines/engine.hpp"
 #include "runner/mpirun_executor.hpp"
 
@@ -26,6 +33,26 @@ class MpirunEngine final : public Engine {
   runner::MpirunExecutor executor_;
 };
 
+// mpirun here ($PERFZERO_MPIRUN, else on the PATH: the lookup the run makes, session/child_command.cpp)
+// and each case's hostfile.
+void check_mpirun_plan(const std::vector<const config::PlannedCase*>& cases, const std::string& path_env) {
+  const char* given = std::getenv("PERFZERO_MPIRUN");
+  if (files::find_program(given != nullptr ? given : "mpirun", path_env).empty()) {
+    throw ConfigError(
+        fmt::format("{}: launch: engine mpirun, but {} (OpenMPI's mpirun: Debian's openmpi-bin)", cases.front()->origin,
+                    given != nullptr ? fmt::format("$PERFZERO_MPIRUN ({}) is not an executable file", given)
+                                     : "mpirun is not on the PATH"));
+  }
+  for (const auto* c : cases) {
+    std::error_code ec;  // the error_code form: a name the kernel refuses is a message, not an exception
+    if (!c->launch.hostfile.empty() && !std::filesystem::is_regular_file(c->launch.hostfile, ec)) {
+      const bool missing = !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+      throw ConfigError(fmt::format("{}: launch: hostfile '{}' {}", c->origin, c->launch.hostfile,
+                                    missing ? "is not a file" : "cannot be read (" + ec.message() + ")"));
+    }
+  }
+}
+
 }  // namespace
 
 EngineKind mpirun_engine() {
@@ -37,7 +64,8 @@ EngineKind mpirun_engine() {
             return std::make_unique<MpirunEngine>(setup.local, setup.paths);
           },
           {},
-          {}};
+          {},
+          check_mpirun_plan};
 }
 
 }  // namespace perfzero::engines

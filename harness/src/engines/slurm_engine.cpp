@@ -1,8 +1,17 @@
 // `slurm`: the method's ranks as a Slurm job step (srun ... perfzero-rank), in the run's allocation
 // when it holds one (runner/slurm_executor.hpp, runner/slurm_allocation.hpp).
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/program_output.hpp"
+#include "common/program_path.hpp"
+#include "common/text.hpp"
 #include "engines/engine.hpp"
 #include "runner/slurm_allocation.hpp"
 #include "runner/slurm_executor.hpp"
@@ -34,6 +43,75 @@ std::vector<std::string> clean_up_earlier(const std::filesystem::path& run_dir, 
   return said;
 }
 
+// The partitions Slurm has (sinfo) and their node counts; the default one is also under "". Empty
+// when sinfo cannot answer (no controller reachable from here): the run then learns it from srun.
+std::map<std::string, int> slurm_partitions(const std::string& path_env) {
+  std::map<std::string, int> out;
+  const auto sinfo = files::find_program("sinfo", path_env);
+  if (sinfo.empty()) return out;
+  const auto answer =
+      files::run_program({sinfo.string(), "--noheader", "--summarize", "--format=%P %D"}, std::chrono::seconds(20));
+  if (!answer.ok()) return out;
+  for (const auto& line : text::split(answer.out, '\n')) {
+    const auto fields = text::split(text::trim(line), ' ');
+    if (fields.size() != 2 || fields[0].empty()) continue;
+    std::string name = fields[0];
+    int nodes = 0;
+    std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), nodes);
+    if (name.back() == '*') {
+      name.pop_back();
+      out[""] = nodes;
+    }
+    out[name] = nodes;
+  }
+  return out;
+}
+
+// What Slurm can refuse before the run is said now: no such partition, more nodes than it has, more
+// than the allocation perfzero runs in.
+void check_slurm_case(const config::PlannedCase& c, const std::map<std::string, int>& partitions) {
+  const auto& l = c.launch;
+  if (const char* in = std::getenv("SLURM_JOB_NUM_NODES")) {
+    int allocated = 0;
+    std::from_chars(in, in + std::strlen(in), allocated);
+    if (allocated > 0 && l.nodes > allocated) {
+      throw ConfigError(fmt::format("{}: launch: nodes: {}, but the Slurm allocation perfzero runs in has {}", c.origin,
+                                    l.nodes, allocated));
+    }
+  }
+  if (partitions.empty()) return;
+  const auto it = partitions.find(l.partition);
+  if (it == partitions.end()) {
+    std::vector<std::string> names;
+    for (const auto& [name, nodes] : partitions) {
+      if (!name.empty()) names.push_back(name);
+    }
+    throw ConfigError(fmt::format("{}: launch: {}; Slurm's partitions are {}", c.origin,
+                                  l.partition.empty() ? std::string("Slurm has no default partition")
+                                                      : "Slurm has no partition '" + l.partition + "'",
+                                  text::join(names, ", ")));
+  }
+  if (l.nodes > it->second) {
+    throw ConfigError(fmt::format("{}: launch: nodes: {}, but Slurm's partition {} has {} node{}", c.origin, l.nodes,
+                                  l.partition.empty() ? "(the default)" : l.partition, it->second,
+                                  it->second == 1 ? "" : "s"));
+  }
+}
+
+// Slurm's client commands here, and what Slurm can refuse before the run (sinfo asked once).
+void check_slurm_plan(const std::vector<const config::PlannedCase*>& cases, const std::string& path_env) {
+  for (const char* tool : {"srun", "scancel", "squeue"}) {
+    if (files::find_program(tool, path_env).empty()) {
+      throw ConfigError(
+          fmt::format("{}: launch: engine slurm, but {} is not on the PATH (Slurm's client "
+                      "commands: Debian's slurm-client)",
+                      cases.front()->origin, tool));
+    }
+  }
+  const auto partitions = slurm_partitions(path_env);
+  for (const auto* c : cases) check_slurm_case(*c, partitions);
+}
+
 }  // namespace
 
 EngineKind slurm_engine() {
@@ -46,7 +124,8 @@ EngineKind slurm_engine() {
         return std::make_unique<SlurmEngine>(setup.local, setup.paths);
       },
       clean_up_earlier,
-      {runner::kSlurmStepFile}};
+      {runner::kSlurmStepFile},
+      check_slurm_plan};
 }
 
 }  // namespace perfzero::engines

@@ -14,13 +14,14 @@ namespace perfzero::results {
 
 using Clock = std::chrono::steady_clock;
 
-Recorder::Recorder(Run run, bool resuming, std::vector<NamedObserver> observers)
+Recorder::Recorder(Run run, std::filesystem::path run_dir, bool resuming, std::vector<NamedObserver> observers)
     : run_(std::move(run)),
-      journal_(run_.info.output_dir),
+      run_dir_(std::move(run_dir)),
+      journal_(run_dir_),
       observers_(std::move(observers)),
       last_checkpoint_(Clock::now()) {
   run_.status = "running";
-  write_manifest(run_.info.output_dir, run_);
+  write_manifest(run_dir_, run_);
   journal_.run_started(resuming);
   each_observer("run start", OnRefusal::goes_on, [&](RunObserver& o) { o.run_started(run_); });
 }
@@ -117,7 +118,7 @@ std::optional<std::string> Recorder::finish(const std::string& status) {
     failure = e.what();
   }
   try {
-    write_manifest(run_.info.output_dir, run_);
+    write_manifest(run_dir_, run_);
   } catch (const OutputError& e) {
     if (!failure) failure = e.what();
   }
@@ -127,8 +128,8 @@ std::optional<std::string> Recorder::finish(const std::string& status) {
   }
   // Reports and summaries are written but not synced during the run (the journal is the record):
   // one syncfs now, so that when perfzero exits every file of the run is on disk.
-  if (!files::sync_file_system(run_.info.output_dir) && !failure) {
-    failure = fmt::format("cannot write the files of {} to disk: {}", run_.info.output_dir, std::strerror(errno));
+  if (!files::sync_file_system(run_dir_) && !failure) {
+    failure = fmt::format("cannot write the files of {} to disk: {}", run_dir_.string(), std::strerror(errno));
   }
   return failure;
 }

@@ -24,8 +24,9 @@ struct NamedObserver {
 
 class Recorder {
  public:
-  // Writes run.json (status running) and opens the journal in run.info.output_dir.
-  Recorder(Run run, bool resuming, std::vector<NamedObserver> observers);
+  // Writes run.json (status running) and opens the journal in run_dir, the run's directory as its
+  // owner claimed it (never read back out of the model).
+  Recorder(Run run, std::filesystem::path run_dir, bool resuming, std::vector<NamedObserver> observers);
 
   const Run& run() const { return run_; }
   Case& case_at(std::size_t index) { return run_.cases.at(index); }
@@ -56,6 +57,7 @@ class Recorder {
   void checkpoint();
 
   Run run_;
+  std::filesystem::path run_dir_;
   JournalWriter journal_;
   std::vector<NamedObserver> observers_;
   std::vector<std::string> reporter_errors_;

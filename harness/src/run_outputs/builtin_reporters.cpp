@@ -13,9 +13,10 @@ namespace perfzero::run_outputs {
 
 const std::vector<ReporterInfo>& builtin_reporters() {
   static const std::vector<ReporterInfo> all{
-      {"perfzero", "perfzero_summary.json per (method, trial): PerfZero's report schema", make_trial_report_reporter},
+      {"perfzero", "perfzero_summary.json per (method, trial): PerfZero's report schema",
+       [](const std::filesystem::path&) { return make_trial_report_reporter(); }},
       {"process_info", "process_info.log per trial (and sampler_<name>.log for other samplers)",
-       make_process_log_reporter},
+       [](const std::filesystem::path&) { return make_process_log_reporter(); }},
       {"json", "summary.json: every method's outcome, statistics and trials", make_summary_json_reporter},
       {"csv", "summary.csv: one row per (method, metric) with its statistics", make_summary_csv_reporter},
       {"md", "summary.md: a table for people, comparisons, problems and flagged trials",
@@ -56,19 +57,30 @@ std::vector<std::string> selected_reporter_names(const std::vector<std::string>&
   return names;
 }
 
-std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names) {
+namespace {
+
+const ReporterInfo& reporter_named(const std::string& name) {
+  const auto& all = builtin_reporters();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const ReporterInfo& r) { return r.name == name; });
+  if (it != all.end()) return *it;
   std::vector<std::string> known;
-  for (const auto& r : builtin_reporters()) known.push_back(r.name);
+  known.reserve(all.size());
+  for (const auto& r : all) known.push_back(r.name);
+  throw UsageError(fmt::format("--report: unknown report '{}'{}; known: {}", name, text::did_you_mean(name, known),
+                               text::join(known, ",")));
+}
+
+}  // namespace
+
+void check_reporter_names(const std::vector<std::string>& names) {
+  for (const auto& name : names) static_cast<void>(reporter_named(name));
+}
+
+std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names,
+                                                      const std::filesystem::path& run_dir) {
   std::vector<std::unique_ptr<Reporter>> out;
-  for (const auto& name : names) {
-    const auto& all = builtin_reporters();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const ReporterInfo& r) { return r.name == name; });
-    if (it == all.end()) {
-      throw UsageError(fmt::format("--report: unknown report '{}'{}; known: {}", name, text::did_you_mean(name, known),
-                                   text::join(known, ",")));
-    }
-    out.push_back(it->make());
-  }
+  out.reserve(names.size());
+  for (const auto& name : names) out.push_back(reporter_named(name).make(run_dir));
   return out;
 }
 

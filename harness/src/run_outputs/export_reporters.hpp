@@ -8,8 +8,8 @@
 
 namespace perfzero::run_outputs {
 
-std::unique_ptr<Reporter> make_elasticsearch_reporter();
-std::unique_ptr<Reporter> make_influx_reporter();
-std::unique_ptr<Reporter> make_openmetrics_reporter();
+std::unique_ptr<Reporter> make_elasticsearch_reporter(const std::filesystem::path& run_dir);
+std::unique_ptr<Reporter> make_influx_reporter(const std::filesystem::path& run_dir);
+std::unique_ptr<Reporter> make_openmetrics_reporter(const std::filesystem::path& run_dir);
 
 }  // namespace perfzero::run_outputs

@@ -1,5 +1,8 @@
 // summary.csv: long format, one row per (case, metric), wall time first, so spreadsheets and
 // dashboards can pivot it. A statistic without data is an empty cell.
+#include <filesystem>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "common/escape.hpp"
@@ -20,13 +23,14 @@ std::string stats_cells(const results::Stats& s) {
 
 class SummaryCsvReporter : public Reporter {
  public:
+  explicit SummaryCsvReporter(std::filesystem::path run_dir) : run_dir_(std::move(run_dir)) {}
   void checkpoint(const results::Run& run) override { write(run); }
   void run_finished(const results::Run& run) override { write(run); }
 
  private:
-  static void write(const results::Run& run) {
-    files::write_atomically(std::filesystem::path(run.info.output_dir) / "summary.csv", summary_csv(run));
-  }
+  void write(const results::Run& run) const { files::write_atomically(run_dir_ / "summary.csv", summary_csv(run)); }
+
+  std::filesystem::path run_dir_;
 };
 
 }  // namespace
@@ -48,6 +52,8 @@ std::string summary_csv(const results::Run& run) {
   return out;
 }
 
-std::unique_ptr<Reporter> make_summary_csv_reporter() { return std::make_unique<SummaryCsvReporter>(); }
+std::unique_ptr<Reporter> make_summary_csv_reporter(const std::filesystem::path& run_dir) {
+  return std::make_unique<SummaryCsvReporter>(run_dir);
+}
 
 }  // namespace perfzero::run_outputs

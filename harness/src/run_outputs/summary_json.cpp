@@ -133,14 +133,16 @@ json disturbed_json(const results::Run& run) {
 
 class SummaryJsonReporter : public Reporter {
  public:
+  explicit SummaryJsonReporter(std::filesystem::path run_dir) : run_dir_(std::move(run_dir)) {}
   void checkpoint(const results::Run& run) override { write(run); }
   void run_finished(const results::Run& run) override { write(run); }
 
  private:
-  static void write(const results::Run& run) {
-    files::write_atomically(std::filesystem::path(run.info.output_dir) / "summary.json",
-                            dump_json(summary_json(run), 2) + "\n");
+  void write(const results::Run& run) const {
+    files::write_atomically(run_dir_ / "summary.json", dump_json(summary_json(run), 2) + "\n");
   }
+
+  std::filesystem::path run_dir_;
 };
 
 }  // namespace
@@ -166,6 +168,8 @@ nlohmann::json summary_json(const results::Run& run) {
           {"comparisons", comparisons_json(run)}};
 }
 
-std::unique_ptr<Reporter> make_summary_json_reporter() { return std::make_unique<SummaryJsonReporter>(); }
+std::unique_ptr<Reporter> make_summary_json_reporter(const std::filesystem::path& run_dir) {
+  return std::make_unique<SummaryJsonReporter>(run_dir);
+}
 
 }  // namespace perfzero::run_outputs

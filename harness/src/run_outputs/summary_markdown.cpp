@@ -1,5 +1,8 @@
 // summary.md: the run for people: one table row per case, the comparisons, and every trial that
 // did not succeed or was flagged by a sampler (a busy host, a throttled GPU).
+#include <filesystem>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "common/escape.hpp"
@@ -103,13 +106,14 @@ std::string problems_section(const results::Run& run) {
 
 class SummaryMarkdownReporter : public Reporter {
  public:
+  explicit SummaryMarkdownReporter(std::filesystem::path run_dir) : run_dir_(std::move(run_dir)) {}
   void checkpoint(const results::Run& run) override { write(run); }
   void run_finished(const results::Run& run) override { write(run); }
 
  private:
-  static void write(const results::Run& run) {
-    files::write_atomically(std::filesystem::path(run.info.output_dir) / "summary.md", summary_markdown(run));
-  }
+  void write(const results::Run& run) const { files::write_atomically(run_dir_ / "summary.md", summary_markdown(run)); }
+
+  std::filesystem::path run_dir_;
 };
 
 }  // namespace
@@ -124,6 +128,8 @@ std::string summary_markdown(const results::Run& run) {
   return out + comparisons_section(run) + problems_section(run);
 }
 
-std::unique_ptr<Reporter> make_summary_markdown_reporter() { return std::make_unique<SummaryMarkdownReporter>(); }
+std::unique_ptr<Reporter> make_summary_markdown_reporter(const std::filesystem::path& run_dir) {
+  return std::make_unique<SummaryMarkdownReporter>(run_dir);
+}
 
 }  // namespace perfzero::run_outputs

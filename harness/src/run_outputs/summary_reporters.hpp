@@ -15,8 +15,8 @@ nlohmann::json summary_json(const results::Run& run);
 std::string summary_csv(const results::Run& run);
 std::string summary_markdown(const results::Run& run);
 
-std::unique_ptr<Reporter> make_summary_json_reporter();
-std::unique_ptr<Reporter> make_summary_csv_reporter();
-std::unique_ptr<Reporter> make_summary_markdown_reporter();
+std::unique_ptr<Reporter> make_summary_json_reporter(const std::filesystem::path& run_dir);
+std::unique_ptr<Reporter> make_summary_csv_reporter(const std::filesystem::path& run_dir);
+std::unique_ptr<Reporter> make_summary_markdown_reporter(const std::filesystem::path& run_dir);
 
 }  // namespace perfzero::run_outputs

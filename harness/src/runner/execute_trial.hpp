@@ -1,7 +1,7 @@
 #pragma once
 // One trial, from its command to the results model: the method run by an executor, its result read
 // and classified, then the trial of the model and the artifacts its reporters write. The run loop
-// (app/run_loop.cpp) prepares the trial's directory and records what comes back; everything between
+// (session/run_loop.cpp) prepares the trial's directory and records what comes back; everything between
 // is here, behind one call, whatever executor runs the method.
 #include <chrono>
 #include <filesystem>
@@ -27,7 +27,7 @@ struct TrialJob {
   TrialRequest request;
   // Asked once the method has ended, before anything in `dir` is read: what the method did to its
   // own directory ("removed its trial directory", ...), or "" when it is intact. The asker puts the
-  // directory right either way (the run loop's guard: app/trial_dir_guard.hpp). Unset: intact.
+  // directory right either way (the run loop's guard: session/trial_dir_guard.hpp). Unset: intact.
   // Called during execute_trial only; it must not hold references into a job that is copied.
   std::function<std::string()> damage;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Where the harness's helper programs are, found once per run (app/child_command.cpp).
+// Where the harness's helper programs are, found once per run (session/child_command.cpp).
 #include <filesystem>
 
 #include "runner/slurm_executor.hpp"

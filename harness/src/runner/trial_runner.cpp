@@ -178,7 +178,7 @@ bool ask_to_stop(const LaunchServer& server, pid_t method, std::chrono::millisec
 pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecution& execution) {
   const FdGuard log_fd{::open(request.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)};
   if (log_fd.fd < 0) {
-    // The trial directory refused the log: the run stops (app/run_benchmarks.cpp).
+    // The trial directory refused the log: the run stops (commands/run_benchmarks.cpp).
     throw OutputError("cannot create " + request.log_path.string() + ": " + std::strerror(errno));
   }
   try {

@@ -21,7 +21,7 @@ LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir)
     : shm_dir_(std::move(shm_dir)), shm_before_(files_in(shm_dir_)) {}
 
 SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
-  // The harness gives every trial TMPDIR=<trial>/tmp (app/child_command.cpp). A trial directory (or
+  // The harness gives every trial TMPDIR=<trial>/tmp (session/child_command.cpp). A trial directory (or
   // its method's directory above it) that the method replaced by a link is not walked through: the
   // run loop says what the method did.
   const auto is_real_dir = [](const std::filesystem::path& p) {

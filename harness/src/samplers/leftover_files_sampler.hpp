@@ -1,7 +1,7 @@
 #pragma once
 // What a trial left on disk outside its reports: files it created in /dev/shm (shared memory that
 // outlives every process, counted by no process's RSS) and what remains in its own TMPDIR
-// (<trial>/tmp, set by the harness; app/trial_tmpdirs.hpp removes or reuses it after the trial).
+// (<trial>/tmp, set by the harness; session/trial_tmpdirs.hpp removes or reuses it after the trial).
 // A sampler that looks at start and at finish only.
 #include <filesystem>
 #include <map>

@@ -1,0 +1,102 @@
+#include "session/trial_dir_guard.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+
+namespace perfzero::session {
+
+std::optional<DirIdentity> real_directory(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return std::nullopt;
+  return DirIdentity{st.st_dev, st.st_ino};
+}
+
+namespace {
+
+// The directories from just below `run_dir` down to `dir`, outermost first.
+std::vector<std::filesystem::path> chain(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::filesystem::path at = run_dir;
+  for (const auto& part : dir.lexically_relative(run_dir)) {
+    at /= part;
+    out.push_back(at);
+  }
+  return out;
+}
+
+std::string what_is_at(const std::filesystem::path& path, const char* whose) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return fmt::format("removed {}", whose);
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const auto target = std::filesystem::read_symlink(path, ec);
+    return fmt::format("replaced {} with a symbolic link{}", whose, ec ? "" : " to " + target.string());
+  }
+  if (!S_ISDIR(st.st_mode)) return fmt::format("replaced {} with a file", whose);
+  return "";
+}
+
+void move_aside(const std::filesystem::path& path) {
+  struct stat st {};
+  std::filesystem::path aside;
+  for (int n = 1; n < 1000; ++n) {
+    aside = path.string() + fmt::format(".replaced.{}", n);
+    if (::lstat(aside.c_str(), &st) != 0) break;
+  }
+  if (::rename(path.c_str(), aside.c_str()) != 0) {
+    throw OutputError(fmt::format("cannot move aside what replaced {}: {}", path.string(), std::strerror(errno)));
+  }
+}
+
+void make_directory(const std::filesystem::path& path) {
+  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+    throw OutputError(fmt::format("cannot create {}: {}", path.string(), std::strerror(errno)));
+  }
+}
+
+}  // namespace
+
+std::string not_a_real_directory(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+  const auto parts = chain(run_dir, dir);
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    const std::string whose = fmt::format("the directory {} above its trial directory", parts[i].filename().string());
+    if (auto what = what_is_at(parts[i], whose.c_str()); !what.empty()) return what;
+  }
+  return what_is_at(dir, "its trial directory");
+}
+
+std::string damage_to(const std::filesystem::path& run_dir, const std::filesystem::path& dir, const DirIdentity& made) {
+  if (auto what = not_a_real_directory(run_dir, dir); !what.empty()) return what;
+  struct stat st {};
+  ::lstat(dir.c_str(), &st);
+  if (st.st_dev != made.device || st.st_ino != made.inode) return "replaced its trial directory with another directory";
+  return "";
+}
+
+void restore_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+  for (const auto& part : chain(run_dir, dir)) {
+    struct stat st {};
+    const bool exists = ::lstat(part.c_str(), &st) == 0;
+    if (exists && S_ISLNK(st.st_mode)) {
+      if (::unlink(part.c_str()) != 0) {
+        throw OutputError(fmt::format("cannot remove the link at {}: {}", part.string(), std::strerror(errno)));
+      }
+    } else if (exists && (!S_ISDIR(st.st_mode) || part == dir)) {
+      // The trial directory itself is made afresh whatever is there; a file above it moves aside too.
+      move_aside(part);
+    } else if (exists) {
+      continue;  // a real directory above the trial's: kept
+    }
+    make_directory(part);
+  }
+}
+
+}  // namespace perfzero::session

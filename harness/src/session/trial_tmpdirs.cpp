@@ -1,0 +1,101 @@
+#include "session/trial_tmpdirs.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+
+namespace perfzero::session {
+
+namespace {
+
+constexpr const char* kTmpName = "tmp";
+
+bool has_no_entry(int dir_fd) {
+  DIR* d = ::fdopendir(dir_fd);  // takes the descriptor
+  if (d == nullptr) {
+    ::close(dir_fd);
+    return false;
+  }
+  bool empty = true;
+  while (const dirent* e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+      empty = false;
+      break;
+    }
+  }
+  ::closedir(d);
+  return empty;
+}
+
+// The inode flags (FS_IOC_GETFLAGS, chattr's); nothing where the file system has none.
+std::optional<long> inode_flags(int fd) {
+  int flags = 0;  // the kernel reads and writes an int, whatever the ioctl's declared type
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) return std::nullopt;
+  return flags;
+}
+
+}  // namespace
+
+bool is_untouched_empty_dir(const std::filesystem::path& dir, const TrialTmpDirs::MadeAs& made_as) {
+  // O_NOFOLLOW and fstat: the checks are of the directory itself, not of what a link points to.
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  const bool as_made = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+                       st.st_gid == ::getegid() && (st.st_mode & 07777) == made_as.mode && st.st_nlink == 2;
+  const bool no_xattr = as_made && ::flistxattr(fd, nullptr, 0) == 0;
+  if (!no_xattr || inode_flags(fd) != made_as.flags) {
+    ::close(fd);
+    return false;
+  }
+  return has_no_entry(fd);
+}
+
+TrialTmpDirs::~TrialTmpDirs() { release(); }
+
+void TrialTmpDirs::release() {
+  if (kept_) ::rmdir(kept_->c_str());
+  kept_.reset();
+}
+
+void TrialTmpDirs::make(const std::filesystem::path& trial_dir) {
+  const std::filesystem::path tmp = trial_dir / kTmpName;
+  if (kept_) {
+    const std::filesystem::path from = *std::exchange(kept_, std::nullopt);
+    if (::rename(from.c_str(), tmp.c_str()) == 0) return;
+    ::rmdir(from.c_str());  // another file system, or gone: a new one instead
+  }
+  if (::mkdir(tmp.c_str(), 0777) != 0) {
+    throw OutputError(fmt::format("cannot create {}: {}", tmp.string(), std::strerror(errno)));
+  }
+  if (!made_as_) {
+    const int fd = ::open(tmp.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && ::fstat(fd, &st) == 0) made_as_ = MadeAs{st.st_mode & 07777, inode_flags(fd)};
+    if (fd >= 0) ::close(fd);
+  }
+}
+
+void TrialTmpDirs::done(const std::filesystem::path& trial_dir) {
+  release();  // normally none: make() took it
+  const std::filesystem::path tmp = trial_dir / kTmpName;
+  if (made_as_ && is_untouched_empty_dir(tmp, *made_as_)) {
+    kept_ = tmp;
+    return;
+  }
+  ::rmdir(tmp.c_str());  // only when empty: what is left stays to be looked at
+}
+
+}  // namespace perfzero::session

@@ -1,0 +1,51 @@
+#pragma once
+// Every trial gets its own TMPDIR, <trial>/tmp (session/child_command.cpp). Making one and removing it
+// per trial costs a short command's trial about 0.15 ms on ext4 (two inode operations; issue 7's
+// goal is a per-trial cost within 2x of hyperfine's). So an empty TMPDIR that its trial left as it
+// was made moves on to the next trial instead: one rename. "As it was made": a real directory of
+// this user and group, with the mode mkdir gave it and the inode flags it was made with (no chattr
+// +S, +A, +i, casefolding or encryption added), no subdirectory, no entry, no extended attribute
+// (so no ACL), checked once the trial's processes are gone. A process outside the trial's tree that
+// still holds the directory (a container started with it as a volume) is beyond this check.
+// A trial can then do nothing to its TMPDIR that the next one could notice; a TMPDIR that fails the
+// check is removed when empty and left to be looked at when not, as before.
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+
+namespace perfzero::session {
+
+class TrialTmpDirs {
+ public:
+  TrialTmpDirs() = default;
+  ~TrialTmpDirs();  // removes the one kept
+  TrialTmpDirs(const TrialTmpDirs&) = delete;
+  TrialTmpDirs& operator=(const TrialTmpDirs&) = delete;
+
+  // Gives `trial_dir` its tmp/ (which must not exist): the kept one moved there, or a new one.
+  // Throws OutputError when none can be made.
+  void make(const std::filesystem::path& trial_dir);
+  // After the trial, its processes gone: keeps trial_dir/tmp for the next trial when it is as it
+  // was made and empty; otherwise removes it when empty and leaves it when not.
+  void done(const std::filesystem::path& trial_dir);
+  // Removes the kept one now (the run's end).
+  void release();
+
+  // What a new directory is made with here: the mode under this process's umask, and the inode
+  // flags it inherits (nothing when the file system has none).
+  struct MadeAs {
+    mode_t mode = 0;
+    std::optional<long> flags;
+  };
+
+ private:
+  std::optional<std::filesystem::path> kept_;
+  std::optional<MadeAs> made_as_;  // read from the first one made
+};
+
+// True when `dir` is an empty real directory of this user, made as `made_as` says, with no extended
+// attribute (the check above; a test's seam).
+bool is_untouched_empty_dir(const std::filesystem::path& dir, const TrialTmpDirs::MadeAs& made_as);
+
+}  // namespace perfzero::session
