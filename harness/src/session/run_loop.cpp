@@ -241,8 +241,9 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
   request.log_path = job.dir / files::kChildLogFile;
   request.timeout = planned.timeout;
   if (deadline_) {
-    // What is left of the budget caps the trial, when it is less than the method's own time-out.
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_->at - Clock::now());
+    // What is left of the budget caps the trial, when it is less than the method's own time-out;
+    // rounded up, so that a trial the budget ends never ends before it and another one starts.
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_->at - Clock::now());
     if (request.timeout.count() == 0 || left < request.timeout) {
       request.timeout = std::max(left, std::chrono::milliseconds(1));
       request.timeout_cause = deadline_->cause;
