@@ -1,7 +1,10 @@
-// engines::check_plan (engines/plan_checks.cpp): each engine checks its own cases of a plan before
-// the first trial, and a case naming an engine the registry lacks is an error naming the case.
+// engines::check_plan and engines::prepare_run (engines/plan_checks.cpp): each engine checks its own
+// cases of a plan before the first trial (a case naming an engine the registry lacks is an error
+// naming the case), and makes the hold a command asked of it for a whole run.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,6 +72,79 @@ TEST(EnginePlanChecks, AnEngineWithoutACheckIsLeftAlone) {
   local.id = config::LaunchEngine::local;
   registry.add(local);
   EXPECT_NO_THROW(engines::check_plan({case_of("a", config::LaunchEngine::local)}, "", registry));
+}
+
+// A hold that counts itself: made once the run directory is known, released at its end.
+class CountedHold final : public engines::RunHold {
+ public:
+  explicit CountedHold(int& alive) : alive_(alive) { ++alive_; }
+  ~CountedHold() override { --alive_; }
+  CountedHold(const CountedHold&) = delete;
+  CountedHold& operator=(const CountedHold&) = delete;
+
+ private:
+  int& alive_;
+};
+
+TEST(EnginePrepareRun, TheEngineSeesOnlyItsCasesAndItsHoldLivesUntilReleased) {
+  int alive = 0;
+  std::vector<std::string> seen;
+  std::filesystem::path made_in;
+  engines::EngineRegistry registry;
+  engines::EngineKind slurm;
+  slurm.id = config::LaunchEngine::slurm;
+  slurm.prepare_run = [&](const std::vector<const config::PlannedCase*>& cases, const runner::HarnessPaths&,
+                          const engines::Say& say) -> engines::MakeRunHold {
+    for (const auto* c : cases) seen.push_back(c->name);
+    say("asked\n");
+    return [&](const std::filesystem::path& run_dir) -> std::unique_ptr<engines::RunHold> {
+      made_in = run_dir;
+      return std::make_unique<CountedHold>(alive);
+    };
+  };
+  registry.add(slurm);
+  std::string said;
+  const auto make = engines::prepare_run(
+      config::LaunchEngine::slurm, "--slurm_allocate",
+      {case_of("a", config::LaunchEngine::local), case_of("b", config::LaunchEngine::slurm)}, runner::HarnessPaths{},
+      [&](const std::string& line) { said += line; }, registry);
+  EXPECT_EQ(seen, std::vector<std::string>{"b"});
+  EXPECT_EQ(said, "asked\n");
+  EXPECT_EQ(alive, 0) << "nothing is held before the run directory is claimed";
+  ASSERT_TRUE(make);
+  {
+    const auto hold = make("/runs/r1");
+    EXPECT_EQ(alive, 1);
+    EXPECT_EQ(made_in, "/runs/r1");
+  }
+  EXPECT_EQ(alive, 0) << "released when the run ends";
+}
+
+TEST(EnginePrepareRun, APlanWithoutTheEnginesCasesOrAnEngineWithoutAHoldIsAUsageErrorNamingTheFlag) {
+  engines::EngineRegistry registry;
+  engines::EngineKind slurm;
+  slurm.id = config::LaunchEngine::slurm;
+  slurm.prepare_run = [](const std::vector<const config::PlannedCase*>&, const runner::HarnessPaths&,
+                         const engines::Say&) { return engines::MakeRunHold{}; };
+  registry.add(slurm);
+  engines::EngineKind local;
+  local.id = config::LaunchEngine::local;
+  registry.add(local);
+  const auto said = [](const std::string&) {};
+  try {
+    static_cast<void>(engines::prepare_run(config::LaunchEngine::slurm, "--slurm_allocate",
+                                           {case_of("a", config::LaunchEngine::local)}, {}, said, registry));
+    ADD_FAILURE() << "no slurm case must throw";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--slurm_allocate: no case of the plan has launch: {engine: slurm}");
+  }
+  try {
+    static_cast<void>(engines::prepare_run(config::LaunchEngine::local, "--hold",
+                                           {case_of("a", config::LaunchEngine::local)}, {}, said, registry));
+    ADD_FAILURE() << "an engine without prepare_run must throw";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--hold: engine local holds nothing for a whole run in this build");
+  }
 }
 
 }  // namespace

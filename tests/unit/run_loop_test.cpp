@@ -74,6 +74,7 @@ engines::EngineRegistry fake_registry(std::vector<Seen>& seen, Script script) {
                 },
                 {},
                 {},
+                {},
                 {}});
   return registry;
 }

@@ -61,13 +61,8 @@ void add_selecting_options(CLI::App& app, Options& o) {
   app.add_flag("--dry_run", o.dry_run, "Print what would run (methods, trials, settings) and exit")->group(sel);
 }
 
-void add_running_limits(CLI::App& app, RawValues& raw) {
-  const char* run = "Running";
-  app.add_option("--benchmark_num_trials", raw.trials,
-                 "Trials per method (default 1), or auto: as many as the noise needs (--min_trials, --max_trials, "
-                 "--min_time, --max_time, --max_noise); overrides suites")
-      ->group(run)
-      ->type_name("N|auto");
+// --benchmark_num_trials=auto's limits.
+void add_noise_limits(CLI::App& app, RawValues& raw) {
   const char* noise = "Trials chosen by noise (--benchmark_num_trials=auto; docs/suites.md)";
   app.add_option("--min_trials", raw.min_trials, "auto: at least this many trials (default 5)")
       ->group(noise)
@@ -85,15 +80,10 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
                  "auto: stop once the 95% interval of the median is within this percentage of it (default 2)")
       ->group(noise)
       ->type_name("PCT");
-  app.add_option("--warmup_trials", raw.warmup, "Discarded runs before the trials (default 0); overrides suites")
-      ->group(run)
-      ->type_name("N");
-  app.add_option("--timeout", raw.timeout, "Per-run time limit: 90, 90s, 5m, 2h; 0 for none (default 1h)")
-      ->group(run)
-      ->type_name("DURATION");
-  app.add_option("--monitor_interval_ms", raw.interval, "Process-tree sampling interval (default 100)")
-      ->group(run)
-      ->type_name("MS");
+}
+
+// How each trial is watched: counters, clocks, the machine's check.
+void add_trial_watching(CLI::App& app, RawValues& raw, const char* run) {
   app.add_option("--counters", raw.counters,
                  "What perf_event_open counts per trial, from the method's exec with its children: default "
                  "(all), none, software, hardware, or names (task_clock,context_switches,cpu_migrations,"
@@ -118,6 +108,26 @@ void add_running_limits(CLI::App& app, RawValues& raw) {
                  "cpu_throttled (default 10)")
       ->group(run)
       ->type_name("PCT");
+}
+
+void add_running_limits(CLI::App& app, RawValues& raw) {
+  const char* run = "Running";
+  app.add_option("--benchmark_num_trials", raw.trials,
+                 "Trials per method (default 1), or auto: as many as the noise needs (--min_trials, --max_trials, "
+                 "--min_time, --max_time, --max_noise); overrides suites")
+      ->group(run)
+      ->type_name("N|auto");
+  add_noise_limits(app, raw);
+  app.add_option("--warmup_trials", raw.warmup, "Discarded runs before the trials (default 0); overrides suites")
+      ->group(run)
+      ->type_name("N");
+  app.add_option("--timeout", raw.timeout, "Per-run time limit: 90, 90s, 5m, 2h; 0 for none (default 1h)")
+      ->group(run)
+      ->type_name("DURATION");
+  app.add_option("--monitor_interval_ms", raw.interval, "Process-tree sampling interval (default 100)")
+      ->group(run)
+      ->type_name("MS");
+  add_trial_watching(app, raw, run);
   app.add_option("--launch", raw.launch,
                  "How every method's processes start: local (default), mpirun[,nodes=N,tasks_per_node=K,"
                  "hosts=a:b,hostfile=F,extra_args=x:y] or slurm[,nodes=N,tasks_per_node=K,hosts=a:b,"

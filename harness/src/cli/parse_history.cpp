@@ -17,32 +17,8 @@ void add_db_flag(CLI::App& app, HistoryOptions& out) {
       ->type_name("DB");
 }
 
-}  // namespace
-
-std::optional<std::string> parse_history_flags(int argc, const char* const* argv, HistoryOptions& out) {
-  CLI::App app{
-      "Stores runs in a results database and reads them back (docs/history.md). Exit 0 when done, 2 for bad "
-      "flags, an unreadable run or an unknown execution id, 4 when the database refused (cannot be opened or "
-      "written, a lock held past 30 s).",
-      "perfzero history"};
-  app.require_subcommand(1);
-  auto* ingest = app.add_subcommand(
-      "ingest", "Store run directories (a run already stored is left as it was, unless it was stored unfinished)");
-  ingest->add_option("RUN_DIR", out.runs, "Run directories (or perfzero_summary.json files)")->required();
-  ingest->add_flag("--partial", out.partial,
-                   "Store a run that is still running (or was killed) as it stands; a later ingest of it, "
-                   "finished, replaces it");
-  add_db_flag(*ingest, out);
-  auto* list = app.add_subcommand("list", "The stored runs, newest first");
-  list->add_option("--label", out.label, "Only runs with this execution label")->type_name("LABEL");
-  list->add_option("--limit", out.limit, "At most this many runs (default 50)")->check(CLI::Range(1, 1000000));
-  list->add_option("--format", out.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  add_db_flag(*list, out);
-  auto* show = app.add_subcommand("show", "One stored run: its cases, trials and metrics");
-  show->add_option("EXECUTION_ID", out.execution_id, "The run's execution id (perfzero history list)")->required();
-  show->add_option("--format", out.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  add_db_flag(*show, out);
-  auto* changes = app.add_subcommand(
+CLI::App* add_changes(CLI::App& app, HistoryOptions& out) {
+  CLI::App* changes = app.add_subcommand(
       "changes",
       "Change points in every series (label x system x image x method x metric), oldest run first: E-Divisive "
       "means with Student's t-test (pooled variance), as Apache Otava (docs/history.md)");
@@ -69,7 +45,11 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
                    "Also write JUnit XML: one test case per series, a slower change a failure")
       ->type_name("FILE");
   add_db_flag(*changes, out);
-  auto* site = app.add_subcommand(
+  return changes;
+}
+
+CLI::App* add_site(CLI::App& app, HistoryOptions& out) {
+  CLI::App* site = app.add_subcommand(
       "site",
       "Write a static, self-contained site of the history: every series with its sparkline and latest change, a "
       "page per series (every trial a dot, the medians, the change points with their commits), a page per run "
@@ -98,12 +78,47 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   site->add_option("--window", out.window, "E-Divisive's window over long series, in runs (default 200)")
       ->check(CLI::Range(8, 100000));
   add_db_flag(*site, out);
-  auto* prune = app.add_subcommand("prune", "Delete all but the newest runs of each label");
+  return site;
+}
+
+CLI::App* add_prune(CLI::App& app, HistoryOptions& out) {
+  CLI::App* prune = app.add_subcommand("prune", "Delete all but the newest runs of each label");
   prune->add_option("--keep_last", out.keep_last, "How many of each label's newest runs to keep")
       ->required()
       ->check(CLI::Range(1, 100000000));
   prune->add_option("--label", out.label, "Only this label's runs")->type_name("LABEL");
   add_db_flag(*prune, out);
+  return prune;
+}
+
+}  // namespace
+
+std::optional<std::string> parse_history_flags(int argc, const char* const* argv, HistoryOptions& out) {
+  CLI::App app{
+      "Stores runs in a results database and reads them back (docs/history.md). Exit 0 when done, 2 for bad "
+      "flags, an unreadable run or an unknown execution id, 4 when the database refused (cannot be opened or "
+      "written, a lock held past 30 s).",
+      "perfzero history"};
+  app.require_subcommand(1);
+  auto* ingest = app.add_subcommand(
+      "ingest", "Store run directories (a run already stored is left as it was, unless it was stored unfinished)");
+  ingest->add_option("RUN_DIR", out.runs, "Run directories (or perfzero_summary.json files)")->required();
+  ingest->add_flag("--partial", out.partial,
+                   "Store a run that is still running (or was killed) as it stands; a later ingest of it, "
+                   "finished, replaces it");
+  add_db_flag(*ingest, out);
+  auto* list = app.add_subcommand("list", "The stored runs, newest first");
+  list->add_option("--label", out.label, "Only runs with this execution label")->type_name("LABEL");
+  list->add_option("--limit", out.limit, "At most this many runs (default 50)")->check(CLI::Range(1, 1000000));
+  list->add_option("--format", out.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_db_flag(*list, out);
+  auto* show = app.add_subcommand("show", "One stored run: its cases, trials and metrics");
+  show->add_option("EXECUTION_ID", out.execution_id, "The run's execution id (perfzero history list)")->required();
+  show->add_option("--format", out.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_db_flag(*show, out);
+  CLI::App* changes = add_changes(app, out);
+  CLI::App* site = add_site(app, out);
+  CLI::App* prune = add_prune(app, out);
   if (auto help = parse_or_help(app, argc, argv)) return help;
   for (const auto* sub : {ingest, list, show, changes, site, prune}) {
     if (sub->parsed()) out.action = sub->get_name();

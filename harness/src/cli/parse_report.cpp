@@ -7,6 +7,58 @@
 
 namespace perfzero::cli {
 
+namespace {
+
+// --estimate and the flags that go with it.
+void add_estimate_flags(CLI::App& app, ReportOptions& out) {
+  app.add_option("--estimate", out.estimate,
+                 "instead of reading runs, price the campaign SUITE would be on each of --shapes: its trials' time "
+                 "from the newest run of each case on that shape in --history (else the suite's timeouts, an upper "
+                 "bound), plus --overhead_minutes an instance, rounded as the provider bills; says which figures "
+                 "are estimates and from what")
+      ->type_name("SUITE");
+  app.add_option("--shapes", out.shapes,
+                 "with --estimate: the shapes, comma-separated, as the fleet names them (c7i.large, "
+                 "VM.Standard.E4.Flex-4ocpu-16gb)")
+      ->delimiter(',')
+      ->allow_extra_args(false)  // `--shapes a,b RESULT_DIR` must not take RESULT_DIR for a shape
+      ->type_name("LIST");
+  app.add_option("--history", out.history_db,
+                 "with --estimate: the results history (SQLite file or postgresql:// URL) holding earlier runs, the "
+                 "one `compare --history` reads")
+      ->type_name("DB");
+  app.add_option("--label", out.label, "with --estimate: only earlier runs of this execution label")
+      ->type_name("LABEL");
+  app.add_option("--overhead_minutes", out.overhead_minutes,
+                 "with --estimate: minutes an instance spends outside the trials: boot, install, image pull, upload "
+                 "(default 5; `perfzero report` of a fleet's runs shows the real figure as 'boot to first trial')")
+      ->check(CLI::Range(0.0, 1440.0))
+      ->type_name("MINUTES");
+}
+
+// What the flags allow only together, or not at all together.
+void check_report_flags(const ReportOptions& out) {
+  if (out.estimate.empty()) {
+    if (out.inputs.empty()) throw UsageError("report: RESULT_DIR is required (or --estimate SUITE --shapes LIST)");
+    if (!out.shapes.empty() || !out.history_db.empty() || !out.label.empty()) {
+      throw UsageError("report: --shapes, --history and --label go with --estimate SUITE");
+    }
+  } else {
+    if (!out.inputs.empty()) {
+      throw UsageError(
+          "report: --estimate prices a planned campaign and reads no RESULT_DIR (given: " + out.inputs.front() + ")");
+    }
+    if (out.shapes.empty()) throw UsageError("report: --estimate needs --shapes (the shapes to price it on)");
+    if (!out.label.empty() && out.history_db.empty()) throw UsageError("report: --label needs --history DB");
+  }
+  if (out.no_catalog && !out.catalog.empty()) throw UsageError("report: --catalog and --no_catalog exclude each other");
+  if (!out.formats.empty() && out.out.empty() && out.formats != std::vector<std::string>{"md"}) {
+    throw UsageError("report: --format other than md needs --out DIR (only Markdown goes to stdout)");
+  }
+}
+
+}  // namespace
+
 std::optional<std::string> parse_report_flags(int argc, const char* const* argv, ReportOptions& out) {
   CLI::App app{
       "Reads finished runs (run directories, single reports, or folders holding them at any depth) and prices them "
@@ -46,47 +98,9 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
   app.add_flag("--use_flagged", out.use_flagged,
                "keep trials flagged as disturbed (host_busy, gpu_throttled, cpu_throttled, harness_stalled) in the "
                "figures; by default they are counted and left out");
-  app.add_option("--estimate", out.estimate,
-                 "instead of reading runs, price the campaign SUITE would be on each of --shapes: its trials' time "
-                 "from the newest run of each case on that shape in --history (else the suite's timeouts, an upper "
-                 "bound), plus --overhead_minutes an instance, rounded as the provider bills; says which figures "
-                 "are estimates and from what")
-      ->type_name("SUITE");
-  app.add_option("--shapes", out.shapes,
-                 "with --estimate: the shapes, comma-separated, as the fleet names them (c7i.large, "
-                 "VM.Standard.E4.Flex-4ocpu-16gb)")
-      ->delimiter(',')
-      ->allow_extra_args(false)  // `--shapes a,b RESULT_DIR` must not take RESULT_DIR for a shape
-      ->type_name("LIST");
-  app.add_option("--history", out.history_db,
-                 "with --estimate: the results history (SQLite file or postgresql:// URL) holding earlier runs, the "
-                 "one `compare --history` reads")
-      ->type_name("DB");
-  app.add_option("--label", out.label, "with --estimate: only earlier runs of this execution label")
-      ->type_name("LABEL");
-  app.add_option("--overhead_minutes", out.overhead_minutes,
-                 "with --estimate: minutes an instance spends outside the trials: boot, install, image pull, upload "
-                 "(default 5; `perfzero report` of a fleet's runs shows the real figure as 'boot to first trial')")
-      ->check(CLI::Range(0.0, 1440.0))
-      ->type_name("MINUTES");
+  add_estimate_flags(app, out);
   if (auto help = parse_or_help(app, argc, argv)) return help;
-  if (out.estimate.empty()) {
-    if (out.inputs.empty()) throw UsageError("report: RESULT_DIR is required (or --estimate SUITE --shapes LIST)");
-    if (!out.shapes.empty() || !out.history_db.empty() || !out.label.empty()) {
-      throw UsageError("report: --shapes, --history and --label go with --estimate SUITE");
-    }
-  } else {
-    if (!out.inputs.empty()) {
-      throw UsageError(
-          "report: --estimate prices a planned campaign and reads no RESULT_DIR (given: " + out.inputs.front() + ")");
-    }
-    if (out.shapes.empty()) throw UsageError("report: --estimate needs --shapes (the shapes to price it on)");
-    if (!out.label.empty() && out.history_db.empty()) throw UsageError("report: --label needs --history DB");
-  }
-  if (out.no_catalog && !out.catalog.empty()) throw UsageError("report: --catalog and --no_catalog exclude each other");
-  if (!out.formats.empty() && out.out.empty() && out.formats != std::vector<std::string>{"md"}) {
-    throw UsageError("report: --format other than md needs --out DIR (only Markdown goes to stdout)");
-  }
+  check_report_flags(out);
   return std::nullopt;
 }
 

@@ -1,10 +1,6 @@
 // `perfzero run`: claims the output directory, records the machine, runs the plan and leaves the
 // results on disk, whatever happens to the children.
-#include <unistd.h>
-
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 
 #include <fmt/format.h>
@@ -12,12 +8,12 @@
 #include "commands/commands.hpp"
 #include "commands/session_settings.hpp"
 #include "common/errors.hpp"
+#include "engines/engine.hpp"
 #include "history/history_changes.hpp"
 #include "history/store.hpp"
 #include "results/statistics.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "runner/signals.hpp"
-#include "runner/slurm_allocation.hpp"
 #include "session/run_session.hpp"
 
 namespace perfzero::commands {
@@ -81,54 +77,48 @@ Stored store_in_history(const std::string& db, const results::Run& run, bool fai
   }
 }
 
-// --slurm_allocate: one allocation as large as the largest slurm case, in the one partition the cases
-// name; none when perfzero already runs inside one. What is wrong with the plan for it is said here,
-// before the run directory is claimed.
-std::optional<runner::AllocationRequest> allocation_request(const cli::Options& options,
-                                                            const session::HarnessPaths& paths,
-                                                            const std::vector<config::PlannedCase>& plan) {
-  if (!options.slurm_allocate) return std::nullopt;
-  runner::AllocationRequest request;
-  request.nodes = 0;
-  request.tasks_per_node = 0;
-  const config::PlannedCase* first = nullptr;
-  for (const auto& c : plan) {
-    if (c.launch.engine != config::LaunchEngine::slurm) continue;
-    if (first != nullptr && c.launch.partition != first->launch.partition) {
-      throw ConfigError(fmt::format("--slurm_allocate asks for one allocation, but {} names partition '{}' and {} '{}'",
-                                    first->origin, first->launch.partition, c.origin, c.launch.partition));
-    }
-    if (!c.launch.hosts.empty()) {
-      throw ConfigError(
-          fmt::format("{}: launch: hosts with --slurm_allocate: Slurm picks the allocation's nodes; "
-                      "name them with extra_args or drop hosts",
-                      c.origin));
-    }
-    if (first == nullptr) first = &c;
-    request.nodes = std::max(request.nodes, c.launch.nodes);
-    request.tasks_per_node = std::max(request.tasks_per_node, c.launch.tasks_per_node);
-    request.gpus_per_node = std::max(request.gpus_per_node, c.launch.tasks_per_node * c.launch.gpus_per_task);
+// A run whose end could not be written (a summary the disk refused, the final syncfs) or that was
+// aborted: the one error line, and exit 4. Nothing when the run's files are whole.
+std::optional<int> unwritten_end(const results::RunStatus& status, const std::optional<std::string>& unwritten,
+                                 const std::filesystem::path& dir) {
+  using results::RunStatusKind;
+  if (unwritten && status.is(RunStatusKind::completed)) {
+    // Every trial ran and is recorded; only the end failed (a summary the disk refused, the final
+    // syncfs): nothing is left for --resume, so the line says what may be missing instead.
+    fmt::print(stderr, "perfzero: error: the run completed, but {}; its files may not all be on disk (results in {})\n",
+               *unwritten, dir.string());
+    return to_int(ExitCode::output_unwritable);
   }
-  if (first == nullptr) throw UsageError("--slurm_allocate: no case of the plan has launch: {engine: slurm}");
-  if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') {
-    say(fmt::format("perfzero: --slurm_allocate: already inside Slurm allocation {}; its steps run there\n", job));
-    return std::nullopt;
+  if (status.is(RunStatusKind::aborted) || unwritten) {
+    const std::string why = status.is(RunStatusKind::aborted) ? status.why : *unwritten;
+    fmt::print(stderr, "perfzero: error: run stopped: {}; results so far in {} (--resume continues it)\n", why,
+               dir.string());
+    return to_int(ExitCode::output_unwritable);
   }
-  if (paths.salloc.empty() || paths.slurm.scancel.empty()) {
-    throw ConfigError("--slurm_allocate: salloc or scancel is not on the PATH (Slurm's client commands)");
-  }
-  request.partition = first->launch.partition;
-  request.name = fmt::format("perfzero-run-{}", ::getpid());
-  return request;
+  return std::nullopt;
 }
 
-void allocate(const runner::AllocationRequest& request, const session::HarnessPaths& paths,
-              const std::filesystem::path& run_dir, std::optional<runner::SlurmAllocation>& allocation) {
-  say(fmt::format("perfzero: asking Slurm for {} node(s){} (salloc; up to {} s in the queue)\n", request.nodes,
-                  request.partition.empty() ? "" : " in partition " + request.partition, request.wait.count()));
-  allocation.emplace(paths.salloc, paths.slurm.scancel, request);
-  allocation->record_in(run_dir);  // at once: a kill -9 from here on leaves it to --resume
-  say(fmt::format("perfzero: Slurm allocation {} granted; it is released when the run ends\n", allocation->job()));
+// The exit status of a run whose files are whole: a stop signal's, 1 for a slower change point with
+// --fail_on_change or a method that did not succeed, else 0; with a last line when stopped.
+int exit_status(const std::optional<int>& stop, const results::RunStatus& status, bool slower_change,
+                const Tally& tally) {
+  using results::RunStatusKind;
+  if (stop && status.is(RunStatusKind::interrupted_after_completion)) {
+    fmt::print(stderr,
+               "perfzero: {} came after the last trial, while the summaries were written: they are whole; the "
+               "run is marked {}\n",
+               runner::signal_name(*stop), status.text());
+    return exit_code_for_signal(*stop);
+  }
+  if (stop) {
+    fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
+    return exit_code_for_signal(*stop);
+  }
+  if (slower_change) {
+    fmt::print(stderr, "perfzero: --fail_on_change: the run made a slower change point in its series\n");
+    return to_int(ExitCode::some_not_succeeded);  // compare's code for slower, which is 1 too
+  }
+  return static_cast<int>(tally.not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
 }
 
 }  // namespace
@@ -138,14 +128,17 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   const session::HarnessPaths paths = session::find_harness_paths();
   // The run directory is claimed first (its lock: a second perfzero must not touch a live run's
   // allocation); on --resume that also releases what a killed run held, so the request below does not
-  // queue behind it. The allocation is released (scancel) when this function returns, however the run ends.
-  const auto request = allocation_request(options, paths, plan);
+  // queue behind it. What is held is released when this function returns, however the run ends.
+  engines::MakeRunHold make_hold;
+  if (options.slurm_allocate) {
+    make_hold = engines::prepare_run(config::LaunchEngine::slurm, "--slurm_allocate", plan, paths, say);
+  }
   const session::SessionSettings settings = session_settings(options);
   session::RunSession run_session(settings, paths, plan, comparisons);
   const std::filesystem::path dir = run_session.output().dir;
-  std::optional<runner::SlurmAllocation> allocation;
+  std::unique_ptr<engines::RunHold> hold;
   try {
-    if (request) allocate(*request, paths, dir, allocation);
+    if (make_hold) hold = make_hold(dir);
   } catch (const std::exception& e) {
     static_cast<void>(run_session.finish(results::RunStatus::aborted(e.what())));
     throw;
@@ -166,19 +159,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     stop = run_session.late_signal();
     status = {RunStatusKind::interrupted_after_completion, {}};
   }
-  if (unwritten && status.is(RunStatusKind::completed)) {
-    // Every trial ran and is recorded; only the end failed (a summary the disk refused, the final
-    // syncfs): nothing is left for --resume, so the line says what may be missing instead.
-    fmt::print(stderr, "perfzero: error: the run completed, but {}; its files may not all be on disk (results in {})\n",
-               *unwritten, dir.string());
-    return to_int(ExitCode::output_unwritable);
-  }
-  if (status.is(RunStatusKind::aborted) || unwritten) {
-    const std::string why = status.is(RunStatusKind::aborted) ? status.why : *unwritten;
-    fmt::print(stderr, "perfzero: error: run stopped: {}; results so far in {} (--resume continues it)\n", why,
-               dir.string());
-    return to_int(ExitCode::output_unwritable);
-  }
+  if (const auto failed = unwritten_end(status, unwritten, dir)) return *failed;
 
   const Tally tally = tally_cases(plan.size(), run_session.run());
   const std::string disturbed = results::describe(results::run_disturbances(run_session.run()));
@@ -195,22 +176,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     if (stored == Stored::refused) return to_int(ExitCode::output_unwritable);
     slower_change = stored == Stored::slower_change;
   }
-  if (stop && status.is(RunStatusKind::interrupted_after_completion)) {
-    fmt::print(stderr,
-               "perfzero: {} came after the last trial, while the summaries were written: they are whole; the "
-               "run is marked {}\n",
-               runner::signal_name(*stop), status.text());
-    return exit_code_for_signal(*stop);
-  }
-  if (stop) {
-    fmt::print(stderr, "perfzero: interrupted by {}; --resume continues this run\n", runner::signal_name(*stop));
-    return exit_code_for_signal(*stop);
-  }
-  if (slower_change) {
-    fmt::print(stderr, "perfzero: --fail_on_change: the run made a slower change point in its series\n");
-    return to_int(ExitCode::some_not_succeeded);  // compare's code for slower, which is 1 too
-  }
-  return static_cast<int>(tally.not_succeeded > 0 ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+  return exit_status(stop, status, slower_change, tally);
 }
 
 }  // namespace perfzero::commands

@@ -37,6 +37,16 @@ class Engine {
   virtual void prepare(runner::TrialRequest& /*request*/, const config::PlannedCase& /*planned*/) const {}
 };
 
+// What a run holds with an engine for its whole length (a Slurm allocation); released when destroyed.
+class RunHold {
+ public:
+  virtual ~RunHold() = default;
+};
+// Makes the hold once the run directory is claimed (where it records what --resume must release).
+using MakeRunHold = std::function<std::unique_ptr<RunHold>(const std::filesystem::path& run_dir)>;
+// Lines for the person running perfzero (progress output).
+using Say = std::function<void(const std::string& line)>;
+
 struct EngineKind {
   config::LaunchEngine id = config::LaunchEngine::local;
   // Makes the run's engine; throws ConfigError naming the case (`first`, the first to name it) and
@@ -52,6 +62,13 @@ struct EngineKind {
   // `path_env`, a hostfile, what the cluster has), so that a missing one is one error, not a failed
   // trial per case. Throws ConfigError naming the case's origin. Unset: nothing to check.
   std::function<void(const std::vector<const config::PlannedCase*>& cases, const std::string& path_env)> check_plan;
+  // A hold for the whole run that a command asked for (`perfzero run --slurm_allocate`): checks this
+  // engine's cases for it before the run directory is claimed (throws ConfigError naming the case),
+  // and returns what makes the hold, or an empty function when nothing is needed (perfzero already
+  // runs inside one). Unset: the engine has no such thing.
+  std::function<MakeRunHold(const std::vector<const config::PlannedCase*>& cases, const runner::HarnessPaths& paths,
+                            const Say& say)>
+      prepare_run;
 };
 
 class EngineRegistry {
@@ -72,6 +89,12 @@ const EngineRegistry& builtin_engines();
 // ConfigError too. Commands call it on every plan they build (engines/plan_checks.cpp).
 void check_plan(const std::vector<config::PlannedCase>& plan, const std::string& path_env,
                 const EngineRegistry& engines = builtin_engines());
+// The run-wide hold `asked_by` (the flag, for messages) asks of `engine` for `plan`: its prepare_run
+// over the plan's cases of that engine. Throws UsageError when no case names the engine or the engine
+// has no such thing. An empty function: nothing to hold.
+MakeRunHold prepare_run(config::LaunchEngine engine, const std::string& asked_by,
+                        const std::vector<config::PlannedCase>& plan, const runner::HarnessPaths& paths, const Say& say,
+                        const EngineRegistry& engines = builtin_engines());
 // config::build_plan(inputs), then check_plan on it with inputs.path_env.
 std::vector<config::PlannedCase> build_checked_plan(const config::PlanInputs& inputs,
                                                     const EngineRegistry& engines = builtin_engines());

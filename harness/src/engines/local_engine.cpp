@@ -22,6 +22,7 @@ EngineKind local_engine() {
       [](const EngineSetup& setup, const config::PlannedCase&) { return std::make_unique<LocalEngine>(setup.local); },
       {},
       {},
+      {},
       {}};
 }
 

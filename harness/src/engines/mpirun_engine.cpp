@@ -65,7 +65,8 @@ EngineKind mpirun_engine() {
           },
           {},
           {},
-          check_mpirun_plan};
+          check_mpirun_plan,
+          {}};
 }
 
 }  // namespace perfzero::engines

@@ -24,6 +24,23 @@ void check_plan(const std::vector<config::PlannedCase>& plan, const std::string&
   }
 }
 
+MakeRunHold prepare_run(config::LaunchEngine engine, const std::string& asked_by,
+                        const std::vector<config::PlannedCase>& plan, const runner::HarnessPaths& paths, const Say& say,
+                        const EngineRegistry& engines) {
+  const std::string name(config::launch_engine_name(engine));
+  const EngineKind* kind = engines.find(engine);
+  if (kind == nullptr || !kind->prepare_run) {
+    throw UsageError(fmt::format("{}: engine {} holds nothing for a whole run in this build", asked_by, name));
+  }
+  std::vector<const config::PlannedCase*> cases;
+  for (const auto& c : plan) {
+    if (c.launch.engine == engine) cases.push_back(&c);
+  }
+  if (cases.empty())
+    throw UsageError(fmt::format("{}: no case of the plan has launch: {{engine: {}}}", asked_by, name));
+  return kind->prepare_run(cases, paths, say);
+}
+
 std::vector<config::PlannedCase> build_checked_plan(const config::PlanInputs& inputs, const EngineRegistry& engines) {
   std::vector<config::PlannedCase> plan = config::build_plan(inputs);
   check_plan(plan, inputs.path_env, engines);

@@ -1,5 +1,8 @@
 // `slurm`: the method's ranks as a Slurm job step (srun ... perfzero-rank), in the run's allocation
 // when it holds one (runner/slurm_executor.hpp, runner/slurm_allocation.hpp).
+#include <unistd.h>
+
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -112,6 +115,60 @@ void check_slurm_plan(const std::vector<const config::PlannedCase*>& cases, cons
   for (const auto* c : cases) check_slurm_case(*c, partitions);
 }
 
+// --slurm_allocate: one allocation as large as the largest slurm case, in the one partition the cases
+// name; none when perfzero already runs inside one. What is wrong with the plan for it is said
+// before the run directory is claimed; the allocation is asked for once it is, and recorded there at
+// once, so that a kill -9 from then on leaves it to --resume (clean_up_earlier).
+class AllocationHold final : public RunHold {
+ public:
+  AllocationHold(const runner::HarnessPaths& paths, const runner::AllocationRequest& request,
+                 const std::filesystem::path& run_dir, const Say& say)
+      : allocation_(paths.salloc, paths.slurm.scancel, request) {
+    allocation_.record_in(run_dir);
+    say(fmt::format("perfzero: Slurm allocation {} granted; it is released when the run ends\n", allocation_.job()));
+  }
+
+ private:
+  runner::SlurmAllocation allocation_;
+};
+
+MakeRunHold prepare_allocation(const std::vector<const config::PlannedCase*>& cases, const runner::HarnessPaths& paths,
+                               const Say& say) {
+  runner::AllocationRequest request;
+  request.nodes = 0;
+  request.tasks_per_node = 0;
+  const config::PlannedCase* first = cases.front();
+  for (const auto* c : cases) {
+    if (c->launch.partition != first->launch.partition) {
+      throw ConfigError(fmt::format("--slurm_allocate asks for one allocation, but {} names partition '{}' and {} '{}'",
+                                    first->origin, first->launch.partition, c->origin, c->launch.partition));
+    }
+    if (!c->launch.hosts.empty()) {
+      throw ConfigError(
+          fmt::format("{}: launch: hosts with --slurm_allocate: Slurm picks the allocation's nodes; "
+                      "name them with extra_args or drop hosts",
+                      c->origin));
+    }
+    request.nodes = std::max(request.nodes, c->launch.nodes);
+    request.tasks_per_node = std::max(request.tasks_per_node, c->launch.tasks_per_node);
+    request.gpus_per_node = std::max(request.gpus_per_node, c->launch.tasks_per_node * c->launch.gpus_per_task);
+  }
+  if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') {
+    say(fmt::format("perfzero: --slurm_allocate: already inside Slurm allocation {}; its steps run there\n", job));
+    return {};
+  }
+  if (paths.salloc.empty() || paths.slurm.scancel.empty()) {
+    throw ConfigError("--slurm_allocate: salloc or scancel is not on the PATH (Slurm's client commands)");
+  }
+  request.partition = first->launch.partition;
+  request.name = fmt::format("perfzero-run-{}", ::getpid());
+  return [paths, request, say](const std::filesystem::path& run_dir) -> std::unique_ptr<RunHold> {
+    say(fmt::format("perfzero: asking Slurm for {} node(s){} (salloc; up to {} s in the queue)\n", request.nodes,
+                    request.partition.empty() ? "" : " in partition " + request.partition, request.wait.count()));
+    return std::make_unique<AllocationHold>(paths, request, run_dir, say);
+  };
+}
+
 }  // namespace
 
 EngineKind slurm_engine() {
@@ -125,7 +182,8 @@ EngineKind slurm_engine() {
       },
       clean_up_earlier,
       {runner::kSlurmStepFile},
-      check_slurm_plan};
+      check_slurm_plan,
+      prepare_allocation};
 }
 
 }  // namespace perfzero::engines

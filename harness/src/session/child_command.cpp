@@ -47,6 +47,28 @@ std::uint64_t attempt_token() {
   return generator();
 }
 
+// The tool's own flags for a JSON report in the trial's directory, after the suite's arguments.
+void add_report_flags(config::OutputFormat output, const std::filesystem::path& trial_dir,
+                      std::vector<std::string>& argv) {
+  switch (output) {
+    case config::OutputFormat::google_benchmark:
+      argv.push_back("--benchmark_out=" + (trial_dir / child_results::kGoogleBenchmarkFile).string());
+      argv.push_back("--benchmark_out_format=json");
+      break;
+    case config::OutputFormat::fio:
+      argv.push_back("--output-format=json");
+      argv.push_back("--output=" + (trial_dir / child_results::kFioFile).string());
+      break;
+    case config::OutputFormat::iperf3:
+      argv.push_back("--json");
+      argv.push_back("--logfile=" + (trial_dir / child_results::kIperf3File).string());
+      break;
+    case config::OutputFormat::perfzero:
+    case config::OutputFormat::none:
+      break;
+  }
+}
+
 }  // namespace
 
 runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
@@ -77,24 +99,7 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
 
   if (planned.external) {
     command.argv = planned.command.argv;
-    // The tool's own flags for a JSON report in the trial's directory, after the suite's arguments.
-    switch (planned.command.output) {
-      case config::OutputFormat::google_benchmark:
-        command.argv.push_back("--benchmark_out=" + (trial_dir / child_results::kGoogleBenchmarkFile).string());
-        command.argv.push_back("--benchmark_out_format=json");
-        break;
-      case config::OutputFormat::fio:
-        command.argv.push_back("--output-format=json");
-        command.argv.push_back("--output=" + (trial_dir / child_results::kFioFile).string());
-        break;
-      case config::OutputFormat::iperf3:
-        command.argv.push_back("--json");
-        command.argv.push_back("--logfile=" + (trial_dir / child_results::kIperf3File).string());
-        break;
-      case config::OutputFormat::perfzero:
-      case config::OutputFormat::none:
-        break;
-    }
+    add_report_flags(planned.command.output, trial_dir, command.argv);
     command.working_dir = planned.command.working_dir;
     for (const auto& [name, value] : planned.params) {
       env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);

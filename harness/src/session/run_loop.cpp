@@ -204,6 +204,60 @@ void RunLoop::set_deadline(std::chrono::steady_clock::time_point at, std::string
   deadline_ = Deadline{at, std::move(cause)};
 }
 
+// The trial's directory, made real: one made ahead is taken as it is.
+void RunLoop::prepare_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+  if (dir_ahead_.take(dir)) return;
+  // A link or a file an earlier attempt's method left where a directory belongs is never followed
+  // (a resumed run): the directories are made real again first.
+  const std::string in_the_way = not_a_real_directory(run_dir, dir);
+  if (!in_the_way.empty() && in_the_way != "removed its trial directory") restore_trial_dir(run_dir, dir);
+  std::error_code made;
+  const bool fresh = std::filesystem::create_directories(dir, made);
+  if (made) throw OutputError(fmt::format("cannot create {}: {}", dir.string(), made.message()));
+  // A trial directory from before (a resumed run, or one half made ahead) may hold an earlier
+  // attempt's files, which this attempt's reports must not be read with; a new one holds none,
+  // and is not searched.
+  if (!fresh) remove_earlier_attempt(dir, engine_registry_);
+  tmp_dirs_.make(dir);  // the trial's TMPDIR (child_command)
+}
+
+// What the executor is asked: the command, its limits (a budget's deadline among them), its progress.
+void RunLoop::fill_request(runner::TrialRequest& request, const config::PlannedCase& planned,
+                           const std::filesystem::path& dir, const Step& step, const std::string& what) {
+  request.command = child_command(planned, dir, step.number, settings_.root_data_dir);
+  request.command.counters = settings_.counters;
+  request.log_path = dir / files::kChildLogFile;
+  request.timeout = planned.timeout;
+  if (deadline_) {
+    // What is left of the budget caps the trial, when it is less than the method's own time-out;
+    // rounded up, so that a trial the budget ends never ends before it and another one starts.
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_->at - Clock::now());
+    if (request.timeout.count() == 0 || left < request.timeout) {
+      request.timeout = std::max(left, std::chrono::milliseconds(1));
+      request.timeout_cause = deadline_->cause;
+    }
+  }
+  request.monitor_interval = planned.monitor_interval;
+  request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
+  request.on_tick = [&](double elapsed) { progress_->running(role_ + planned.name, what, elapsed); };
+  request.launch = planned.launch;
+  request.trial_dir = dir;
+  engines_.engine_for(planned).prepare(request, planned);
+}
+
+// The progress line of a finished trial.
+void RunLoop::say_finished(const config::PlannedCase& planned, const std::string& what,
+                           const runner::TrialRecord& record) {
+  // The line shows the method's time; when the harness took longer than the method (reading a huge
+  // result, say), that is shown too, so a slow trial is not blamed on the method.
+  std::string shown = record.classification.detail;
+  const double harness_only = record.harness_seconds - record.execution.wall_seconds;
+  if (harness_only > 0.1 && harness_only > record.execution.wall_seconds) {
+    shown += fmt::format("{}the harness took {} more", shown.empty() ? "" : "; ", text::format_duration(harness_only));
+  }
+  progress_->finished(role_ + planned.name, what, record.classification.outcome, shown, record.execution.wall_seconds);
+}
+
 std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, const Step& step,
                                                       const std::string& what) {
   if (auto sig = runner::take_pending_stop_signal()) {
@@ -220,45 +274,12 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
   job.dir = trial_dir(step);
   job.started = Clock::now();
   job.started_offset = std::chrono::duration<double>(job.started - run_start_).count();
-  if (!dir_ahead_.take(job.dir)) {
-    // A link or a file an earlier attempt's method left where a directory belongs is never followed
-    // (a resumed run): the directories are made real again first.
-    const std::string in_the_way = not_a_real_directory(job.run_dir, job.dir);
-    if (!in_the_way.empty() && in_the_way != "removed its trial directory") restore_trial_dir(job.run_dir, job.dir);
-    std::error_code made;
-    const bool fresh = std::filesystem::create_directories(job.dir, made);
-    if (made) throw OutputError(fmt::format("cannot create {}: {}", job.dir.string(), made.message()));
-    // A trial directory from before (a resumed run, or one half made ahead) may hold an earlier
-    // attempt's files, which this attempt's reports must not be read with; a new one holds none,
-    // and is not searched.
-    if (!fresh) remove_earlier_attempt(job.dir, engine_registry_);
-    tmp_dirs_.make(job.dir);  // the trial's TMPDIR (child_command)
-  }
-
-  runner::TrialRequest& request = job.request;
-  request.command = child_command(planned, job.dir, step.number, settings_.root_data_dir);
-  request.command.counters = settings_.counters;
-  request.log_path = job.dir / files::kChildLogFile;
-  request.timeout = planned.timeout;
-  if (deadline_) {
-    // What is left of the budget caps the trial, when it is less than the method's own time-out;
-    // rounded up, so that a trial the budget ends never ends before it and another one starts.
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_->at - Clock::now());
-    if (request.timeout.count() == 0 || left < request.timeout) {
-      request.timeout = std::max(left, std::chrono::milliseconds(1));
-      request.timeout_cause = deadline_->cause;
-    }
-  }
-  request.monitor_interval = planned.monitor_interval;
-  request.max_log_bytes = static_cast<std::uint64_t>(planned.max_log_bytes);
-  request.on_tick = [&](double elapsed) { progress_->running(role_ + planned.name, what, elapsed); };
-  request.launch = planned.launch;
-  request.trial_dir = job.dir;
+  prepare_trial_dir(job.run_dir, job.dir);
   engines::Engine& engine = engines_.engine_for(planned);
-  engine.prepare(request, planned);
+  fill_request(job.request, planned, job.dir, step, what);
   runner::Executor* executor = &engine.executor();
   if (settings_.debug) {
-    progress_->note(debug_line(planned, request.command));
+    progress_->note(debug_line(planned, job.request.command));
   }
 
   // The method may have removed or replaced its directory: then a fresh directory takes the reports.
@@ -275,14 +296,7 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
   runner::ExecutedTrial executed = runner::execute_trial(job, *executor);
   const runner::TrialRecord& record = executed.record;
   if (record.classification.outcome == Outcome::interrupted) stop_ = record.execution.signal;
-  // The line shows the method's time; when the harness took longer than the method (reading a huge
-  // result, say), that is shown too, so a slow trial is not blamed on the method.
-  std::string shown = record.classification.detail;
-  const double harness_only = record.harness_seconds - record.execution.wall_seconds;
-  if (harness_only > 0.1 && harness_only > record.execution.wall_seconds) {
-    shown += fmt::format("{}the harness took {} more", shown.empty() ? "" : "; ", text::format_duration(harness_only));
-  }
-  progress_->finished(role_ + planned.name, what, record.classification.outcome, shown, record.execution.wall_seconds);
+  say_finished(planned, what, record);
   return executed;
 }
 

@@ -56,6 +56,10 @@ class RunLoop {
   bool has_enough(const Step& step);
   // The earlier attempt's trial (or warm-up) `number` of this case, when it ended and is kept.
   const results::Trial* previous_trial(const std::string& case_name, int number, bool warmup = false) const;
+  void prepare_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir);
+  void fill_request(runner::TrialRequest& request, const config::PlannedCase& planned, const std::filesystem::path& dir,
+                    const Step& step, const std::string& what);
+  void say_finished(const config::PlannedCase& planned, const std::string& what, const runner::TrialRecord& record);
   std::optional<runner::ExecutedTrial> execute(std::size_t case_index, const Step& step, const std::string& what);
   void pick_up_run_facts();
 
