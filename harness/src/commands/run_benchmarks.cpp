@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
-#include "commands/session_settings.hpp"
+#include "commands/settings_from_flags.hpp"
 #include "common/errors.hpp"
 #include "engines/engine.hpp"
 #include "history/history_changes.hpp"

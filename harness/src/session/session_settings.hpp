@@ -1,6 +1,6 @@
 #pragma once
 // What a run session needs from the command that starts it. The commands build it: `perfzero run`
-// from its flags (commands/session_settings.cpp), `ab` once per side (ab/ab_session.cpp). The run
+// from its flags (commands/settings_from_flags.cpp), `ab` once per side (ab/ab_session.cpp). The run
 // engine never reads the command line.
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "commands/session_settings.hpp"
+#include "commands/settings_from_flags.hpp"
 
 namespace perfzero::commands {
 
