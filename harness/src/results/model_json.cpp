@@ -1,6 +1,10 @@
 #include "results/model_json.hpp"
 
 #include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <string>
 
 namespace perfzero::results {
 
@@ -14,6 +18,29 @@ std::optional<double> read_optional_number(const json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return std::nullopt;
   return it->get<double>();
+}
+
+// A whole number the document holds where the model keeps an int: one out of int's range, or not
+// whole, is a damaged document (a json error the readers report), never a conversion's undefined
+// behaviour (the journal fuzzer found 2.3e94 as trials_planned).
+int whole_number(const json& v, const char* key) {
+  const bool whole = v.is_number_integer() || (v.is_number_float() && std::isfinite(v.get<double>()) &&
+                                               std::trunc(v.get<double>()) == v.get<double>());
+  if (whole && v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT_MAX)) {
+    return static_cast<int>(v.get<std::uint64_t>());
+  }
+  if (whole && !v.is_number_unsigned()) {
+    const double d = v.get<double>();
+    if (d >= static_cast<double>(INT_MIN) && d <= static_cast<double>(INT_MAX)) return static_cast<int>(d);
+  }
+  throw json::out_of_range::create(
+      406, std::string(key) + ": expected a whole number within int's range, got " + v.dump(), &v);
+}
+
+// whole_number of j[key], or `fallback` when the key is absent.
+int whole_number_or(const json& j, const char* key, int fallback) {
+  const auto it = j.find(key);
+  return it == j.end() ? fallback : whole_number(*it, key);
 }
 
 json metric_to_json(const MetricValue& m) {
@@ -72,7 +99,7 @@ nlohmann::json trial_to_json(const Trial& t) {
 
 Trial trial_from_json(const nlohmann::json& j) {
   Trial t;
-  t.number = j.at("trial").get<int>();
+  t.number = whole_number(j.at("trial"), "trial");
   t.warmup = j.value("warmup", false);
   const auto outcome = outcome_from_string(j.at("outcome").get<std::string>());
   if (!outcome)
@@ -80,7 +107,7 @@ Trial trial_from_json(const nlohmann::json& j) {
   t.outcome = *outcome;
   t.detail = j.value("detail", "");
   t.has_exception = j.value("has_exception", false);
-  if (j.contains("exit_code") && !j["exit_code"].is_null()) t.exit_code = j["exit_code"].get<int>();
+  if (j.contains("exit_code") && !j["exit_code"].is_null()) t.exit_code = whole_number(j["exit_code"], "exit_code");
   if (j.contains("signal") && !j["signal"].is_null()) t.signal = j["signal"].get<std::string>();
   t.wall_time = j.at("wall_time").get<double>();
   t.self_wall_time = read_optional_number(j, "self_wall_time");
@@ -159,11 +186,11 @@ Case case_header_from_json(const nlohmann::json& j) {
   c.external = j.value("method_type", "builtin") == "command";
   c.output = j.value("output", "perfzero");
   c.params = j.value("params", json::object());
-  c.trials_planned = j.value("trials_planned", 0);
-  c.warmups_planned = j.value("warmups_planned", 0);
+  c.trials_planned = whole_number_or(j, "trials_planned", 0);
+  c.warmups_planned = whole_number_or(j, "warmups_planned", 0);
   if (const auto a = j.find("trials_auto"); a != j.end()) c.auto_trials = auto_trials_from_json(*a);
   c.timeout_seconds = j.value("timeout_seconds", 0.0);
-  c.monitor_interval_ms = j.value("monitor_interval_ms", 0);
+  c.monitor_interval_ms = whole_number_or(j, "monitor_interval_ms", 0);
   c.command = j.value("command", std::vector<std::string>{});
   c.working_dir = j.value("working_dir", "");
   c.launch = j.value("launch", json());
