@@ -4,6 +4,27 @@
 
 namespace perfzero::text {
 
+namespace {
+
+// The three characters HTML and Markdown both read as markup, as entities; false for any other.
+bool append_entity(std::string& out, char c) {
+  switch (c) {
+    case '<':
+      out += "&lt;";
+      return true;
+    case '>':
+      out += "&gt;";
+      return true;
+    case '&':
+      out += "&amp;";
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -47,21 +68,10 @@ std::string md_cell(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : printable(spaced)) {
-    switch (c) {
-      case '|':
-        out += "\\|";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      default:
-        out += c;
+    if (c == '|') {
+      out += "\\|";
+    } else if (!append_entity(out, c)) {
+      out += c;
     }
   }
   return out;
@@ -84,16 +94,9 @@ std::string markup(std::string_view text) {
       i += n;
       continue;
     }
-    switch (const char c = text[i++]) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
+    const char c = text[i++];
+    if (append_entity(out, c)) continue;
+    switch (c) {
       case '"':
         out += "&quot;";
         break;
