@@ -160,6 +160,42 @@ methods:
   EXPECT_TRUE(std::filesystem::exists(out / "summary.md"));
 }
 
+// A trial's report is written while the next trial runs (common/write_behind.hpp): a refusal is
+// heard at that trial's end, which the journal still keeps, and the run stops there with the reason.
+TEST(Reliability, AReportWrittenBehindThatIsRefusedStopsTheRunAtTheNextTrialAndLosesNoTrial) {
+  TempDir dir;
+  const auto out = dir.path() / "run";
+  // Trial 1 puts a directory (with a file in it) where its report goes: no rename can replace it.
+  const auto suite = dir.write("block.yaml", R"(
+methods:
+  - name: block
+    command: [/bin/sh, -c, 'if [ "$PERFZERO_TRIAL" = 1 ]; then mkdir -p "$PERFZERO_TRIAL_DIR/perfzero_summary.json/x"; fi']
+    output: none
+    trials: 4
+)");
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string()}, dir.path() / "first");
+  EXPECT_EQ(f.exit_code, 4) << f.err;
+  EXPECT_EQ(count_lines(f.err), 1) << f.err;
+  EXPECT_EQ(f.err.rfind("perfzero: error: run stopped: cannot", 0), 0U) << f.err;
+  EXPECT_NE(f.err.find("perfzero_summary.json"), std::string::npos) << f.err;
+  EXPECT_FALSE(std::filesystem::exists(out / "block" / "trial_3")) << "the run went on past the next trial";
+  const auto summary = read_json(out / "summary.json");
+  const auto& trials = summary["methods"][0]["trials"];
+  ASSERT_EQ(trials.size(), 2U) << summary.dump(1);
+  const auto& flags = trials[0]["flags"];
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "report_not_written"), flags.end()) << trials[0].dump();
+  // Both trials that ran are in the journal; --resume writes trial 2's report and runs 3 and 4.
+  std::filesystem::remove_all(out / "block" / "trial_1" / "perfzero_summary.json");
+  const auto resumed =
+      run_perfzero({"--config=" + suite.string(), "--output_dir=" + out.string(), "--resume"}, dir.path() / "second");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  for (int n = 1; n <= 4; ++n) {
+    const auto report = out / "block" / ("trial_" + std::to_string(n)) / "perfzero_summary.json";
+    EXPECT_TRUE(std::filesystem::is_regular_file(report)) << report;
+  }
+  EXPECT_EQ(read_json(out / "summary.json")["methods"][0]["trials"].size(), 4U);
+}
+
 TEST(Reliability, AnUnprivilegedUserGetsOneLineForAReadOnlyFullOrMissingOutputDir) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch to nobody";
   TempDir dir;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -171,10 +172,22 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
 }
 
 std::optional<std::string> read_line(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
+  // open and read rather than an ifstream: samplers read /proc/stat twice a trial, and the stream's
+  // set-up (buffer, locale) cost more than the kernel's making of the file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
   std::string line;
-  if (!std::getline(in, line)) return std::string{};
+  std::array<char, 512> chunk{};
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk.data(), chunk.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    const std::string_view part(chunk.data(), static_cast<std::size_t>(got));
+    const auto end = part.find('\n');
+    line.append(part.substr(0, end));
+    if (end != std::string_view::npos) break;
+  }
+  ::close(fd);
   return text::trim(line);
 }
 

@@ -2,10 +2,15 @@
 // What the runner tells the rest of the harness while a run goes on. The recorder (results/recorder.hpp)
 // keeps the model and forwards each event to every observer: reporters, the journal.
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "results/model.hpp"
+
+namespace perfzero::files {
+class WriteBehind;
+}
 
 namespace perfzero::results {
 
@@ -20,7 +25,13 @@ struct TimeSeries {
 struct TrialArtifacts {
   std::filesystem::path dir;  // the trial's directory (absolute)
   std::vector<TimeSeries> series;
+  // Where a finished trial's own files go: written while the next trial runs (the recorder's queue,
+  // common/write_behind.hpp), or now when null (a trial adopted by --resume, a test).
+  files::WriteBehind* later = nullptr;
 };
+
+// Writes `text()` to `path` atomically: through artifacts.later when there is one, else now.
+void write_trial_file(const TrialArtifacts& artifacts, std::filesystem::path path, std::function<std::string()> text);
 
 class RunObserver {
  public:

@@ -25,4 +25,25 @@ Outcome case_outcome(const Case& c) {
   return order[std::min(worst, order.size() - 1)];
 }
 
+Case case_heading(const Case& c) {
+  Case heading;
+  heading.name = c.name;
+  heading.method = c.method;
+  heading.description = c.description;
+  heading.origin = c.origin;
+  heading.external = c.external;
+  heading.output = c.output;
+  heading.params = c.params;
+  heading.trials_planned = c.trials_planned;
+  heading.auto_trials = c.auto_trials;
+  heading.warmups_planned = c.warmups_planned;
+  heading.timeout_seconds = c.timeout_seconds;
+  heading.monitor_interval_ms = c.monitor_interval_ms;
+  heading.command = c.command;
+  heading.working_dir = c.working_dir;
+  heading.launch = c.launch;
+  heading.dir = c.dir;
+  return heading;
+}
+
 }  // namespace perfzero::results

@@ -125,6 +125,9 @@ struct RunInfo {
   nlohmann::json setup_info = nlohmann::json::object();    // the container image, when run in ours
   nlohmann::json system_info = nlohmann::json::object();   // PerfZero's ten keys
   nlohmann::json system = nlohmann::json::object();        // everything else known about the machine
+  // Not stored: how many times the run in progress changed any of the above (Recorder::add_system_entry),
+  // so that an output keeping a copy of it (the trial reports, built behind) knows when to copy again.
+  std::uint64_t edits = 0;
 };
 
 struct Run {
@@ -140,6 +143,8 @@ struct Run {
 
 // The worst outcome among a case's trials; interrupted when none ran.
 Outcome case_outcome(const Case& c);
+// The case without its trials and warm-ups: what an output needs of it while the lists grow.
+Case case_heading(const Case& c);
 // Whether a trial gets its own files (Trial::report, the samplers' logs) when the run writes them:
 // warm-ups are not measurements, and an interrupted trial is run again by --resume.
 inline bool gets_trial_report(const Trial& t) { return !t.warmup && t.outcome != Outcome::interrupted; }

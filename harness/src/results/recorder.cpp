@@ -8,6 +8,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/write_behind.hpp"
 #include "results/run_manifest.hpp"
 
 namespace perfzero::results {
@@ -63,20 +64,59 @@ void Recorder::adopt(std::size_t case_index, Trial trial, const TrialArtifacts& 
   }
 }
 
-void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts) {
+void write_trial_file(const TrialArtifacts& artifacts, std::filesystem::path path, std::function<std::string()> text) {
+  if (artifacts.later != nullptr) {
+    artifacts.later->write(std::move(path), std::move(text));
+  } else {
+    files::write_atomically(path, text());
+  }
+}
+
+std::optional<std::string> Recorder::settle_trial_files() {
+  std::optional<std::string> refused;
+  for (const auto& failure : behind_.wait()) {
+    if (!failure.refused) {
+      warn_once(fmt::format("a trial's file failed: {}", failure.what));
+      continue;
+    }
+    if (!refused) refused = failure.what;
+  }
+  if (refused && written_behind_) {
+    // The trial is in the journal, its report is not: said in the model (and so in the summaries);
+    // --resume writes it again from the journal.
+    Case& c = case_at(written_behind_->case_index);
+    auto& list = written_behind_->warmup ? c.warmups : c.trials;
+    if (written_behind_->index < list.size()) list[written_behind_->index].flags.emplace_back("report_not_written");
+  }
+  written_behind_.reset();
+  return refused;
+}
+
+void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& given) {
+  // The last trial's files were written while this one ran; a refusal among them stops the run once
+  // this trial is in the journal (it ran: the record keeps it, and --resume writes its report).
+  const auto earlier_refused = settle_trial_files();
   Case& c = case_at(case_index);
   auto& list = trial.warmup ? c.warmups : c.trials;
   list.push_back(std::move(trial));
   Trial& stored = list.back();
+  TrialArtifacts artifacts = given;
+  artifacts.later = &behind_;
   try {
     journal_.trial_finished(c, stored);
   } catch (const OutputError& e) {
     // The trial ran; say in the model (and so in the summaries, where they fit) why it is not kept.
     stored.flags.emplace_back("not_recorded");
     stored.detail += (stored.detail.empty() ? "" : "; ") + std::string("not recorded: ") + e.what();
+    artifacts.later = nullptr;  // the run stops here: nothing is left to write behind
     each_observer("trial end", OnRefusal::stops, [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
     throw;
   }
+  if (earlier_refused) {
+    journal_.sync_later();
+    throw OutputError(*earlier_refused);
+  }
+  written_behind_ = TrialPlace{case_index, stored.warmup, list.size() - 1};
   const auto refused = each_observer("trial end", OnRefusal::stops,
                                      [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
   // The journal line is the trial's record: synced in the background while the next trial runs. The
@@ -106,16 +146,17 @@ void Recorder::checkpoint() {
 
 void Recorder::add_system_entry(const std::string& key, nlohmann::json value) {
   run_.info.system[key] = std::move(value);
+  ++run_.info.edits;
 }
 
 std::optional<std::string> Recorder::finish(const std::string& status) {
   // Every output is tried, each on its own: a full disk may still take the small ones.
   run_.status = status;
-  std::optional<std::string> failure;
+  std::optional<std::string> failure = settle_trial_files();
   try {
     journal_.run_finished(status);
   } catch (const OutputError& e) {
-    failure = e.what();
+    if (!failure) failure = e.what();
   }
   try {
     write_manifest(run_dir_, run_);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/write_behind.hpp"
 #include "results/events.hpp"
 #include "results/journal.hpp"
 #include "results/model.hpp"
@@ -53,6 +54,9 @@ class Recorder {
   template <typename Fn>
   std::optional<std::string> each_observer(const char* event, OnRefusal on_refusal, Fn&& fn);
   void warn_once(const std::string& message);
+  // Waits for the last trial's files (written behind: common/write_behind.hpp); a refusal flags that
+  // trial report_not_written and is returned, other failures are warnings.
+  std::optional<std::string> settle_trial_files();
   bool checkpoint_due() const;
   void checkpoint();
 
@@ -63,6 +67,16 @@ class Recorder {
   std::vector<std::string> reporter_errors_;
   std::chrono::steady_clock::time_point last_checkpoint_;
   std::chrono::steady_clock::duration last_checkpoint_cost_{};
+  // Where in the model the trial whose files are being written behind is (a place, not a pointer:
+  // the lists grow meanwhile).
+  struct TrialPlace {
+    std::size_t case_index = 0;
+    bool warmup = false;
+    std::size_t index = 0;
+  };
+  std::optional<TrialPlace> written_behind_;
+  // Last member: destroyed first, so its thread finishes the queued writes while the rest is intact.
+  files::WriteBehind behind_;
 };
 
 }  // namespace perfzero::results

@@ -38,7 +38,8 @@ class ProcessLogReporter : public Reporter {
       // summary is in the report, and an empty file costs a trial as much as a full one.
       if (series.sampler.empty()) continue;
       if (series.rows.empty() && series.sampler != "process_tree") continue;
-      files::write_atomically(artifacts.dir / files::sampler_log_file(series.sampler), lines_of(series));
+      results::write_trial_file(artifacts, artifacts.dir / files::sampler_log_file(series.sampler),
+                                [series] { return lines_of(series); });
     }
   }
 };

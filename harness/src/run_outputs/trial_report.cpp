@@ -1,5 +1,7 @@
 #include "run_outputs/trial_report.hpp"
 
+#include <memory>
+
 #include <fmt/format.h>
 #include <boost/version.hpp>
 
@@ -107,8 +109,17 @@ class TrialReportReporter : public Reporter {
     // Not synced: the journal line is the trial's record (synced behind, common/sync_behind.hpp),
     // and a report a power loss took is written again from it by --resume (trial_adopted). Syncing
     // each report and its directory as well cost a short command's trial 0.1 ms on this VM's disk
-    // (docs/performance.md); databases sync their log, not every page, for the same reason.
-    write(build_trial_report(run.info, c, t, artifacts.dir), artifacts.dir);
+    // (docs/performance.md); databases sync their log, not every page, for the same reason. Built
+    // and written while the next trial runs, from copies: the model changes as the run goes on, and
+    // the run's part (machine, flags, environment) is copied again only when it changed.
+    if (!info_ || info_edits_ != run.info.edits) {
+      info_ = std::make_shared<const results::RunInfo>(run.info);
+      info_edits_ = run.info.edits;
+    }
+    results::write_trial_file(artifacts, artifacts.dir / files::kReportFile,
+                              [info = info_, heading = results::case_heading(c), trial = t, dir = artifacts.dir] {
+                                return text_of(build_trial_report(*info, heading, trial, dir));
+                              });
   }
 
   void trial_adopted(const results::Run& run, const results::Case& c, const results::Trial& t,
@@ -128,8 +139,12 @@ class TrialReportReporter : public Reporter {
   }
 
  private:
+  std::shared_ptr<const results::RunInfo> info_;
+  std::uint64_t info_edits_ = 0;
+
+  static std::string text_of(const nlohmann::json& report) { return dump_json(report, 2) + "\n"; }
   static void write(const nlohmann::json& report, const std::filesystem::path& dir) {
-    files::write_atomically(dir / files::kReportFile, dump_json(report, 2) + "\n");
+    files::write_atomically(dir / files::kReportFile, text_of(report));
   }
 };
 

@@ -1,5 +1,10 @@
 #include "samplers/leftover_files_sampler.hpp"
 
+#include <sys/stat.h>
+#include <time.h>
+
+#include <algorithm>
+
 namespace perfzero::samplers {
 
 namespace {
@@ -15,10 +20,33 @@ std::map<std::string, std::uintmax_t> files_in(const std::filesystem::path& dir)
   return out;
 }
 
+std::int64_t nanoseconds(const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+
+std::optional<DirStamp> stamp_of(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return std::nullopt;
+  return DirStamp{st.st_dev, st.st_ino, nanoseconds(st.st_mtim), nanoseconds(st.st_ctim), st.st_size};
+}
+
+// A directory's times come from the kernel's coarse clock (a tick, up to 10 ms, behind): a change
+// made in the same tick as the last one could leave the stamp as it was. A stamp older than this
+// when the listing was made cannot: any later change gets a later time.
+constexpr std::int64_t kStampMarginNs = 100'000'000;
+
+std::int64_t realtime_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  return nanoseconds(now);
+}
+
 }  // namespace
 
-LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir)
-    : shm_dir_(std::move(shm_dir)), shm_before_(files_in(shm_dir_)) {}
+LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir) : shm_dir_(std::move(shm_dir)) {
+  // Stamped before the listing: a change between the two shows up as a changed stamp at finish.
+  stamp_ = stamp_of(shm_dir_);
+  if (stamp_ && std::max(stamp_->mtime_ns, stamp_->ctime_ns) > realtime_ns() - kStampMarginNs) stamp_.reset();
+  shm_before_ = files_in(shm_dir_);
+}
 
 SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   // The harness gives every trial TMPDIR=<trial>/tmp (session/child_command.cpp). A trial directory (or
@@ -34,10 +62,14 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   SamplerOutput out;
   std::uintmax_t shm_files = 0;
   std::uintmax_t shm_bytes = 0;
-  for (const auto& [name, size] : files_in(shm_dir_)) {
-    if (shm_before_.count(name) != 0) continue;  // there before the trial: not its doing
-    ++shm_files;
-    shm_bytes += size;
+  // Listed again only when its entries may have changed: most trials leave /dev/shm as it was, and a
+  // listing costs a short command's trial more than the stat.
+  if (!stamp_ || stamp_of(shm_dir_) != stamp_) {
+    for (const auto& [name, size] : files_in(shm_dir_)) {
+      if (shm_before_.count(name) != 0) continue;  // there before the trial: not its doing
+      ++shm_files;
+      shm_bytes += size;
+    }
   }
   std::uintmax_t tmp_files = 0;
   std::uintmax_t tmp_bytes = 0;

@@ -3,13 +3,27 @@
 // outlives every process, counted by no process's RSS) and what remains in its own TMPDIR
 // (<trial>/tmp, set by the harness; session/trial_tmpdirs.hpp removes or reuses it after the trial).
 // A sampler that looks at start and at finish only.
+#include <sys/types.h>
+
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "samplers/sampler.hpp"
 
 namespace perfzero::samplers {
+
+// What says whether a directory's entries changed: a new or removed name changes its mtime and size.
+struct DirStamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  off_t size = 0;
+  bool operator==(const DirStamp&) const = default;
+};
 
 class LeftoverFilesSampler : public Sampler {
  public:
@@ -23,6 +37,9 @@ class LeftoverFilesSampler : public Sampler {
  private:
   std::filesystem::path shm_dir_;
   std::map<std::string, std::uintmax_t> shm_before_;  // name -> size
+  // shm_dir's identity and change time when it was listed; empty when it could not be read then, or
+  // when it had changed too recently for its change time to tell (see unchanged_since_listed).
+  std::optional<DirStamp> stamp_;
 };
 
 }  // namespace perfzero::samplers
