@@ -1,6 +1,6 @@
 #pragma once
 // cuDNN's convolution algorithms as the cnn method reports and chooses them: their names, and the
-// first usable one of a ranking (mnist_cnn_trainer.cpp).
+// first usable one of a ranking (mnist_cnn_trainer_setup.cpp).
 #include <cudnn.h>
 
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
-// Owners of cuDNN's and cuBLAS's handles and descriptors for host code (mnist_cnn_trainer.cpp): each
-// is destroyed with its owner, also when a constructor throws half way.
+// Owners of cuDNN's and cuBLAS's handles and descriptors for host code (mnist_cnn_trainer_impl.hpp):
+// each is destroyed with its owner, also when a constructor throws half way.
 #include <cublas_v2.h>
 #include <cudnn.h>
 

@@ -57,104 +57,156 @@ struct Buffers {
   std::vector<float> recv;
 };
 
-// count: elements per rank's chunk, so every operation divides evenly among the ranks.
-Collective make_collective(const std::string& op, const Session& mpi, std::size_t total, bool in_place, Buffers& b) {
-  const int n = mpi.size();
-  const int me = mpi.rank();
-  const double nd = n;
-  const std::size_t chunk = std::max<std::size_t>(1, total / static_cast<std::size_t>(n));
-  const auto ints = [](std::size_t c) { return static_cast<int>(c); };
+// What every operation is built from: the ranks, this rank, and the message in elements.
+struct Shape {
+  int n = 1;   // ranks
+  int me = 0;  // this rank
+  double nd = 1;
+  std::size_t total = 0;  // elements of the whole message
+  std::size_t chunk = 1;  // elements per rank's chunk, so every operation divides evenly among the ranks
+  bool in_place = false;
+};
+
+int ints(std::size_t c) { return static_cast<int>(c); }
+
+Collective make_allreduce(const Shape& s, Buffers& b) {
+  const int n = s.n;
+  const int me = s.me;
+  const std::size_t total = s.total;
+  const bool in_place = s.in_place;
   Collective c;
-  if (op == "allreduce") {
-    b.send.assign(total, 0);
-    b.recv.assign(total, 0);
-    c.bytes = total * sizeof(float);
-    c.bus_factor = n > 1 ? 2.0 * (nd - 1) / nd : 0;
-    c.prepare = [&b, me] {
-      for (std::size_t i = 0; i < b.send.size(); ++i) b.send[i] = b.recv[i] = pattern(me, i);
-    };
-    c.run = [&b, in_place, total, ints] {
-      MPI_Allreduce(in_place ? MPI_IN_PLACE : b.send.data(), b.recv.data(), ints(total), MPI_FLOAT, MPI_SUM,
-                    MPI_COMM_WORLD);
-    };
-    c.verify = [&b, n] {
-      return check(b.recv,
-                   [n](std::size_t i) { return static_cast<float>(sum_of_ranks(n) + n * static_cast<int>(i % 7)); });
-    };
-  } else if (op == "allgather") {
-    b.send.assign(chunk, 0);
-    b.recv.assign(chunk * static_cast<std::size_t>(n), 0);
-    c.bytes = chunk * static_cast<std::size_t>(n) * sizeof(float);
-    c.bus_factor = (nd - 1) / nd;
-    c.prepare = [&b, me, chunk] {
-      for (std::size_t i = 0; i < chunk; ++i) {
-        b.send[i] = pattern(me, i);
-        b.recv[static_cast<std::size_t>(me) * chunk + i] = pattern(me, i);
-      }
-    };
-    c.run = [&b, in_place, chunk, ints] {
-      MPI_Allgather(in_place ? MPI_IN_PLACE : b.send.data(), ints(chunk), MPI_FLOAT, b.recv.data(), ints(chunk),
-                    MPI_FLOAT, MPI_COMM_WORLD);
-    };
-    c.verify = [&b, chunk] {
-      return check(b.recv, [chunk](std::size_t i) { return pattern(static_cast<int>(i / chunk), i % chunk); });
-    };
-  } else if (op == "reduce_scatter") {
-    b.send.assign(chunk * static_cast<std::size_t>(n), 0);
-    b.recv.assign(chunk, 0);
-    c.bytes = chunk * static_cast<std::size_t>(n) * sizeof(float);
-    c.bus_factor = (nd - 1) / nd;
-    c.prepare = [&b, me] {
-      for (std::size_t i = 0; i < b.send.size(); ++i) b.send[i] = pattern(me, i);
-    };
-    // In place, the result is the first chunk of the send buffer.
-    c.run = [&b, in_place, chunk, ints] {
-      MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : b.send.data(), in_place ? b.send.data() : b.recv.data(),
-                               ints(chunk), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    };
-    c.verify = [&b, n, me, chunk, in_place] {
-      const std::vector<float> got =
-          in_place ? std::vector<float>(b.send.begin(), b.send.begin() + static_cast<long>(chunk)) : b.recv;
-      return check(got, [n, me, chunk](std::size_t i) {
-        return static_cast<float>(sum_of_ranks(n) +
-                                  n * static_cast<int>((static_cast<std::size_t>(me) * chunk + i) % 7));
-      });
-    };
-  } else if (op == "alltoall") {
-    b.send.assign(chunk * static_cast<std::size_t>(n), 0);
-    b.recv.assign(chunk * static_cast<std::size_t>(n), 0);
-    c.bytes = chunk * static_cast<std::size_t>(n) * sizeof(float);
-    c.bus_factor = (nd - 1) / nd;
-    // To rank d goes 100*me + d + (i % 7): whole numbers below 2^24 for up to ~160000 ranks.
-    c.prepare = [&b, me, n, chunk] {
-      for (int d = 0; d < n; ++d) {
-        for (std::size_t i = 0; i < chunk; ++i) {
-          const float v = static_cast<float>(100 * me + d + static_cast<int>(i % 7));
-          b.send[static_cast<std::size_t>(d) * chunk + i] = v;
-          b.recv[static_cast<std::size_t>(d) * chunk + i] = v;
-        }
-      }
-    };
-    c.run = [&b, in_place, chunk, ints] {
-      MPI_Alltoall(in_place ? MPI_IN_PLACE : b.send.data(), ints(chunk), MPI_FLOAT, b.recv.data(), ints(chunk),
-                   MPI_FLOAT, MPI_COMM_WORLD);
-    };
-    c.verify = [&b, me, chunk] {
-      return check(b.recv, [me, chunk](std::size_t i) {
-        return static_cast<float>(100 * static_cast<int>(i / chunk) + me + static_cast<int>((i % chunk) % 7));
-      });
-    };
-  } else {  // broadcast
-    b.recv.assign(total, 0);
-    c.bytes = total * sizeof(float);
-    c.bus_factor = 1;
-    c.prepare = [&b, me] {
-      for (std::size_t i = 0; i < b.recv.size(); ++i) b.recv[i] = me == 0 ? pattern(0, i) : 0.0F;
-    };
-    c.run = [&b, total, ints] { MPI_Bcast(b.recv.data(), ints(total), MPI_FLOAT, 0, MPI_COMM_WORLD); };
-    c.verify = [&b] { return check(b.recv, [](std::size_t i) { return pattern(0, i); }); };
-  }
+  b.send.assign(total, 0);
+  b.recv.assign(total, 0);
+  c.bytes = total * sizeof(float);
+  c.bus_factor = n > 1 ? 2.0 * (s.nd - 1) / s.nd : 0;
+  c.prepare = [&b, me] {
+    for (std::size_t i = 0; i < b.send.size(); ++i) b.send[i] = b.recv[i] = pattern(me, i);
+  };
+  c.run = [&b, in_place, total] {
+    MPI_Allreduce(in_place ? MPI_IN_PLACE : b.send.data(), b.recv.data(), ints(total), MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+  };
+  c.verify = [&b, n] {
+    return check(b.recv,
+                 [n](std::size_t i) { return static_cast<float>(sum_of_ranks(n) + n * static_cast<int>(i % 7)); });
+  };
   return c;
+}
+
+Collective make_allgather(const Shape& s, Buffers& b) {
+  const int me = s.me;
+  const std::size_t chunk = s.chunk;
+  const bool in_place = s.in_place;
+  Collective c;
+  b.send.assign(chunk, 0);
+  b.recv.assign(chunk * static_cast<std::size_t>(s.n), 0);
+  c.bytes = chunk * static_cast<std::size_t>(s.n) * sizeof(float);
+  c.bus_factor = (s.nd - 1) / s.nd;
+  c.prepare = [&b, me, chunk] {
+    for (std::size_t i = 0; i < chunk; ++i) {
+      b.send[i] = pattern(me, i);
+      b.recv[static_cast<std::size_t>(me) * chunk + i] = pattern(me, i);
+    }
+  };
+  c.run = [&b, in_place, chunk] {
+    MPI_Allgather(in_place ? MPI_IN_PLACE : b.send.data(), ints(chunk), MPI_FLOAT, b.recv.data(), ints(chunk),
+                  MPI_FLOAT, MPI_COMM_WORLD);
+  };
+  c.verify = [&b, chunk] {
+    return check(b.recv, [chunk](std::size_t i) { return pattern(static_cast<int>(i / chunk), i % chunk); });
+  };
+  return c;
+}
+
+Collective make_reduce_scatter(const Shape& s, Buffers& b) {
+  const int n = s.n;
+  const int me = s.me;
+  const std::size_t chunk = s.chunk;
+  const bool in_place = s.in_place;
+  Collective c;
+  b.send.assign(chunk * static_cast<std::size_t>(n), 0);
+  b.recv.assign(chunk, 0);
+  c.bytes = chunk * static_cast<std::size_t>(n) * sizeof(float);
+  c.bus_factor = (s.nd - 1) / s.nd;
+  c.prepare = [&b, me] {
+    for (std::size_t i = 0; i < b.send.size(); ++i) b.send[i] = pattern(me, i);
+  };
+  // In place, the result is the first chunk of the send buffer.
+  c.run = [&b, in_place, chunk] {
+    MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : b.send.data(), in_place ? b.send.data() : b.recv.data(),
+                             ints(chunk), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  };
+  c.verify = [&b, n, me, chunk, in_place] {
+    const std::vector<float> got =
+        in_place ? std::vector<float>(b.send.begin(), b.send.begin() + static_cast<long>(chunk)) : b.recv;
+    return check(got, [n, me, chunk](std::size_t i) {
+      return static_cast<float>(sum_of_ranks(n) + n * static_cast<int>((static_cast<std::size_t>(me) * chunk + i) % 7));
+    });
+  };
+  return c;
+}
+
+Collective make_alltoall(const Shape& s, Buffers& b) {
+  const int n = s.n;
+  const int me = s.me;
+  const std::size_t chunk = s.chunk;
+  const bool in_place = s.in_place;
+  Collective c;
+  b.send.assign(chunk * static_cast<std::size_t>(n), 0);
+  b.recv.assign(chunk * static_cast<std::size_t>(n), 0);
+  c.bytes = chunk * static_cast<std::size_t>(n) * sizeof(float);
+  c.bus_factor = (s.nd - 1) / s.nd;
+  // To rank d goes 100*me + d + (i % 7): whole numbers below 2^24 for up to ~160000 ranks.
+  c.prepare = [&b, me, n, chunk] {
+    for (int d = 0; d < n; ++d) {
+      for (std::size_t i = 0; i < chunk; ++i) {
+        const float v = static_cast<float>(100 * me + d + static_cast<int>(i % 7));
+        b.send[static_cast<std::size_t>(d) * chunk + i] = v;
+        b.recv[static_cast<std::size_t>(d) * chunk + i] = v;
+      }
+    }
+  };
+  c.run = [&b, in_place, chunk] {
+    MPI_Alltoall(in_place ? MPI_IN_PLACE : b.send.data(), ints(chunk), MPI_FLOAT, b.recv.data(), ints(chunk), MPI_FLOAT,
+                 MPI_COMM_WORLD);
+  };
+  c.verify = [&b, me, chunk] {
+    return check(b.recv, [me, chunk](std::size_t i) {
+      return static_cast<float>(100 * static_cast<int>(i / chunk) + me + static_cast<int>((i % chunk) % 7));
+    });
+  };
+  return c;
+}
+
+Collective make_broadcast(const Shape& s, Buffers& b) {
+  const int me = s.me;
+  const std::size_t total = s.total;
+  Collective c;
+  b.recv.assign(total, 0);
+  c.bytes = total * sizeof(float);
+  c.bus_factor = 1;
+  c.prepare = [&b, me] {
+    for (std::size_t i = 0; i < b.recv.size(); ++i) b.recv[i] = me == 0 ? pattern(0, i) : 0.0F;
+  };
+  c.run = [&b, total] { MPI_Bcast(b.recv.data(), ints(total), MPI_FLOAT, 0, MPI_COMM_WORLD); };
+  c.verify = [&b] { return check(b.recv, [](std::size_t i) { return pattern(0, i); }); };
+  return c;
+}
+
+// The operation named `op` over a message of `total` elements, its buffers sized in `b`.
+Collective make_collective(const std::string& op, const Session& mpi, std::size_t total, bool in_place, Buffers& b) {
+  Shape s;
+  s.n = mpi.size();
+  s.me = mpi.rank();
+  s.nd = s.n;
+  s.total = total;
+  s.chunk = std::max<std::size_t>(1, total / static_cast<std::size_t>(s.n));
+  s.in_place = in_place;
+  if (op == "allreduce") return make_allreduce(s, b);
+  if (op == "allgather") return make_allgather(s, b);
+  if (op == "reduce_scatter") return make_reduce_scatter(s, b);
+  if (op == "alltoall") return make_alltoall(s, b);
+  return make_broadcast(s, b);
 }
 
 // The slowest rank's time for one operation, averaged over `iters` back to back after `warmups`.

@@ -28,51 +28,37 @@ std::string working_directory() {
   return ::getcwd(buffer.data(), buffer.size()) != nullptr ? std::string(buffer.data()) : std::string(".");
 }
 
-void disk_method(Context& ctx, const Kind& kind) {
-  Placement place;
-  place.directory = ctx.string_param("directory");
-  // Built-in methods run in their trial's directory: the default measures the disk of the run.
-  if (place.directory.empty()) place.directory = working_directory();
-  const std::int64_t file_size = ctx.int_param("file_size");
-  const std::int64_t block_size = ctx.int_param("block_size");
-  const std::int64_t queue_depth = ctx.int_param("queue_depth");
-  const double runtime = ctx.number_param("runtime");
-  const double ramp = ctx.number_param("ramp_time");
-  place.allow_tmpfs = ctx.bool_param("allow_tmpfs");
-  place.min_free_percent = ctx.number_param("min_free_percent");
-  const std::int64_t min_free_bytes = ctx.int_param("min_free_bytes");
-  if (block_size < 512 || block_size % 512 != 0 || block_size > (64 << 20)) {
-    return ctx.fail("block_size must be a multiple of 512 bytes from 512 to 64 MiB (direct I/O)");
+// The method's sizes and times, as its parameters give them.
+struct DiskSettings {
+  std::int64_t file_size = 0;
+  std::int64_t block_size = 0;
+  std::int64_t queue_depth = 0;
+  double runtime = 0;
+  double ramp = 0;
+  std::int64_t min_free_bytes = 0;
+};
+
+// Why the settings cannot be measured with (direct I/O's alignment, the limits); nullptr when they can.
+const char* disk_settings_problem(const DiskSettings& d, const Placement& place) {
+  if (d.block_size < 512 || d.block_size % 512 != 0 || d.block_size > (64 << 20)) {
+    return "block_size must be a multiple of 512 bytes from 512 to 64 MiB (direct I/O)";
   }
-  if (file_size < block_size || file_size % block_size != 0) {
-    return ctx.fail("file_size must be a whole number of blocks, at least one");
+  if (d.file_size < d.block_size || d.file_size % d.block_size != 0) {
+    return "file_size must be a whole number of blocks, at least one";
   }
-  if (queue_depth < 1 || queue_depth > 4096) return ctx.fail("queue_depth must be from 1 to 4096");
-  if (!(runtime > 0) || runtime > 3600 || !(ramp >= 0) || ramp > 600) {
-    return ctx.fail("runtime must be above 0 and at most 3600 s, ramp_time from 0 to 600 s");
+  if (d.queue_depth < 1 || d.queue_depth > 4096) return "queue_depth must be from 1 to 4096";
+  if (!(d.runtime > 0) || d.runtime > 3600 || !(d.ramp >= 0) || d.ramp > 600) {
+    return "runtime must be above 0 and at most 3600 s, ramp_time from 0 to 600 s";
   }
-  if (!(place.min_free_percent >= 0) || place.min_free_percent > 100 || min_free_bytes < 0) {
-    return ctx.fail("min_free_percent must be from 0 to 100 and min_free_bytes at least 0");
+  if (!(place.min_free_percent >= 0) || place.min_free_percent > 100 || d.min_free_bytes < 0) {
+    return "min_free_percent must be from 0 to 100 and min_free_bytes at least 0";
   }
-  place.file_size = static_cast<std::uint64_t>(file_size);
-  place.min_free_bytes = static_cast<std::uint64_t>(min_free_bytes);
-  TestFile file;
-  if (auto refused = TestFile::open(place, file)) {
-    return refused->skip ? ctx.skip(refused->message) : ctx.fail(refused->message);
-  }
-  IoPattern pattern;
-  pattern.write = kind.write;
-  pattern.random = kind.random;
-  pattern.block_size = static_cast<std::uint64_t>(block_size);
-  pattern.file_size = place.file_size;
-  pattern.queue_depth = static_cast<int>(queue_depth);
-  pattern.runtime_seconds = runtime;
-  pattern.ramp_seconds = ramp;
-  pattern.seed = static_cast<std::uint64_t>(ctx.int_param("seed"));
-  bench::LatencyHistogram latency;
-  const IoResult r = run_io(file.fd(), pattern, latency);
-  if (!r.error.empty()) return ctx.fail(r.error);
-  if (r.ios == 0 || !(r.seconds > 0)) return ctx.fail("no I/O completed in the measured window");
+  return nullptr;
+}
+
+// The metrics, then what they were measured on.
+void report_disk(Context& ctx, const IoResult& r, const bench::LatencyHistogram& latency, const DiskSettings& d,
+                 const Placement& place, const TestFile& file) {
   const double iops = static_cast<double>(r.ios) / r.seconds;
   ctx.report("iops", iops, "IO/s", Direction::higher_is_better);
   ctx.report("bandwidth", static_cast<double>(r.bytes) / r.seconds / 1e6, "MB/s", Direction::higher_is_better);
@@ -82,12 +68,49 @@ void disk_method(Context& ctx, const Kind& kind) {
   ctx.set_extra("file_system", file.file_system());
   ctx.set_extra("direct_io", file.direct());
   ctx.set_extra("io_engine", std::string("libaio"));
-  ctx.set_extra("block_size", block_size);
-  ctx.set_extra("queue_depth", queue_depth);
-  ctx.set_extra("file_size", file_size);
+  ctx.set_extra("block_size", d.block_size);
+  ctx.set_extra("queue_depth", d.queue_depth);
+  ctx.set_extra("file_size", d.file_size);
   ctx.set_extra("ios", static_cast<std::int64_t>(r.ios));
   ctx.set_extra("measured_seconds", r.seconds);
   ctx.set_extra("latency", std::string("completion latency, from submission to reaping, 100 ns buckets"));
+}
+
+void disk_method(Context& ctx, const Kind& kind) {
+  Placement place;
+  place.directory = ctx.string_param("directory");
+  // Built-in methods run in their trial's directory: the default measures the disk of the run.
+  if (place.directory.empty()) place.directory = working_directory();
+  DiskSettings d;
+  d.file_size = ctx.int_param("file_size");
+  d.block_size = ctx.int_param("block_size");
+  d.queue_depth = ctx.int_param("queue_depth");
+  d.runtime = ctx.number_param("runtime");
+  d.ramp = ctx.number_param("ramp_time");
+  place.allow_tmpfs = ctx.bool_param("allow_tmpfs");
+  place.min_free_percent = ctx.number_param("min_free_percent");
+  d.min_free_bytes = ctx.int_param("min_free_bytes");
+  if (const char* problem = disk_settings_problem(d, place)) return ctx.fail(problem);
+  place.file_size = static_cast<std::uint64_t>(d.file_size);
+  place.min_free_bytes = static_cast<std::uint64_t>(d.min_free_bytes);
+  TestFile file;
+  if (auto refused = TestFile::open(place, file)) {
+    return refused->skip ? ctx.skip(refused->message) : ctx.fail(refused->message);
+  }
+  IoPattern pattern;
+  pattern.write = kind.write;
+  pattern.random = kind.random;
+  pattern.block_size = static_cast<std::uint64_t>(d.block_size);
+  pattern.file_size = place.file_size;
+  pattern.queue_depth = static_cast<int>(d.queue_depth);
+  pattern.runtime_seconds = d.runtime;
+  pattern.ramp_seconds = d.ramp;
+  pattern.seed = static_cast<std::uint64_t>(ctx.int_param("seed"));
+  bench::LatencyHistogram latency;
+  const IoResult r = run_io(file.fd(), pattern, latency);
+  if (!r.error.empty()) return ctx.fail(r.error);
+  if (r.ios == 0 || !(r.seconds > 0)) return ctx.fail("no I/O completed in the measured window");
+  report_disk(ctx, r, latency, d, place, file);
 }
 
 std::vector<ParamSpec> disk_params(std::int64_t block_size) {

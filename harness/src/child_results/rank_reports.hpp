@@ -1,7 +1,7 @@
 #pragma once
 // What each rank of a multi-rank trial said of its own end: perfzero-rank writes
 // <trial>/ranks/rank-N.json when its rank ends, and rank-N.start.json (where it runs) before the
-// method starts (harness/launcher/rank_main.c). Read back here, with the same care as any file a
+// method starts (harness/launcher/rank_record.c). Read back here, with the same care as any file a
 // child controls (child_results/untrusted_file.hpp).
 #include <cstdint>
 #include <filesystem>

@@ -70,20 +70,29 @@ std::string amount(const std::string& per) {
   return "a " + per;
 }
 
-}  // namespace
+// The chart's size and margins, in pixels; the right margin depends on the last tick's label.
+constexpr int kScatterWidth = 500;
+constexpr int kScatterHeight = 320;
+constexpr int kScatterLeft = 70;
+constexpr int kScatterTop = 14;
+constexpr int kScatterBottom = 48;
 
-std::string cost_time_scatter(const MethodRow& row, const FleetReport& report) {
-  const auto points = points_of(row, report.configurations, row.metric ? 1.0 : row.run_scale);
-  if (points.empty()) return "";
-  // For a rate, time and cost of the same amount of work; without one, of one run and of as many
-  // runs as the tables quote.
-  const std::string time_for = row.metric ? amount(row.metric->per) : "one run";
-  const std::string cost_for = row.metric ? amount(row.metric->per) : amount(row.runs_per);
-  const int w = 500;
-  const int h = 320;
-  const int left = 70;
-  const int top = 14;
-  const int bottom = 48;
+// Both axes, fitted to the points, and where a time and a cost fall on the chart.
+struct ScatterFrame {
+  TimeUnit unit;
+  Axis xa, ya;
+  std::vector<std::string> x_labels;
+  int right = 16;
+  double px(double t) const {
+    return kScatterLeft + (t / unit.seconds - xa.low) / (xa.high - xa.low) * (kScatterWidth - kScatterLeft - right);
+  }
+  double py(double c) const {
+    return kScatterHeight - kScatterBottom -
+           (c - ya.low) / (ya.high - ya.low) * (kScatterHeight - kScatterBottom - kScatterTop);
+  }
+};
+
+ScatterFrame scatter_frame(const std::vector<Point>& points) {
   double min_t = INFINITY, max_t = 0, min_c = INFINITY, max_c = 0;
   for (const auto& p : points) {
     min_t = std::min(min_t, p.time);
@@ -91,79 +100,102 @@ std::string cost_time_scatter(const MethodRow& row, const FleetReport& report) {
     min_c = std::min(min_c, p.cost);
     max_c = std::max(max_c, p.cost);
   }
-  const TimeUnit unit = time_unit(max_t);
-  const Axis xa = padded_axis(min_t / unit.seconds, max_t / unit.seconds);
-  const auto x_labels = si_ticks(xa.ticks, unit.name == "s" ? "s" : "");
+  ScatterFrame f;
+  f.unit = time_unit(max_t);
+  f.xa = padded_axis(min_t / f.unit.seconds, max_t / f.unit.seconds);
+  f.x_labels = si_ticks(f.xa.ticks, f.unit.name == "s" ? "s" : "");
   // The last tick's label is centred on the plot's right edge: room for its half.
-  const int right = std::max(16, static_cast<int>(std::ceil(text_width(x_labels.back(), 11) / 2)) + 4);
-  const Axis ya = padded_axis(min_c, max_c);
-  const auto px = [&](double t) {
-    return left + (t / unit.seconds - xa.low) / (xa.high - xa.low) * (w - left - right);
-  };
-  const auto py = [&](double c) { return h - bottom - (c - ya.low) / (ya.high - ya.low) * (h - bottom - top); };
-  std::string out = fmt::format(
-      R"(<figure class="scatter-figure"><svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="{0}" )"
-      R"(height="{1}" viewBox="0 0 {0} {1}" role="img" aria-label="cost against time">)",
-      w, h);
-  for (std::size_t i = 0; i < xa.ticks.size(); ++i) {
-    const double x = left + (xa.ticks[i] - xa.low) / (xa.high - xa.low) * (w - left - right);
+  f.right = std::max(16, static_cast<int>(std::ceil(text_width(f.x_labels.back(), 11) / 2)) + 4);
+  f.ya = padded_axis(min_c, max_c);
+  return f;
+}
+
+// Both grids with their tick labels, the axes, and what each axis measures.
+std::string scatter_axes(const ScatterFrame& f, const std::string& time_for, const std::string& cost_for) {
+  const int w = kScatterWidth;
+  const int h = kScatterHeight;
+  const int left = kScatterLeft;
+  const int top = kScatterTop;
+  const int bottom = kScatterBottom;
+  std::string out;
+  for (std::size_t i = 0; i < f.xa.ticks.size(); ++i) {
+    const double x = left + (f.xa.ticks[i] - f.xa.low) / (f.xa.high - f.xa.low) * (w - left - f.right);
     out += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" class="grid"/>)"
                        R"(<text x="{0:.1f}" y="{3}" text-anchor="middle" class="tick">{4}</text>)",
-                       x, top, h - bottom + 4, h - bottom + 17, escape(x_labels[i]));
+                       x, top, h - bottom + 4, h - bottom + 17, escape(f.x_labels[i]));
   }
-  for (const double c : ya.ticks) {
+  for (const double c : f.ya.ticks) {
     out += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" class="grid"/>)"
                        R"(<text x="{3}" y="{4:.1f}" text-anchor="end" class="tick">{5}</text>)",
-                       left - 4, w - right, py(c), left - 7, py(c) + 4, escape(money(c)));
+                       left - 4, w - f.right, f.py(c), left - 7, f.py(c) + 4, escape(money(c)));
   }
   out += fmt::format(
       R"svg(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" class="axis"/><line x1="{0}" y1="{3}" x2="{0}" y2="{1}" )svg"
       R"svg(class="axis"/><text x="{4}" y="{5}" text-anchor="middle" class="axis-label">time for {6}{7} )svg"
       R"svg((left is faster)</text><text x="14" y="{8}" transform="rotate(-90 14 {8})" text-anchor="middle" )svg"
       R"svg(class="axis-label">USD for {9} (down is cheaper)</text>)svg",
-      left, h - bottom, w - right, top, (left + w - right) / 2, h - 10, escape(time_for),
-      unit.name == "s" ? "" : " (" + unit.name + ")", (h - bottom + top) / 2, escape(cost_for));
-  // The front's step line: down from the top to its fastest point, then across and down through
-  // every next one, then across to the right edge: everything up and to the right is dominated.
+      left, h - bottom, w - f.right, top, (left + w - f.right) / 2, h - 10, escape(time_for),
+      f.unit.name == "s" ? "" : " (" + f.unit.name + ")", (h - bottom + top) / 2, escape(cost_for));
+  return out;
+}
+
+// The front's step line: down from the top to its fastest point, then across and down through
+// every next one, then across to the right edge: everything up and to the right is dominated.
+std::string pareto_path(const ScatterFrame& f, const std::vector<Point>& points) {
   std::string path;
   for (const auto& p : points) {
     if (!p.front) continue;
     if (path.empty()) {
-      path = fmt::format("M{:.1f},{} V{:.1f}", px(p.time), top, py(p.cost));
+      path = fmt::format("M{:.1f},{} V{:.1f}", f.px(p.time), kScatterTop, f.py(p.cost));
     } else {
-      path += fmt::format(" H{:.1f} V{:.1f}", px(p.time), py(p.cost));
+      path += fmt::format(" H{:.1f} V{:.1f}", f.px(p.time), f.py(p.cost));
     }
   }
-  out += fmt::format(R"(<path d="{} H{}" class="front"><title>Pareto front</title></path>)", path, w - right);
-  // Numbers beside their markers, each put where it overlaps no other number and no marker.
+  return fmt::format(R"(<path d="{} H{}" class="front"><title>Pareto front</title></path>)", path,
+                     kScatterWidth - f.right);
+}
+
+// Where a number (bw by bh) goes beside its marker at (x, y): the first place, nearest first, inside
+// the plot that overlaps nothing `taken`; else just right of the marker. `leader`: it lies far enough
+// away to need a line to its marker.
+Box number_box(const ScatterFrame& f, double x, double y, double bw, double bh, const std::vector<Box>& taken,
+               bool& leader) {
+  Box chosen{x + 7, y - bh / 2, x + 7 + bw, y + bh / 2};
+  leader = false;
+  for (const double reach : {7.0, 16.0, 28.0}) {
+    for (const auto& [dx, dy] :
+         std::vector<std::pair<double, double>>{{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}) {
+      const double cx = x + dx * (reach + bw / 2);
+      const double cy = y + dy * (reach + bh / 2);
+      const Box b{cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2};
+      const bool inside = b.x0 >= kScatterLeft && b.x1 <= kScatterWidth - f.right && b.y0 >= kScatterTop &&
+                          b.y1 <= kScatterHeight - kScatterBottom;
+      if (inside && std::none_of(taken.begin(), taken.end(), [&](const Box& t) { return t.overlaps(b); })) {
+        leader = reach > 7;
+        return b;
+      }
+    }
+  }
+  return chosen;
+}
+
+// Each point's marker and number, the number put where it overlaps no other number and no marker.
+std::string point_markers(const ScatterFrame& f, const std::vector<Point>& points, const std::string& time_for,
+                          const std::string& cost_for) {
+  std::string out;
   std::vector<Box> taken;
   taken.reserve(points.size() * 2);
-  for (const auto& p : points) taken.push_back({px(p.time) - 5, py(p.cost) - 5, px(p.time) + 5, py(p.cost) + 5});
   for (const auto& p : points) {
-    const double x = px(p.time);
-    const double y = py(p.cost);
+    taken.push_back({f.px(p.time) - 5, f.py(p.cost) - 5, f.px(p.time) + 5, f.py(p.cost) + 5});
+  }
+  for (const auto& p : points) {
+    const double x = f.px(p.time);
+    const double y = f.py(p.cost);
     const std::string number = std::to_string(p.number);
     const double bw = text_width(number, 11) + 6;
     const double bh = 14;
-    Box chosen{x + 7, y - bh / 2, x + 7 + bw, y + bh / 2};
     bool leader = false;
-    for (const double reach : {7.0, 16.0, 28.0}) {
-      bool placed = false;
-      for (const auto& [dx, dy] : std::vector<std::pair<double, double>>{
-               {1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}) {
-        const double cx = x + dx * (reach + bw / 2);
-        const double cy = y + dy * (reach + bh / 2);
-        const Box b{cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2};
-        const bool inside = b.x0 >= left && b.x1 <= w - right && b.y0 >= top && b.y1 <= h - bottom;
-        if (inside && std::none_of(taken.begin(), taken.end(), [&](const Box& t) { return t.overlaps(b); })) {
-          chosen = b;
-          placed = true;
-          leader = reach > 7;
-          break;
-        }
-      }
-      if (placed) break;
-    }
+    const Box chosen = number_box(f, x, y, bw, bh, taken, leader);
     taken.push_back(chosen);
     const double cx = (chosen.x0 + chosen.x1) / 2;
     const double cy = (chosen.y0 + chosen.y1) / 2;
@@ -178,15 +210,41 @@ std::string cost_time_scatter(const MethodRow& row, const FleetReport& report) {
                        R"(class="num">{}</text></g>)",
                        x, y, chosen.x0, chosen.y0, bw, bh, cx, cy + 4, p.number);
   }
-  out += "</svg><table class=legend><thead><tr><th>#</th><th class=name>configuration</th><th>time for " +
-         escape(time_for) + "</th><th>USD for " + escape(cost_for) + "</th></tr></thead><tbody>";
+  return out;
+}
+
+// The legend under the chart: each number's configuration, time and cost.
+std::string scatter_legend(const std::vector<Point>& points, const std::string& time_for, const std::string& cost_for) {
+  std::string out = "<table class=legend><thead><tr><th>#</th><th class=name>configuration</th><th>time for " +
+                    escape(time_for) + "</th><th>USD for " + escape(cost_for) + "</th></tr></thead><tbody>";
   for (const auto& p : points) {
     out += fmt::format("<tr{}><td>{}</td><td class=name>{}{}</td><td>{}</td><td>{}</td></tr>",
                        p.front ? " class=on-front" : "", p.number, html::breakable(p.label),
                        p.front ? " <span class=\"tag front-tag\">Pareto front</span>" : "",
                        escape(duration_text(p.time)), escape(money(p.cost)));
   }
-  return out + "</tbody></table></figure>";
+  return out + "</tbody></table>";
+}
+
+}  // namespace
+
+std::string cost_time_scatter(const MethodRow& row, const FleetReport& report) {
+  const auto points = points_of(row, report.configurations, row.metric ? 1.0 : row.run_scale);
+  if (points.empty()) return "";
+  // For a rate, time and cost of the same amount of work; without one, of one run and of as many
+  // runs as the tables quote.
+  const std::string time_for = row.metric ? amount(row.metric->per) : "one run";
+  const std::string cost_for = row.metric ? amount(row.metric->per) : amount(row.runs_per);
+  const ScatterFrame f = scatter_frame(points);
+  std::string out = fmt::format(
+      R"(<figure class="scatter-figure"><svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="{0}" )"
+      R"(height="{1}" viewBox="0 0 {0} {1}" role="img" aria-label="cost against time">)",
+      kScatterWidth, kScatterHeight);
+  out += scatter_axes(f, time_for, cost_for);
+  out += pareto_path(f, points);
+  out += point_markers(f, points, time_for, cost_for);
+  out += "</svg>" + scatter_legend(points, time_for, cost_for);
+  return out + "</figure>";
 }
 
 }  // namespace perfzero::fleet_report::svg

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/utc_time.hpp"
 #include "fleet_report/html_text.hpp"
 
 namespace perfzero::history_site {
@@ -37,5 +38,7 @@ std::string page(const std::string& title, const std::string& body, int depth) {
       fleet_report::html::escape(title), kStyle, body,
       depth > 0 ? fmt::format("<a href='{}index.html'>All series</a>", up) : "Made by perfzero history site.");
 }
+
+std::string date_of(double epoch_seconds) { return text::utc_time(epoch_seconds).substr(0, 10); }
 
 }  // namespace perfzero::history_site

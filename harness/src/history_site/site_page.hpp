@@ -8,4 +8,7 @@ namespace perfzero::history_site {
 // `depth`: how many folders below the site's root the page lies (0: index.html).
 std::string page(const std::string& title, const std::string& body, int depth);
 
+// A time's date as the pages show it and the cost pages are named: YYYY-MM-DD, UTC.
+std::string date_of(double epoch_seconds);
+
 }  // namespace perfzero::history_site

@@ -53,20 +53,83 @@ std::string sparkline(const std::vector<double>& values, const std::vector<std::
   return out;
 }
 
-std::string series_chart(const std::vector<ChartRun>& runs,
-                         const std::vector<std::pair<std::size_t, std::string>>& changes, const std::string& unit) {
-  constexpr double kWidth = 960;
-  constexpr double kHeight = 320;
-  constexpr double kLeft = 80;
-  constexpr double kRight = 16;
-  constexpr double kTop = 28;
-  constexpr double kBottom = 36;
+namespace {
+
+// The series chart's size and margins, in SVG pixels.
+constexpr double kChartWidth = 960;
+constexpr double kChartHeight = 320;
+constexpr double kChartLeft = 80;
+constexpr double kChartRight = 16;
+constexpr double kChartTop = 28;
+constexpr double kChartBottom = 36;
+
+// Where a run's slot (one per run, left to right) and a value (on the axis) fall in the chart.
+struct ChartFrame {
+  fleet_report::svg::Axis axis;
+  double slot = 0;  // one run's width
+  double plot_h = kChartHeight - kChartTop - kChartBottom;
+  double x(std::size_t i) const { return kChartLeft + (static_cast<double>(i) + 0.5) * slot; }
+  double y(double v) const { return kChartTop + plot_h - (v - axis.low) / (axis.high - axis.low) * plot_h; }
+};
+
+Range range_of_runs(const std::vector<ChartRun>& runs) {
   Range r;
   for (const auto& run : runs) {
     r.add(run.median);
     for (double v : run.trials) r.add(v);
     for (double v : run.disturbed) r.add(v);
   }
+  return r;
+}
+
+std::string value_grid(const ChartFrame& frame, const std::string& unit) {
+  std::string out;
+  const auto labels = fleet_report::si_ticks(frame.axis.ticks, unit);
+  for (std::size_t i = 0; i < frame.axis.ticks.size(); ++i) {
+    const double ty = frame.y(frame.axis.ticks[i]);
+    out += fmt::format(
+        "<line class='grid' x1='{}' x2='{}' y1='{:.1f}' y2='{:.1f}'/><text class='tick' x='{}' y='{:.1f}'>{}</text>",
+        kChartLeft, kChartWidth - kChartRight, ty, ty, kChartLeft - 6, ty + 4,
+        escape(i < labels.size() ? labels[i] : ""));
+  }
+  return out;
+}
+
+// A labelled line at the left edge of each change point's run.
+std::string change_lines(const ChartFrame& frame, std::size_t run_count,
+                         const std::vector<std::pair<std::size_t, std::string>>& changes) {
+  std::string out;
+  for (const auto& [position, label] : changes) {
+    if (position >= run_count) continue;
+    const double cx = frame.x(position) - frame.slot / 2;
+    out += fmt::format(
+        "<line class='cp' x1='{0:.1f}' x2='{0:.1f}' y1='{1}' y2='{2}'/><text class='cpl' x='{3:.1f}' "
+        "y='{4}'>{5}</text>",
+        cx, kChartTop - 4, kChartTop + frame.plot_h, cx + 3, kChartTop - 8, escape(label));
+  }
+  return out;
+}
+
+// Every trial as a dot in its run's slot: kept ones, then disturbed ones in their own class.
+std::string trial_dots(const ChartFrame& frame, const std::vector<ChartRun>& runs) {
+  std::string out;
+  const double radius = std::clamp(frame.slot / 3, 1.0, 3.0);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    for (double v : run.trials)
+      out += fmt::format("<circle class='t' cx='{:.1f}' cy='{:.1f}' r='{:.1f}'/>", frame.x(i), frame.y(v), radius);
+    for (double v : run.disturbed) {
+      out += fmt::format("<circle class='td' cx='{:.1f}' cy='{:.1f}' r='{:.1f}'/>", frame.x(i), frame.y(v), radius);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string series_chart(const std::vector<ChartRun>& runs,
+                         const std::vector<std::pair<std::size_t, std::string>>& changes, const std::string& unit) {
+  Range r = range_of_runs(runs);
   if (r.empty()) return "<p>No points to draw.</p>";
   // Values near the double's limit (a worker may report 1e308) leave no finite span to scale.
   if (!std::isfinite(r.high - r.low) || !std::isfinite(std::fabs(r.low) + std::fabs(r.high))) {
@@ -76,46 +139,25 @@ std::string series_chart(const std::vector<ChartRun>& runs,
     r.low -= 0.5 * (r.low == 0 ? 1 : std::abs(r.low) * 0.01);
     r.high += 0.5 * (r.high == 0 ? 1 : std::abs(r.high) * 0.01);
   }
-  const auto axis = fleet_report::svg::nice_axis(r.low, r.high, 5);
-  const double plot_w = kWidth - kLeft - kRight;
-  const double plot_h = kHeight - kTop - kBottom;
-  const double slot = plot_w / static_cast<double>(runs.size());
-  const auto x = [&](std::size_t i) { return kLeft + (static_cast<double>(i) + 0.5) * slot; };
-  const auto y = [&](double v) { return kTop + plot_h - (v - axis.low) / (axis.high - axis.low) * plot_h; };
+  ChartFrame frame;
+  frame.axis = fleet_report::svg::nice_axis(r.low, r.high, 5);
+  frame.slot = (kChartWidth - kChartLeft - kChartRight) / static_cast<double>(runs.size());
   std::string out = fmt::format(
       "<svg class='chart' width='{0}' height='{1}' viewBox='0 0 {0} {1}' role='img' aria-label='every trial of the "
       "last {2} "
       "runs, their medians and change points'>",
-      kWidth, kHeight, runs.size());
-  const auto labels = fleet_report::si_ticks(axis.ticks, unit);
-  for (std::size_t i = 0; i < axis.ticks.size(); ++i) {
-    const double ty = y(axis.ticks[i]);
-    out += fmt::format(
-        "<line class='grid' x1='{}' x2='{}' y1='{:.1f}' y2='{:.1f}'/><text class='tick' x='{}' y='{:.1f}'>{}</text>",
-        kLeft, kWidth - kRight, ty, ty, kLeft - 6, ty + 4, escape(i < labels.size() ? labels[i] : ""));
-  }
-  for (const auto& [position, label] : changes) {
-    if (position >= runs.size()) continue;
-    const double cx = x(position) - slot / 2;
-    out += fmt::format(
-        "<line class='cp' x1='{0:.1f}' x2='{0:.1f}' y1='{1}' y2='{2}'/><text class='cpl' x='{3:.1f}' "
-        "y='{4}'>{5}</text>",
-        cx, kTop - 4, kTop + plot_h, cx + 3, kTop - 8, escape(label));
-  }
-  const double radius = std::clamp(slot / 3, 1.0, 3.0);
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto& run = runs[i];
-    for (double v : run.trials)
-      out += fmt::format("<circle class='t' cx='{:.1f}' cy='{:.1f}' r='{:.1f}'/>", x(i), y(v), radius);
-    for (double v : run.disturbed) {
-      out += fmt::format("<circle class='td' cx='{:.1f}' cy='{:.1f}' r='{:.1f}'/>", x(i), y(v), radius);
-    }
-  }
+      kChartWidth, kChartHeight, runs.size());
+  out += value_grid(frame, unit);
+  out += change_lines(frame, runs.size(), changes);
+  out += trial_dots(frame, runs);
   std::string medians;
-  for (std::size_t i = 0; i < runs.size(); ++i) medians += fmt::format("{:.1f},{:.1f} ", x(i), y(runs[i].median));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    medians += fmt::format("{:.1f},{:.1f} ", frame.x(i), frame.y(runs[i].median));
+  }
   out += fmt::format("<polyline class='median' points='{}'/>", medians);
-  out += fmt::format("<text class='date' x='{}' y='{}'>{}</text><text class='date end' x='{}' y='{}'>{}</text>", kLeft,
-                     kHeight - 10, escape(runs.front().date), kWidth - kRight, kHeight - 10, escape(runs.back().date));
+  out += fmt::format("<text class='date' x='{}' y='{}'>{}</text><text class='date end' x='{}' y='{}'>{}</text>",
+                     kChartLeft, kChartHeight - 10, escape(runs.front().date), kChartWidth - kChartRight,
+                     kChartHeight - 10, escape(runs.back().date));
   out += "</svg>";
   return out;
 }

@@ -45,11 +45,18 @@ class SiteWriter {
     std::string execution_id;
     std::optional<results::Run> run;  // none: its document could not be read
   };
+  // What the pages say is in site_page_text.cpp; reading the runs and writing the files, here.
   void write_run_page(const history::RunRow& row, const results::Run& run, const Previous* previous);
   void finish_cost_date();
   void write_series_page(std::size_t k);
   void write_index();
   void write(const std::string& relative, const std::string& html);
+  // The name of the run's page once it is written; nullptr before (or never: a damaged document).
+  const std::string* written_run_page(const std::string& execution_id) const;
+  // A series' points from `first` on, each with its run's trials of the series where the run was drawn.
+  std::vector<ChartRun> chart_runs(const history::Series& s, std::size_t first) const;
+  std::string change_points_html(const SeriesWithChanges& series) const;
+  std::string series_runs_html(const history::Series& s, std::size_t first) const;
 
   SiteOptions options_;
   std::vector<SeriesWithChanges> series_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -88,37 +89,29 @@ std::string rank_list(const child_results::RankReports& reports) {
   return out;
 }
 
+// The engine ends the other ranks (SIGTERM, then SIGKILL) once one fails: the first cause is a rank
+// that ended by another signal, or failed by itself, before any that was ended for it. nullptr when
+// every rank that reported ended well.
+const child_results::RankEnd* first_failed_rank(const std::vector<child_results::RankEnd>& ranks) {
+  auto ended_by_engine = [](const child_results::RankEnd& r) { return r.signal == SIGTERM || r.signal == SIGKILL; };
+  for (const auto& r : ranks) {
+    if (r.signal != 0 && !ended_by_engine(r)) return &r;
+  }
+  for (const auto& r : ranks) {
+    if (r.exit_code && *r.exit_code != 0) return &r;
+  }
+  for (const auto& r : ranks) {
+    if (r.signal != 0) return &r;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void name_the_rank(Classification& c, const TrialExecution& execution) {
   if (execution.world_size == 0 || c.outcome == Outcome::succeeded || c.outcome == Outcome::skipped) return;
   const auto& ranks = execution.ranks.ranks;
-  // The engine ends the other ranks (SIGTERM, then SIGKILL) once one fails: the first cause is a rank
-  // that ended by another signal, or failed by itself, before any that was ended for it.
-  auto ended_by_engine = [](const child_results::RankEnd& r) { return r.signal == SIGTERM || r.signal == SIGKILL; };
-  const child_results::RankEnd* cause = nullptr;
-  for (const auto& r : ranks) {
-    if (r.signal != 0 && !ended_by_engine(r)) {
-      cause = &r;
-      break;
-    }
-  }
-  if (cause == nullptr) {
-    for (const auto& r : ranks) {
-      if (r.exit_code && *r.exit_code != 0) {
-        cause = &r;
-        break;
-      }
-    }
-  }
-  if (cause == nullptr) {
-    for (const auto& r : ranks) {
-      if (r.signal != 0) {
-        cause = &r;
-        break;
-      }
-    }
-  }
+  const child_results::RankEnd* cause = first_failed_rank(ranks);
   std::string detail;
   // The engine ended the step (a lost node): the ranks it stopped elsewhere did not cause it.
   const bool engine_ended = execution.end == ProcessEnd::engine_failed;
