@@ -147,5 +147,32 @@ TEST(EnginePrepareRun, APlanWithoutTheEnginesCasesOrAnEngineWithoutAHoldIsAUsage
   }
 }
 
+// The dry run's text (engines::plan_text): each engine says what of its cases shows; the local engine
+// adds nothing, the multi-rank ones their launch line with no secret in it.
+TEST(EnginePlanText, EachEngineSaysItsOwnLinesAndNoSecret) {
+  EXPECT_TRUE(engines::plan_text(case_of("here", config::LaunchEngine::local)).empty());
+  auto mpi = case_of("ranks", config::LaunchEngine::mpirun);
+  mpi.launch.nodes = 2;
+  mpi.launch.hosts = {"h1", "h2"};
+  mpi.launch.extra_args = {"--mca", "x", "--password=hunter2"};
+  const auto lines = engines::plan_text(mpi);
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_EQ(lines[0].rfind("launch: ", 0), 0U) << lines[0];
+  EXPECT_NE(lines[0].find("hosts h1 h2"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[0].find("hunter2"), std::string::npos) << lines[0];
+  auto slurm = case_of("steps", config::LaunchEngine::slurm);
+  slurm.launch.nodes = 3;
+  EXPECT_EQ(engines::plan_text(slurm), engines::launch_plan_text(slurm));
+
+  engines::EngineRegistry registry;
+  engines::EngineKind kind;
+  kind.id = config::LaunchEngine::local;
+  kind.plan_text = [](const config::PlannedCase& c) { return std::vector<std::string>{"fake: " + c.name}; };
+  registry.add(kind);
+  EXPECT_EQ(engines::plan_text(case_of("here", config::LaunchEngine::local), registry),
+            std::vector<std::string>{"fake: here"});
+  EXPECT_TRUE(engines::plan_text(slurm, registry).empty()) << "an engine the registry lacks adds nothing";
+}
+
 }  // namespace
 }  // namespace perfzero::engine_plan_checks_test

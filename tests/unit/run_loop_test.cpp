@@ -15,6 +15,8 @@
 
 #include "common/errors.hpp"
 #include "engines/engine.hpp"
+#include "fake_engine.hpp"
+#include "results/flags.hpp"
 #include "results/run_status.hpp"
 #include "session/run_session.hpp"
 #include "temp_dir.hpp"
@@ -23,73 +25,12 @@ namespace perfzero::session::run_loop_test {
 namespace {
 
 using testing::TempDir;
+namespace fake_engine = perfzero::testing::fake_engine;
 
-// What the fake engine saw of one trial, and how it answers it.
-struct Seen {
-  std::string what;  // "<case dir>/<trial dir>"
-  std::chrono::milliseconds timeout{0};
-  std::string timeout_cause;
-};
-using Script = std::function<runner::TrialExecution(const runner::TrialRequest&)>;
-
-runner::TrialExecution exited(int code, double seconds = 0.01) {
-  runner::TrialExecution e;
-  e.end = runner::ProcessEnd::exited;
-  e.exit_code = code;
-  e.wall_seconds = seconds;
-  return e;
-}
-
-class ScriptedExecutor final : public runner::Executor {
- public:
-  ScriptedExecutor(std::vector<Seen>& seen, Script script) : seen_(seen), script_(std::move(script)) {}
-  std::string_view name() const override { return "fake"; }
-  runner::TrialExecution run(const runner::TrialRequest& request) override {
-    const auto dir = request.trial_dir;
-    seen_.push_back({dir.parent_path().filename().string() + "/" + dir.filename().string(), request.timeout,
-                     request.timeout_cause});
-    return script_(request);
-  }
-
- private:
-  std::vector<Seen>& seen_;
-  Script script_;
-};
-
-class FakeEngine final : public engines::Engine {
- public:
-  FakeEngine(std::vector<Seen>& seen, Script script) : executor_(seen, std::move(script)) {}
-  runner::Executor& executor() override { return executor_; }
-
- private:
-  ScriptedExecutor executor_;
-};
-
-// A registry whose `local` is the fake engine.
-engines::EngineRegistry fake_registry(std::vector<Seen>& seen, Script script) {
-  engines::EngineRegistry registry;
-  registry.add({config::LaunchEngine::local,
-                [&seen, script](const engines::EngineSetup&, const config::PlannedCase&) {
-                  return std::make_unique<FakeEngine>(seen, script);
-                },
-                {},
-                {},
-                {},
-                {}});
-  return registry;
-}
-
-config::PlannedCase command_case(const std::string& name, int trials, int warmups) {
-  config::PlannedCase c;
-  c.name = c.method = c.dir = name;
-  c.origin = "test";
-  c.external = true;
-  c.command.argv = {"/bin/true"};
-  c.command.output = config::OutputFormat::none;
-  c.trials = trials;
-  c.warmup_trials = warmups;
-  return c;
-}
+using fake_engine::command_case;
+using fake_engine::exited;
+using fake_engine::fake_registry;
+using fake_engine::Seen;
 
 SessionSettings settings_in(const TempDir& dir) {
   SessionSettings o;
@@ -216,6 +157,79 @@ TEST(RunLoop, ABudgetsDeadlineCapsTheTrialInFlightAndNoneStartsAfterIt) {
   EXPECT_EQ(warmup[0].outcome, Outcome::timed_out);
   EXPECT_EQ(warmup[0].detail.rfind("stopped by --max_time 0.3 s: ", 0), 0U) << warmup[0].detail;
   EXPECT_TRUE(session.run().cases[0].trials.empty());
+  static_cast<void>(session.finish({results::RunStatusKind::completed, {}}));
+}
+
+// trials: auto (common/auto_trials.hpp): the loop asks for one more trial until the values it got are
+// steady enough or a limit is reached. Trials the host-load sampler flags (this machine is shared)
+// are not measurements, so the test reads the flags it got before judging where the loop stopped.
+config::PlannedCase auto_case(const std::string& name, int min_trials, int max_trials) {
+  auto c = command_case(name, max_trials, 0);
+  c.auto_trials = AutoTrials{min_trials, max_trials, 0.0, 300.0, 0.02};
+  return c;
+}
+
+TEST(RunLoop, AutoTrialsOfSteadyValuesStopOnceSixMeasurementsAgree) {
+  TempDir dir;
+  std::vector<Seen> seen;
+  const auto registry = fake_registry(seen, [](const runner::TrialRequest&) { return exited(0, 0.05); });
+  const std::vector<config::PlannedCase> plan{auto_case("steady", 3, 40)};
+  const SessionSettings options = settings_in(dir);
+  RunSession session(options, test_paths(), plan, {}, stderr, registry);
+  EXPECT_FALSE(session.loop().run_all(false));
+  const auto& trials = session.run().cases[0].trials;
+  ASSERT_EQ(trials.size(), seen.size());
+  // Where the sixth undisturbed trial came, the noise of its six equal values is 0: the loop stops there.
+  int measured = 0;
+  std::size_t sixth = 0;
+  for (std::size_t i = 0; i < trials.size() && sixth == 0; ++i) {
+    if (!results::disturbed(trials[i]) && ++measured == 6) sixth = i + 1;
+  }
+  if (sixth != 0) {
+    EXPECT_EQ(trials.size(), sixth) << "stopped elsewhere than at the sixth measurement";
+  } else {
+    EXPECT_EQ(trials.size(), 40U) << "fewer than six measurements, yet it stopped before max_trials";
+  }
+  static_cast<void>(session.finish({results::RunStatusKind::completed, {}}));
+}
+
+TEST(RunLoop, AutoTrialsOfNoisyValuesRunToMaxTrials) {
+  TempDir dir;
+  std::vector<Seen> seen;
+  int n = 0;
+  const auto registry =
+      fake_registry(seen, [&n](const runner::TrialRequest&) { return exited(0, ++n % 2 ? 0.01 : 0.03); });
+  const std::vector<config::PlannedCase> plan{auto_case("noisy", 3, 9), command_case("next", 1, 0)};
+  const SessionSettings options = settings_in(dir);
+  RunSession session(options, test_paths(), plan, {}, stderr, registry);
+  EXPECT_FALSE(session.loop().run_all(false));
+  EXPECT_EQ(session.run().cases[0].trials.size(), 9U);
+  ASSERT_EQ(seen.size(), 10U);
+  EXPECT_EQ(seen.back().what, "next/trial_1") << "the next case runs once the auto case is done";
+  static_cast<void>(session.finish({results::RunStatusKind::completed, {}}));
+}
+
+TEST(RunLoop, InterleavedAutoTrialsStopEachCaseOnItsOwnAndTheOtherGoesOn) {
+  TempDir dir;
+  std::vector<Seen> seen;
+  int n = 0;
+  const auto registry = fake_registry(seen, [&n](const runner::TrialRequest& r) {
+    const bool noisy = r.trial_dir.parent_path().filename() == "noisy";
+    return exited(0, noisy ? (++n % 2 ? 0.01 : 0.03) : 0.05);
+  });
+  const std::vector<config::PlannedCase> plan{auto_case("noisy", 3, 12), auto_case("steady", 3, 4)};
+  const SessionSettings options = settings_in(dir);
+  RunSession session(options, test_paths(), plan, {}, stderr, registry);
+  EXPECT_FALSE(session.loop().run_all(true));
+  // Round by round while both run, then the noisy case alone once the steady one reached its limit.
+  const auto order = whats(seen);
+  ASSERT_EQ(order.size(), 16U);
+  for (int round = 1; round <= 4; ++round) {
+    EXPECT_EQ(order[2 * (round - 1)], "noisy/trial_" + std::to_string(round));
+    EXPECT_EQ(order[2 * (round - 1) + 1], "steady/trial_" + std::to_string(round));
+  }
+  for (int round = 5; round <= 12; ++round)
+    EXPECT_EQ(order[static_cast<std::size_t>(round + 3)], "noisy/trial_" + std::to_string(round));
   static_cast<void>(session.finish({results::RunStatusKind::completed, {}}));
 }
 

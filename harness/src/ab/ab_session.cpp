@@ -69,7 +69,8 @@ void remove_container(const std::string& name) {
 
 class Session {
  public:
-  Session(const cli::AbOptions& options, AbSide& baseline, AbSide& candidate, const std::string& session_id)
+  Session(const cli::AbOptions& options, AbSide& baseline, AbSide& candidate, const std::string& session_id,
+          const engines::EngineRegistry& engines)
       : options_(options),
         baseline_(baseline),
         candidate_(candidate),
@@ -77,9 +78,9 @@ class Session {
         a_settings_(side_settings(options, baseline, session_id)),
         b_settings_(side_settings(options, candidate, session_id)),
         a_(std::make_unique<session::RunSession>(a_settings_, baseline.paths, baseline.plan,
-                                                 std::vector<config::Comparison>{}, stderr)),
+                                                 std::vector<config::Comparison>{}, stderr, engines)),
         b_(std::make_unique<session::RunSession>(b_settings_, candidate.paths, candidate.plan,
-                                                 std::vector<config::Comparison>{}, stderr)),
+                                                 std::vector<config::Comparison>{}, stderr, engines)),
         states_(baseline.plan.size()) {
     settings_.min_change = options.min_change;
     settings_.alpha = options.alpha;
@@ -333,8 +334,8 @@ class Session {
 }  // namespace
 
 AbOutcome run_ab_session(const cli::AbOptions& options, AbSide& baseline, AbSide& candidate,
-                         const std::string& session_id) {
-  Session session(options, baseline, candidate, session_id);
+                         const std::string& session_id, const engines::EngineRegistry& engines) {
+  Session session(options, baseline, candidate, session_id, engines);
   return session.run();
 }
 

@@ -8,6 +8,7 @@
 #include "ab/ab_sides.hpp"
 #include "cli/ab_options.hpp"
 #include "compare/compare_runs.hpp"
+#include "engines/engine.hpp"
 
 namespace perfzero::ab {
 
@@ -17,7 +18,9 @@ struct AbOutcome {
   std::optional<std::string> unwritten;  // the first output a side could not write
 };
 
+// `engines`: what starts the sides' trials (a test's fake engine in place of the built-in ones).
 AbOutcome run_ab_session(const cli::AbOptions& options, AbSide& baseline, AbSide& candidate,
-                         const std::string& session_id);
+                         const std::string& session_id,
+                         const engines::EngineRegistry& engines = engines::builtin_engines());
 
 }  // namespace perfzero::ab

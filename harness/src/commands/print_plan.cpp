@@ -2,6 +2,7 @@
 
 #include "commands/commands.hpp"
 #include "common/text.hpp"
+#include "engines/engine.hpp"
 #include "redact/redact.hpp"
 
 namespace perfzero::commands {
@@ -20,13 +21,7 @@ void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan) {
                  redact::redact_urls(c.command.working_dir.string()));
     }
     for (const auto& [k, v] : c.env) fmt::print(out, "    env {}={}\n", k, redact::redact_value(k, v));
-    if (c.launch.engine != config::LaunchEngine::local) {
-      const auto& l = c.launch;
-      fmt::print(out, "    launch: {}{}{}{}\n", config::describe(l),
-                 l.hosts.empty() ? "" : ", hosts " + text::join(l.hosts, " "),
-                 l.hostfile.empty() ? "" : ", hostfile " + l.hostfile,
-                 l.extra_args.empty() ? "" : ", extra_args " + text::join(redact::redact_argv(l.extra_args), " "));
-    }
+    for (const auto& line : engines::plan_text(c)) fmt::print(out, "    {}\n", line);
   }
   fmt::print(out, "{} method(s), {} child process run(s). Dry run: nothing was executed.\n", plan.size(), runs);
 }

@@ -69,6 +69,9 @@ struct EngineKind {
   std::function<MakeRunHold(const std::vector<const config::PlannedCase*>& cases, const runner::HarnessPaths& paths,
                             const Say& say)>
       prepare_run;
+  // The lines a dry run prints for a case of this engine, after what every case shows (each without
+  // its indent or newline; no secret: the output is pasted into issues). Unset: nothing more.
+  std::function<std::vector<std::string>(const config::PlannedCase& planned)> plan_text;
 };
 
 class EngineRegistry {
@@ -95,6 +98,12 @@ void check_plan(const std::vector<config::PlannedCase>& plan, const std::string&
 MakeRunHold prepare_run(config::LaunchEngine engine, const std::string& asked_by,
                         const std::vector<config::PlannedCase>& plan, const runner::HarnessPaths& paths, const Say& say,
                         const EngineRegistry& engines = builtin_engines());
+// What the case's engine adds to its dry-run text (EngineKind::plan_text); empty for an engine with none.
+std::vector<std::string> plan_text(const config::PlannedCase& planned,
+                                   const EngineRegistry& engines = builtin_engines());
+// The `launch:` line of a multi-rank case (mpirun, slurm): its spec, hosts, hostfile and extra
+// arguments, redacted.
+std::vector<std::string> launch_plan_text(const config::PlannedCase& planned);
 // config::build_plan(inputs), then check_plan on it with inputs.path_env.
 std::vector<config::PlannedCase> build_checked_plan(const config::PlanInputs& inputs,
                                                     const EngineRegistry& engines = builtin_engines());

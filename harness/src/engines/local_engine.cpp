@@ -23,6 +23,7 @@ EngineKind local_engine() {
       {},
       {},
       {},
+      {},
       {}};
 }
 

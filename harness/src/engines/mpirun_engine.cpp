@@ -66,7 +66,8 @@ EngineKind mpirun_engine() {
           {},
           {},
           check_mpirun_plan,
-          {}};
+          {},
+          launch_plan_text};
 }
 
 }  // namespace perfzero::engines

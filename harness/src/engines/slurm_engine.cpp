@@ -183,7 +183,8 @@ EngineKind slurm_engine() {
       clean_up_earlier,
       {runner::kSlurmStepFile},
       check_slurm_plan,
-      prepare_allocation};
+      prepare_allocation,
+      launch_plan_text};
 }
 
 }  // namespace perfzero::engines
