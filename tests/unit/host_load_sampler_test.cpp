@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.hpp"
+
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
 // where their anonymous namespaces would share helper names.
 namespace perfzero::samplers::host_load_sampler_test {
@@ -133,6 +135,36 @@ TEST(LoadTimeline, ReachesBackToTheLatestMarkOldEnoughButNotStale) {
   t.add_tree_cpu(0.5);
   t.add_tree_cpu(0.25);
   EXPECT_DOUBLE_EQ(t.trees_cpu_seconds(), 0.75);
+}
+
+TEST(HostLoad, AReadingTheLastTrialsEndJustTookStartsTheNextTrialsWindow) {
+  // A file the test writes in place of /proc/stat: what start() read shows in the window's busy CPUs.
+  testing::TempDir dir;
+  const auto stat = dir.write("stat", "cpu  100 0 0 900 0 0 0 0 0 0\n");
+  LoadTimeline timeline;
+  const auto now = LoadTimeline::Clock::now();
+  // The last trial's end, a moment ago: 100 busy ticks of 1000, and the harness had used 0.5 s.
+  timeline.add({now - std::chrono::milliseconds(1), CpuTimes{100, 0, 1000}, 0.5});
+  HostLoadSampler sampler(stat.string(), &timeline);
+  dir.write("stat", "cpu  999 0 0 1 0 0 0 0 0 0\n");  // read now, it would give another start
+  sampler.start(0);
+  dir.write("stat", "cpu  150 0 0 950 0 0 0 0 0 0\n");  // the trial's end: 50 busy ticks of 100
+  TrialFacts facts;
+  facts.wall_seconds = 0.5;
+  facts.tree_cpu_seconds = 0.0;
+  const auto out = sampler.finish(facts);
+  ASSERT_EQ(out.summary["available"], true) << out.summary.dump();
+  EXPECT_GT(out.summary["host_busy_cpus"].get<double>(), 0.0)
+      << "the window did not start at the mark: " << out.summary.dump();
+  // A mark older than the reuse limit (and too young to reach back to) is not taken: start() reads
+  // the file, and the window from there to the end saw no busy tick.
+  LoadTimeline older;
+  older.add({now - std::chrono::milliseconds(20), CpuTimes{100, 0, 1000}, 0.5});
+  HostLoadSampler reading(stat.string(), &older);
+  dir.write("stat", "cpu  150 0 0 950 0 0 0 0 0 0\n");
+  reading.start(0);
+  const auto same = reading.finish(facts);
+  EXPECT_EQ(same.summary["host_busy_cpus"].get<double>(), 0.0) << same.summary.dump();
 }
 
 TEST(HostLoad, SamplesTheRealProcStat) {

@@ -65,5 +65,31 @@ TEST(LeftoverFilesSampler, ADirectoryChangedJustBeforeTheTrialIsListedAgain) {
   EXPECT_EQ(sampler.finish(TrialFacts{}).summary["shm_files"], 1);
 }
 
+TEST(LeftoverFilesSampler, TheRunsLastListingServesTheNextTrialUntilTheDirectoryChanges) {
+  TempDir dir;
+  const auto shm = settled_dir(dir);
+  auto last = std::make_shared<DirListing>();
+  {
+    LeftoverFilesSampler first(shm, last);
+    EXPECT_EQ(first.finish(TrialFacts{}).summary["shm_files"], 0);
+  }
+  ASSERT_EQ(last->files.size(), 1U) << "the first trial's listing is kept for the next";
+  // The next trial takes the kept listing: a name only the listing holds counts as there before.
+  last->files["only_in_the_listing"] = 0;
+  {
+    LeftoverFilesSampler second(shm, last);
+    std::ofstream(shm / "left") << "x";
+    EXPECT_EQ(second.finish(TrialFacts{}).summary["shm_files"], 1);
+  }
+  EXPECT_EQ(last->files.count("only_in_the_listing"), 1U) << "listed again while the stamp held";
+  // The directory changed (the file left): the next trial lists it again, and counts what is new.
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  LeftoverFilesSampler third(shm, last);
+  EXPECT_EQ(last->files.count("only_in_the_listing"), 0U);
+  EXPECT_EQ(last->files.count("left"), 1U);
+  std::ofstream(shm / "only_in_the_listing") << "new";
+  EXPECT_EQ(third.finish(TrialFacts{}).summary["shm_files"], 1);
+}
+
 }  // namespace
 }  // namespace perfzero::samplers::leftover_files_sampler_test

@@ -57,11 +57,11 @@ JournalWriter::~JournalWriter() {
   ::close(fd_);
 }
 
-void JournalWriter::append(const nlohmann::json& event) {
+void JournalWriter::append(nlohmann::json event) {
   // One write per line: O_APPEND puts it whole at the end, so a reader never sees two interleaved.
-  nlohmann::json numbered = event;
-  numbered["seq"] = seq_ + 1;
-  const std::string line = numbered.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // (By value: every caller hands a temporary, and a trial's event is the size of its report.)
+  event["seq"] = seq_ + 1;
+  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   cut_what_others_appended();
   const off_t start = ::lseek(fd_, 0, SEEK_END);
   std::size_t done = 0;

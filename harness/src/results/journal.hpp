@@ -47,7 +47,7 @@ class JournalWriter {
   long long foreign_bytes_cut() const { return foreign_bytes_cut_; }
 
  private:
-  void append(const nlohmann::json& event);
+  void append(nlohmann::json event);
   void cut_what_others_appended();
 
   std::filesystem::path path_;

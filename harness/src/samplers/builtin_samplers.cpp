@@ -12,7 +12,7 @@ const std::vector<SamplerInfo>& builtin_samplers() {
       {"host_load", "whole-machine CPU use besides the trial; flags host_busy",
        [](const SamplerContext&) { return std::make_unique<HostLoadSampler>(); }},
       {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
-       [](const SamplerContext&) { return std::make_unique<LeftoverFilesSampler>(); }},
+       [](const SamplerContext& c) { return std::make_unique<LeftoverFilesSampler>("/dev/shm", c.shm_listing); }},
       {"counters",
        "what the CPU did for the method (perf_event_open from its exec, children included: task clock, context "
        "switches, migrations, page faults; cycles, instructions, branches, cache misses with a PMU): metrics",

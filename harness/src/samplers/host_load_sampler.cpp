@@ -131,10 +131,21 @@ std::optional<CpuTimes> HostLoadSampler::read() const {
 double HostLoadSampler::own_cpu_seconds() const { return process_cpu_seconds() + timeline_->trees_cpu_seconds(); }
 
 void HostLoadSampler::start(pid_t /*root*/) {
-  started_ = std::chrono::steady_clock::now();
-  harness_cpu_at_start_ = process_cpu_seconds();
-  first_ = read();
-  if (first_) timeline_->add({started_, *first_, own_cpu_seconds()});
+  const auto now = std::chrono::steady_clock::now();
+  // The reading the last trial's end took a moment ago starts this trial's window: reading /proc/stat
+  // again costs a short command's trial more than the few harness microseconds the window gains,
+  // which count as the harness's own CPU (taken out) like the rest of it.
+  if (const auto recent = timeline_->newest(now, kReuseReadingWithin)) {
+    started_ = recent->time;
+    first_ = recent->cpu;
+    // A mark's own CPU is the process's plus the finished trees' (unchanged since: no tree ended).
+    harness_cpu_at_start_ = recent->own_cpu_seconds - timeline_->trees_cpu_seconds();
+  } else {
+    started_ = now;
+    harness_cpu_at_start_ = process_cpu_seconds();
+    first_ = read();
+    if (first_) timeline_->add({started_, *first_, own_cpu_seconds()});
+  }
   previous_ = first_;
   series_.sampler = name();
   series_.columns = {"time", "host_busy_percent", "steal_percent"};

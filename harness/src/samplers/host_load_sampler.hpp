@@ -71,6 +71,8 @@ class HostLoadSampler : public Sampler {
   static constexpr double kMinWindowSeconds = 0.2;
   // A reading older than this says nothing about now: a short trial never reaches back further.
   static constexpr std::chrono::seconds kStaleAfter{2};
+  // A reading this young (the last trial's end, just before) starts the next trial's window.
+  static constexpr std::chrono::milliseconds kReuseReadingWithin{5};
 
  private:
   std::optional<CpuTimes> read() const;

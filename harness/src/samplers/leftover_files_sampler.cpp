@@ -41,11 +41,17 @@ std::int64_t realtime_ns() {
 
 }  // namespace
 
-LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir) : shm_dir_(std::move(shm_dir)) {
+LeftoverFilesSampler::LeftoverFilesSampler(std::filesystem::path shm_dir, std::shared_ptr<DirListing> last)
+    : shm_dir_(std::move(shm_dir)), last_(std::move(last)) {
   // Stamped before the listing: a change between the two shows up as a changed stamp at finish.
   stamp_ = stamp_of(shm_dir_);
   if (stamp_ && std::max(stamp_->mtime_ns, stamp_->ctime_ns) > realtime_ns() - kStampMarginNs) stamp_.reset();
+  if (stamp_ && last_ && last_->stamp == *stamp_) {
+    shm_before_ = last_->files;  // unchanged since the last trial listed it
+    return;
+  }
   shm_before_ = files_in(shm_dir_);
+  if (stamp_ && last_) *last_ = DirListing{*stamp_, shm_before_};
 }
 
 SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {

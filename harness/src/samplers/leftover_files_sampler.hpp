@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "samplers/sampler.hpp"
+#include "samplers/sampler_context.hpp"
 
 namespace perfzero::samplers {
 
@@ -25,10 +27,16 @@ struct DirStamp {
   bool operator==(const DirStamp&) const = default;
 };
 
+struct DirListing {
+  DirStamp stamp;  // a trusted one: older, when listed, than a change in the same clock tick could hide
+  std::map<std::string, std::uintmax_t> files;  // name -> size
+};
+
 class LeftoverFilesSampler : public Sampler {
  public:
-  // Lists shm_dir now, before the launch: a method may create its files before start() runs.
-  explicit LeftoverFilesSampler(std::filesystem::path shm_dir = "/dev/shm");
+  // Lists shm_dir now, before the launch: a method may create its files before start() runs. With a
+  // run's `last` listing whose stamp still holds, that listing is taken instead, and kept up to date.
+  explicit LeftoverFilesSampler(std::filesystem::path shm_dir = "/dev/shm", std::shared_ptr<DirListing> last = {});
   std::string name() const override { return "leftover_files"; }
   void start(pid_t /*root*/) override {}
   void sample(double /*time*/) override {}
@@ -40,6 +48,7 @@ class LeftoverFilesSampler : public Sampler {
   // shm_dir's identity and change time when it was listed; empty when it could not be read then, or
   // when it had changed too recently for its change time to tell (see unchanged_since_listed).
   std::optional<DirStamp> stamp_;
+  std::shared_ptr<DirListing> last_;
 };
 
 }  // namespace perfzero::samplers

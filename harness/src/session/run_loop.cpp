@@ -20,6 +20,7 @@
 #include "run_outputs/trial_report.hpp"
 #include "runner/signals.hpp"
 #include "samplers/cpu_clock_sampler.hpp"
+#include "samplers/leftover_files_sampler.hpp"
 
 namespace perfzero::session {
 
@@ -78,7 +79,8 @@ RunLoop::RunLoop(const SessionSettings& settings, const HarnessPaths& paths, std
       progress_out_(progress_out),
       run_start_(Clock::now()),
       executor_(paths.launcher,
-                [context = samplers::SamplerContext{{settings.cpu_throttle_threshold, settings.cpu_throttle_share}}] {
+                [context = samplers::SamplerContext{{settings.cpu_throttle_threshold, settings.cpu_throttle_share},
+                                                    std::make_shared<samplers::DirListing>()}] {
                   return samplers::make_builtin_samplers(context);
                 }),
       paths_(paths),
