@@ -1,9 +1,13 @@
 #include "samplers/leftover_files_sampler.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace perfzero::samplers {
 
@@ -37,6 +41,26 @@ std::int64_t realtime_ns() {
   timespec now{};
   ::clock_gettime(CLOCK_REALTIME, &now);
   return nanoseconds(now);
+}
+
+// Whether `dir` (not followed when it is a link) holds no entry; false when it cannot be read.
+bool is_empty_dir(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  DIR* d = ::fdopendir(fd);  // takes the descriptor
+  if (d == nullptr) {
+    ::close(fd);
+    return false;
+  }
+  bool empty = true;
+  while (const dirent* e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+      empty = false;
+      break;
+    }
+  }
+  ::closedir(d);
+  return empty;
 }
 
 }  // namespace
@@ -82,7 +106,9 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   std::error_code ec;
   const auto tmp_status =
       tmp_dir.empty() ? std::filesystem::file_status{} : std::filesystem::symlink_status(tmp_dir, ec);
-  if (std::filesystem::is_directory(tmp_status)) {
+  if (std::filesystem::is_directory(tmp_status) && is_empty_dir(tmp_dir)) {
+    // Most trials leave their TMPDIR empty: one read of it, without the walk's set-up.
+  } else if (std::filesystem::is_directory(tmp_status)) {
     // Never follows a link (a trial may leave one to / in its TMPDIR), and an unreadable
     // subdirectory is skipped, not a reason to stop counting.
     std::filesystem::recursive_directory_iterator it(tmp_dir,
