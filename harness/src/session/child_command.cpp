@@ -71,16 +71,30 @@ void add_report_flags(config::OutputFormat output, const std::filesystem::path& 
 
 }  // namespace
 
-runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
-                                   int trial, const std::string& root_data_dir) {
-  runner::ChildCommand command;
-  std::map<std::string, std::string> env;
+const std::map<std::string, std::string>& InheritedEnvironment::now() {
+  std::size_t n = 0;
+  bool same = true;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry, ++n) {
+    same = same && n < seen_.size() && seen_[n] == *entry;
+  }
+  if (same && n == seen_.size() && !seen_.empty()) return parsed_;
+  seen_.clear();
+  parsed_.clear();
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    seen_.push_back(*entry);
     const std::string text(*entry);
     const auto eq = text.find('=');
-    if (eq != std::string::npos) env[text.substr(0, eq)] = text.substr(eq + 1);
+    if (eq != std::string::npos) parsed_[text.substr(0, eq)] = text.substr(eq + 1);
   }
-  for (const auto& [k, v] : planned.env) env[k] = v;
+  return parsed_;
+}
+
+runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
+                                   int trial, const std::string& root_data_dir, InheritedEnvironment& inherited) {
+  runner::ChildCommand command;
+  // What the harness sets over what the child inherits: merged below in name order, without a copy
+  // of the inherited environment per trial.
+  std::map<std::string, std::string> env = planned.env;
   env[detail::kResultFileEnv] = (trial_dir / files::kResultFile).string();
   env["PERFZERO_TRIAL_DIR"] = trial_dir.string();
   // The run's output directory (trial dirs are <run>/<case>/trial_N): once-per-run figures go there.
@@ -113,7 +127,15 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
     }
     command.working_dir = trial_dir;
   }
-  for (const auto& [k, v] : env) command.environment.push_back(k + "=" + v);
+  const auto& base = inherited.now();
+  command.environment.reserve(base.size() + env.size());
+  auto set = env.begin();
+  for (const auto& [k, v] : base) {
+    for (; set != env.end() && set->first < k; ++set) command.environment.push_back(set->first + "=" + set->second);
+    if (set != env.end() && set->first == k) continue;  // set by the harness or the suite: theirs wins
+    command.environment.push_back(k + "=" + v);
+  }
+  for (; set != env.end(); ++set) command.environment.push_back(set->first + "=" + set->second);
   return command;
 }
 

@@ -89,6 +89,7 @@ class RunLoop {
   const engines::EngineRegistry& engine_registry_;
   engines::RunEngines engines_;
   TrialTmpDirs tmp_dirs_;
+  InheritedEnvironment inherited_env_;  // what every child inherits, parsed once while it holds
   TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed
 };
 
