@@ -1,5 +1,6 @@
 #include "common/files.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -169,6 +170,23 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
   std::string text;
   if (!read_text_into(path, text)) return std::nullopt;
   return text;
+}
+
+bool has_no_entry(int dir_fd) {
+  DIR* d = ::fdopendir(dir_fd);  // takes the descriptor
+  if (d == nullptr) {
+    ::close(dir_fd);
+    return false;
+  }
+  bool empty = true;
+  while (const dirent* e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+      empty = false;
+      break;
+    }
+  }
+  ::closedir(d);
+  return empty;
 }
 
 std::optional<std::string> read_line(const std::filesystem::path& path) {

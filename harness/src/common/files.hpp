@@ -29,6 +29,9 @@ std::optional<std::string> read_text(const std::filesystem::path& path);
 // read_text into a buffer the caller keeps, so that reading many files reuses one allocation;
 // false (and `out` empty) when the file cannot be opened or read.
 bool read_text_into(const std::filesystem::path& path, std::string& out);
+// Whether the directory open as `dir_fd` holds no entry but . and ..; closes the descriptor. False
+// when it cannot be read.
+bool has_no_entry(int dir_fd);
 // First line of a small file (sysfs, procfs), trimmed; nullopt when unreadable.
 std::optional<std::string> read_line(const std::filesystem::path& path);
 

@@ -1,7 +1,6 @@
 #include "common/sync_behind.hpp"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,32 +39,11 @@ std::optional<std::string> sync_one(int fd, const std::filesystem::path& path) {
 
 }  // namespace
 
-SyncBehind::SyncBehind() : thread_([this] { loop(); }) {}
+SyncBehind::SyncBehind() : queue_([this](std::vector<Item>& batch) { sync_batch(batch); }) {}
 
-SyncBehind::~SyncBehind() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  thread_.join();
-}
+void SyncBehind::file(const std::filesystem::path& path) { queue_.push({-1, path}); }
 
-void SyncBehind::file(const std::filesystem::path& path) {
-  {
-    std::lock_guard lock(mutex_);
-    queue_.push_back({-1, path});
-  }
-  wake_.notify_one();
-}
-
-void SyncBehind::descriptor(int fd, const std::filesystem::path& name) {
-  {
-    std::lock_guard lock(mutex_);
-    queue_.push_back({fd, name});
-  }
-  wake_.notify_one();
-}
+void SyncBehind::descriptor(int fd, const std::filesystem::path& name) { queue_.push({fd, name}); }
 
 void SyncBehind::sync_batch(std::vector<Item>& batch) {
   // Files first, then their directories (a rename is durable once its directory is), then the
@@ -87,37 +65,15 @@ void SyncBehind::sync_batch(std::vector<Item>& batch) {
   for (const auto& [fd, name] : fds) {
     if (auto bad = sync_one(fd, name); bad && !first) first = std::move(bad);
   }
-  batch.clear();
   if (first) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(failure_mutex_);
     if (!failure_) failure_ = std::move(first);
   }
 }
 
-void SyncBehind::loop() {
-  // SCHED_IDLE: the syncs run while a trial does, and must not take a core from the method being
-  // measured; an fsync waits on the disk, so the little CPU it needs is found between the method's
-  // time slices. (Lowering a thread's own policy needs no privilege; where it fails, it runs as before.)
-  const sched_param idle{};
-  (void)::sched_setscheduler(0, SCHED_IDLE, &idle);
-  std::vector<Item> batch;
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return;  // stopping, and nothing left
-    batch.swap(queue_);
-    busy_ = true;
-    lock.unlock();
-    sync_batch(batch);
-    lock.lock();
-    busy_ = false;
-    idle_.notify_all();
-  }
-}
-
 void SyncBehind::flush() {
-  std::unique_lock lock(mutex_);
-  idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  queue_.wait_idle();
+  std::lock_guard lock(failure_mutex_);
   if (failure_) {
     std::string why = std::move(*failure_);
     failure_.reset();
@@ -126,7 +82,7 @@ void SyncBehind::flush() {
 }
 
 std::optional<std::string> SyncBehind::failure() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(failure_mutex_);
   auto out = std::move(failure_);
   failure_.reset();
   return out;

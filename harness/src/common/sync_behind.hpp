@@ -7,21 +7,21 @@
 // commit, as databases do. A kill -9 of the
 // harness still loses nothing written (the page cache outlives the process); a power loss loses at
 // most what finished during the sync in progress, a few milliseconds of trials (docs/reliability.md).
-#include <condition_variable>
 #include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "common/idle_queue.hpp"
 
 namespace perfzero::files {
 
 class SyncBehind {
  public:
   SyncBehind();
-  // Syncs what is still queued; a failure then is dropped (flush() is where a run hears of one).
-  ~SyncBehind();
+  // Destroyed, it syncs what is still queued; a failure then is dropped (flush() is where a run hears
+  // of one).
   SyncBehind(const SyncBehind&) = delete;
   SyncBehind& operator=(const SyncBehind&) = delete;
 
@@ -40,17 +40,11 @@ class SyncBehind {
     int fd = -1;  // -1: open `path` to sync it
     std::filesystem::path path;
   };
-  void loop();
   void sync_batch(std::vector<Item>& batch);
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  std::vector<Item> queue_;
-  bool busy_ = false;
-  bool stopping_ = false;
+  std::mutex failure_mutex_;
   std::optional<std::string> failure_;
-  std::thread thread_;
+  IdleQueue<Item> queue_;  // last: its thread writes into what is above
 };
 
 // The harness's one queue: the journal and the trial reports share it, so one batch covers both.

@@ -5,18 +5,18 @@
 // --resume writes a lost report again from the journal. Writing them in line cost a `/bin/true` trial
 // about a third of the harness's own time per trial (docs/performance.md).
 //
-// One background thread at SCHED_IDLE, so it takes no core a method being measured wants: a normal
-// thread that wakes preempts it at once. The queue holds one trial's files at a time: the recorder
+// One background thread at SCHED_IDLE (common/idle_queue.hpp), so it takes no core a method being
+// measured wants. The queue holds one trial's files at a time: the recorder
 // waits for them at the next trial's end (when the method is gone, so the thread has a core), before
 // it queues that trial's.
-#include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "common/idle_queue.hpp"
 
 namespace perfzero::files {
 
@@ -30,8 +30,7 @@ class WriteBehind {
   };
 
   WriteBehind();
-  // Writes what is still queued, then stops; failures then are dropped (wait() reports them).
-  ~WriteBehind();
+  // Destroyed, it writes what is still queued, then stops; failures then are dropped.
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
 
@@ -46,16 +45,11 @@ class WriteBehind {
     std::filesystem::path path;
     std::function<std::string()> text;
   };
-  void loop();
+  void write_batch(std::vector<Item>& batch);
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  std::vector<Item> queue_;
+  std::mutex failures_mutex_;
   std::vector<Failure> failures_;
-  bool busy_ = false;
-  bool stopping_ = false;
-  std::thread thread_;
+  IdleQueue<Item> queue_;  // last: its thread writes into what is above
 };
 
 }  // namespace perfzero::files

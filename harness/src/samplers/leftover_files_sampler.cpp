@@ -1,13 +1,13 @@
 #include "samplers/leftover_files_sampler.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
+
+#include "common/files.hpp"
 
 namespace perfzero::samplers {
 
@@ -46,21 +46,7 @@ std::int64_t realtime_ns() {
 // Whether `dir` (not followed when it is a link) holds no entry; false when it cannot be read.
 bool is_empty_dir(const std::filesystem::path& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return false;
-  DIR* d = ::fdopendir(fd);  // takes the descriptor
-  if (d == nullptr) {
-    ::close(fd);
-    return false;
-  }
-  bool empty = true;
-  while (const dirent* e = ::readdir(d)) {
-    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
-      empty = false;
-      break;
-    }
-  }
-  ::closedir(d);
-  return empty;
+  return fd >= 0 && files::has_no_entry(fd);
 }
 
 }  // namespace

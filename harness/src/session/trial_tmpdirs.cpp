@@ -1,6 +1,5 @@
 #include "session/trial_tmpdirs.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -15,29 +14,13 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 
 namespace perfzero::session {
 
 namespace {
 
 constexpr const char* kTmpName = "tmp";
-
-bool has_no_entry(int dir_fd) {
-  DIR* d = ::fdopendir(dir_fd);  // takes the descriptor
-  if (d == nullptr) {
-    ::close(dir_fd);
-    return false;
-  }
-  bool empty = true;
-  while (const dirent* e = ::readdir(d)) {
-    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
-      empty = false;
-      break;
-    }
-  }
-  ::closedir(d);
-  return empty;
-}
 
 // The inode flags (FS_IOC_GETFLAGS, chattr's); nothing where the file system has none.
 std::optional<long> inode_flags(int fd) {
@@ -60,7 +43,7 @@ bool is_untouched_empty_dir(const std::filesystem::path& dir, const TrialTmpDirs
     ::close(fd);
     return false;
   }
-  return has_no_entry(fd);
+  return files::has_no_entry(fd);
 }
 
 TrialTmpDirs::~TrialTmpDirs() { release(); }
