@@ -92,7 +92,7 @@ std::optional<std::string> Recorder::settle_trial_files() {
   return refused;
 }
 
-void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& given) {
+void Recorder::trial_finished(std::size_t case_index, Trial trial, TrialArtifacts artifacts) {
   // The last trial's files were written while this one ran; a refusal among them stops the run once
   // this trial is in the journal (it ran: the record keeps it, and --resume writes its report).
   const auto earlier_refused = settle_trial_files();
@@ -100,7 +100,6 @@ void Recorder::trial_finished(std::size_t case_index, Trial trial, const TrialAr
   auto& list = trial.warmup ? c.warmups : c.trials;
   list.push_back(std::move(trial));
   Trial& stored = list.back();
-  TrialArtifacts artifacts = given;
   artifacts.later = &behind_;
   try {
     journal_.trial_finished(c, stored);

@@ -35,7 +35,7 @@ class Recorder {
   // A trial taken over from the run being resumed: in the model, already in the journal.
   void adopt(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts);
   // Throws OutputError when the journal refuses the trial; the trial is then flagged not_recorded.
-  void trial_finished(std::size_t case_index, Trial trial, const TrialArtifacts& artifacts);
+  void trial_finished(std::size_t case_index, Trial trial, TrialArtifacts artifacts);
   // Adds what became known about the machine during the run (e.g. the CPU peak a method measured),
   // for run.json, the summaries and every later trial report.
   void add_system_entry(const std::string& key, nlohmann::json value);

@@ -187,7 +187,7 @@ void RunLoop::run_step(const Step& step, const Step* next) {
   }
   pick_up_run_facts();
   if (with_trial_reports_) executed->trial.report = run_outputs::trial_report_path(executed->trial);
-  recorder_.trial_finished(step.case_index, std::move(executed->trial), executed->artifacts);
+  recorder_.trial_finished(step.case_index, std::move(executed->trial), std::move(executed->artifacts));
 }
 
 // What a method measured once per run about the machine (the CPU's FLOP peak) belongs to the run's
