@@ -3,8 +3,8 @@
 #                     suites, perfzero(1), shell completions          (component runtime)
 #   perfzero-<name>   one per optional worker this build has: onednn, opencl, cuda, mpi, storage
 #                     (component worker_<name>)
-#   perfzero-dev      public headers, the static API library and the CMake package for out-of-tree
-#                     workers                                          (component development)
+#   perfzero-dev      public headers, the static API library with the components it links, and the
+#                     CMake package for out-of-tree workers            (component development)
 # Dependencies come from dpkg-shlibdeps; file names are Debian's, perfzero_VERSION_ARCH.deb.
 get_property(perfzero_worker_components GLOBAL PROPERTY PERFZERO_WORKER_COMPONENTS)
 set(perfzero_deb_components runtime ${perfzero_worker_components} development)

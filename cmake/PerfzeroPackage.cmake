@@ -3,7 +3,8 @@
 # (docs/examples/out_of_tree_worker/). Binaries are the `runtime` component; this is `development`.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS perfzero_api perfzero_worker_main EXPORT perfzeroTargets
+# With the components they link (static libraries: their users link those too).
+install(TARGETS perfzero_api perfzero_worker_main perfzero_common perfzero_sysinfo perfzero_nvml EXPORT perfzeroTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(DIRECTORY harness/include/perfzero DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development)
 set(PERFZERO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/perfzero)
