@@ -93,6 +93,41 @@ TEST(CpuClockSampler, WithoutCpufreqTheClockComesFromCpuinfoAndNothingIsJudged) 
   EXPECT_TRUE(out.summary["thermal_throttle_events"]["core"].is_null());
 }
 
+// Without cpufreq and without APERF/MPERF (a VM's flags) the kernel prints its TSC calibration as
+// "cpu MHz": it is read once, not generated again at every sample.
+TEST(CpuClockSampler, ACpuinfoClockThatCannotMoveIsReadOnce) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "cpus" / "cpu0");
+  put(dir.path() / "cpuinfo", "processor\t: 0\ncpu MHz\t\t: 2596.130\nflags\t\t: fpu tsc constant_tsc hypervisor\n");
+  CpuClockSampler first({dir.path() / "cpus", dir.path() / "cpuinfo"});
+  first.start(0);
+  first.sample(0);
+  put(dir.path() / "cpuinfo", "processor\t: 0\ncpu MHz\t\t: 1000.000\nflags\t\t: fpu tsc constant_tsc hypervisor\n");
+  first.sample(0.3);
+  CpuClockSampler second({dir.path() / "cpus", dir.path() / "cpuinfo"});
+  second.start(0);
+  second.sample(0);
+  for (auto* sampler : {&first, &second}) {
+    const SamplerOutput out = sampler->finish(TrialFacts{});
+    EXPECT_NEAR(out.summary["mean_mhz"].get<double>(), 2596.130, 1e-9);
+    EXPECT_NE(out.summary["source"].get<std::string>().find("read once"), std::string::npos);
+  }
+}
+
+TEST(CpuClockSampler, ACpuinfoClockFromAperfMperfIsReadAtEverySample) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "cpus" / "cpu0");
+  put(dir.path() / "cpuinfo", "processor\t: 0\ncpu MHz\t\t: 3000.000\nflags\t\t: fpu tsc aperfmperf\n");
+  CpuClockSampler sampler({dir.path() / "cpus", dir.path() / "cpuinfo"});
+  sampler.start(0);
+  sampler.sample(0);
+  put(dir.path() / "cpuinfo", "processor\t: 0\ncpu MHz\t\t: 1000.000\nflags\t\t: fpu tsc aperfmperf\n");
+  sampler.sample(0.3);
+  const SamplerOutput out = sampler.finish(TrialFacts{});
+  EXPECT_NEAR(out.summary["mean_mhz"].get<double>(), 2000.0, 1e-9);
+  EXPECT_EQ(out.summary["source"], "/proc/cpuinfo cpu MHz");
+}
+
 TEST(CpuClockSampler, ATrialShorterThanASampleSaysSo) {
   FakeCpus cpus;
   CpuClockSampler sampler(cpus.paths());

@@ -35,22 +35,60 @@ std::vector<std::filesystem::path> cpu_dirs(const std::filesystem::path& root) {
   return dirs;
 }
 
-// What does not change while perfzero runs: which CPUs have cpufreq, their maximum, and which have
-// thermal throttle counters. Found once per root (the sampler is made per trial, and a large machine
-// has hundreds of CPUs).
+// The "cpu MHz" lines of a cpuinfo file.
+std::vector<double> cpuinfo_mhz(const std::filesystem::path& cpuinfo) {
+  std::vector<double> mhz;
+  std::ifstream in(cpuinfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu MHz", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::istringstream value(line.substr(colon + 1));
+    double v = 0;
+    if (value >> v) mhz.push_back(v);
+  }
+  return mhz;
+}
+
+// True when an x86 cpuinfo's "cpu MHz" cannot move: without cpufreq and without the APERF/MPERF
+// registers (a VM's CPU flags often lack `aperfmperf`) the kernel prints its boot-time TSC
+// calibration there (arch_freq_get_on_cpu's fallback), the same figure for as long as it runs.
+bool cpuinfo_clock_is_fixed(const std::filesystem::path& cpuinfo) {
+  std::ifstream in(cpuinfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line.substr(line.find(':') == std::string::npos ? line.size() : line.find(':') + 1));
+    std::string flag;
+    while (words >> flag) {
+      if (flag == "aperfmperf") return false;
+    }
+    return true;
+  }
+  return false;  // no x86 flags line: nothing is known of how the figure is made
+}
+
+// What does not change while perfzero runs: which CPUs have cpufreq, their maximum, which have
+// thermal throttle counters, and a cpuinfo clock that cannot move. Found once per root (the sampler
+// is made per trial, and a large machine has hundreds of CPUs).
 struct CpuLayout {
   std::vector<std::filesystem::path> cur_freq_files;
   std::optional<double> max_mhz;
   std::vector<std::filesystem::path> throttle_dirs;
+  // Read once: generating /proc/cpuinfo cost a short trial's monitor 0.1 ms of CPU per sample here.
+  std::optional<std::vector<double>> fixed_mhz;
 };
 
-const CpuLayout& layout_of(const std::filesystem::path& root) {
+const CpuLayout& layout_of(const CpuClockPaths& paths) {
   static std::mutex mutex;
-  static std::map<std::filesystem::path, CpuLayout> layouts;
+  static std::map<std::pair<std::filesystem::path, std::filesystem::path>, CpuLayout> layouts;
   const std::lock_guard lock(mutex);
-  const auto found = layouts.find(root);
+  const auto key = std::make_pair(paths.cpus, paths.cpuinfo);
+  const auto found = layouts.find(key);
   if (found != layouts.end()) return found->second;
   CpuLayout l;
+  const std::filesystem::path& root = paths.cpus;
   for (const auto& dir : cpu_dirs(root)) {
     const auto cur = dir / "cpufreq" / "scaling_cur_freq";
     if (std::filesystem::exists(cur)) l.cur_freq_files.push_back(cur);
@@ -59,7 +97,8 @@ const CpuLayout& layout_of(const std::filesystem::path& root) {
     }
     if (std::filesystem::exists(dir / "thermal_throttle")) l.throttle_dirs.push_back(dir / "thermal_throttle");
   }
-  return layouts.emplace(root, std::move(l)).first->second;
+  if (l.cur_freq_files.empty() && cpuinfo_clock_is_fixed(paths.cpuinfo)) l.fixed_mhz = cpuinfo_mhz(paths.cpuinfo);
+  return layouts.emplace(key, std::move(l)).first->second;
 }
 
 }  // namespace
@@ -75,22 +114,13 @@ std::vector<double> CpuClockSampler::current_mhz() const {
     }
     return mhz;
   }
-  std::ifstream in(paths_.cpuinfo);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("cpu MHz", 0) != 0) continue;
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::istringstream value(line.substr(colon + 1));
-    double v = 0;
-    if (value >> v) mhz.push_back(v);
-  }
-  return mhz;
+  if (fixed_mhz_) return *fixed_mhz_;
+  return cpuinfo_mhz(paths_.cpuinfo);
 }
 
 std::optional<std::int64_t> CpuClockSampler::throttle_events(const char* which) const {
   std::optional<std::int64_t> total;
-  for (const auto& dir : layout_of(paths_.cpus).throttle_dirs) {
+  for (const auto& dir : layout_of(paths_).throttle_dirs) {
     if (const auto n = read_number(dir / which)) total = total.value_or(0) + static_cast<std::int64_t>(*n);
   }
   return total;
@@ -99,9 +129,10 @@ std::optional<std::int64_t> CpuClockSampler::throttle_events(const char* which) 
 void CpuClockSampler::start(pid_t /*root*/) {
   series_.sampler = name();
   series_.columns = {"time", "mean_mhz", "min_mhz"};
-  const CpuLayout& layout = layout_of(paths_.cpus);
+  const CpuLayout& layout = layout_of(paths_);
   cur_freq_files_ = layout.cur_freq_files;
   max_mhz_ = layout.max_mhz;
+  fixed_mhz_ = layout.fixed_mhz ? &*layout.fixed_mhz : nullptr;
   core_events_at_start_ = throttle_events("core_throttle_count");
   package_events_at_start_ = throttle_events("package_throttle_count");
 }
@@ -126,7 +157,10 @@ SamplerOutput CpuClockSampler::finish(const TrialFacts& /*facts*/) {
   const bool judged = max_mhz_.has_value() && samples_ > 0;
   const double share = samples_ > 0 ? static_cast<double>(below_) / samples_ : 0;
   const bool throttled = judged && share > settings_.share;
-  out.summary = {{"source", cur_freq_files_.empty() ? "/proc/cpuinfo cpu MHz" : "cpufreq scaling_cur_freq"},
+  const char* source = !cur_freq_files_.empty() ? "cpufreq scaling_cur_freq"
+                       : fixed_mhz_           ? "/proc/cpuinfo cpu MHz (fixed: no cpufreq, no aperfmperf; read once)"
+                                              : "/proc/cpuinfo cpu MHz";
+  out.summary = {{"source", source},
                  {"samples", samples_},
                  {"mean_mhz", samples_ > 0 ? nlohmann::json(sum_mean_ / samples_) : nlohmann::json()},
                  {"lowest_mhz", lowest_ ? nlohmann::json(*lowest_) : nlohmann::json()},
