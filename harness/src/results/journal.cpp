@@ -19,6 +19,7 @@
 #include "common/errors.hpp"
 #include "common/sync_behind.hpp"
 #include "results/model_json.hpp"
+#include "results/trial_event_text.hpp"
 
 namespace perfzero::results {
 
@@ -58,10 +59,14 @@ JournalWriter::~JournalWriter() {
 }
 
 void JournalWriter::append(nlohmann::json event) {
-  // One write per line: O_APPEND puts it whole at the end, so a reader never sees two interleaved.
-  // (By value: every caller hands a temporary, and a trial's event is the size of its report.)
+  // (By value: every caller hands a temporary.)
   event["seq"] = seq_ + 1;
-  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  append_line(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void JournalWriter::append_line(std::string line) {
+  // One write per line: O_APPEND puts it whole at the end, so a reader never sees two interleaved.
+  line += '\n';
   cut_what_others_appended();
   const off_t start = ::lseek(fd_, 0, SEEK_END);
   std::size_t done = 0;
@@ -108,7 +113,8 @@ void JournalWriter::trial_finished(const Case& c, const Trial& trial) {
   if (cases_written_.insert(c.name).second) append({{"event", "case"}, {"case", case_header_to_json(c)}});
   // A sync of an earlier trial that failed in the background stops the run here, before this one.
   if (auto failed = files::sync_behind().failure()) throw OutputError(*failed);
-  append({{"event", "trial"}, {"case", c.name}, {"trial", trial_to_json(trial)}});
+  // Written straight from the model (results/trial_event_text.hpp): a trial's event is the size of its report.
+  append_line(trial_event_text(c.name, seq_ + 1, trial));
 }
 
 void JournalWriter::sync_later() { files::sync_behind().descriptor(fd_, path_); }

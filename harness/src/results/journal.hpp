@@ -48,6 +48,7 @@ class JournalWriter {
 
  private:
   void append(nlohmann::json event);
+  void append_line(std::string line);  // an event's JSON text with its seq, without the newline
   void cut_what_others_appended();
 
   std::filesystem::path path_;
