@@ -139,6 +139,10 @@ static int send_reply(int sock, const struct pz_launch_reply* reply) {
    `environ` (which run_one restores) and never returns: no stdio, no malloc. It starts with every
    signal blocked (run_one), and unblocks them only once no handler of this program is left: a
    handler run here would run on the launcher's memory (on_parent_death would end the trial). */
+/* A vfork()ed child's failed chdir: written by the child into the memory it shares with this process
+   until it exits, read once vfork returns (a fork()ed child writes it into a pipe instead). */
+static volatile int vfork_setup_error;
+
 static void become_method(const struct request* req, int setup_pipe) {
   setpgid(0, 0);
   signal(SIGTERM, SIG_DFL);
@@ -151,6 +155,10 @@ static void become_method(const struct request* req, int setup_pipe) {
   dup2(req->log_fd, STDERR_FILENO);
   if (chdir(req->working_dir) != 0) {
     const int error = errno;
+    if (setup_pipe < 0) {
+      vfork_setup_error = error;
+      _exit(126);
+    }
     if (write(setup_pipe, &error, sizeof error) != (ssize_t)sizeof error) _exit(126);
     _exit(126);
   }
@@ -172,11 +180,11 @@ static void become_method(const struct request* req, int setup_pipe) {
    its current RSS): a large request's payload would raise every later trial's max_rss. Resetting the
    peak to the current RSS first gives both the same floor. */
 static int reset_peak_rss(void) {
-  const int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+  /* Opened once: the kernel acts on each write, and an open and a close per trial cost it 10 us here. */
+  static int fd = -2;
+  if (fd == -2) fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
   if (fd < 0) return -1;
-  const int ok = write(fd, "5", 1) == 1;
-  close(fd);
-  return ok ? 0 : -1;
+  return write(fd, "5", 1) == 1 ? 0 : -1;
 }
 
 /* The run's counters, open from its first trial on. */
@@ -186,8 +194,6 @@ static struct counter_set run_counters = {.dummy_fd = -1};
 static int run_one(int sock, const struct request* req) {
   struct pz_launch_reply reply;
   memset(&reply, 0, sizeof reply);
-  int setup[2];
-  if (pipe2(setup, O_CLOEXEC) != 0) setup[0] = setup[1] = -1;
   /* vfork, not fork: the child borrows this program's memory until exec instead of copying its page
      tables and taking a copy-on-write fault per page it touches, as posix_spawn does (and hyperfine,
      through it). Where the peak RSS cannot be reset (no /proc), fork keeps max_rss exact instead. */
@@ -197,6 +203,11 @@ static int run_one(int sock, const struct request* req) {
   sigprocmask(SIG_SETMASK, &all, &own_mask);
   char** const own_environ = environ;
   const int reset = reset_peak_rss();
+  /* Only a fork()ed child needs the pipe to tell a failed chdir: this process waits in vfork until
+     the child has exec'd or exited, and then reads vfork_setup_error. */
+  int setup[2] = {-1, -1};
+  if (reset != 0 && pipe2(setup, O_CLOEXEC) != 0) setup[0] = setup[1] = -1;
+  vfork_setup_error = 0;
   /* On this process, inherited by the method and enabled at its exec (launcher_counters.h). */
   counters_before_trial(&run_counters, req->counters);
   struct timespec started;
@@ -207,7 +218,7 @@ static int run_one(int sock, const struct request* req) {
   environ = own_environ;
   sigprocmask(SIG_SETMASK, &own_mask, NULL);
   if (setup[1] >= 0) close(setup[1]);
-  int setup_error = 0;
+  int setup_error = vfork_setup_error;
   /* EOF at exec (the pipe is close-on-exec), or the errno of a failed chdir. */
   if (child > 0 && setup[0] >= 0 && read_fully(setup[0], (char*)&setup_error, sizeof setup_error) <= 0) setup_error = 0;
   if (setup[0] >= 0) close(setup[0]);
