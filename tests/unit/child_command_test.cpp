@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,9 @@ std::vector<std::string> with_prefix(const std::vector<std::string>& env, const 
 TEST(ChildCommand, TheSuiteAndTheHarnessWinOverTheInheritedEnvironmentInNameOrder) {
   ::setenv("PZ_TEST_BOTH", "inherited", 1);
   ::setenv("PZ_TEST_INHERITED", "kept", 1);
+  // The tests after this one in the same process need their own TMPDIR back (temp_directory_path).
+  const char* own = std::getenv("TMPDIR");
+  const std::optional<std::string> own_tmpdir = own ? std::optional<std::string>(own) : std::nullopt;
   ::setenv("TMPDIR", "/somewhere/else", 1);
   InheritedEnvironment inherited;
   const auto command = child_command(a_command(), "/run/m/trial_3", 3, "", inherited);
@@ -47,6 +52,11 @@ TEST(ChildCommand, TheSuiteAndTheHarnessWinOverTheInheritedEnvironmentInNameOrde
       [](const std::string& a, const std::string& b) { return a.substr(0, a.find('=')) < b.substr(0, b.find('=')); }));
   ::unsetenv("PZ_TEST_BOTH");
   ::unsetenv("PZ_TEST_INHERITED");
+  if (own_tmpdir) {
+    ::setenv("TMPDIR", own_tmpdir->c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
 }
 
 TEST(ChildCommand, AChangeToTheHarnesssEnvironmentReachesTheNextTrial) {
