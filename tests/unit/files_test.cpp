@@ -1,7 +1,13 @@
 // common/files: atomic writes create their temporary file safely and leave the data in place.
 #include "common/files.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -24,6 +30,45 @@ TEST(TrialFiles, ASamplersLogIsNamedOnceForWritingAndForClearing) {
   EXPECT_FALSE(files::is_sampler_log_file(files::kProcessLogFile)) << "always written again";
   EXPECT_FALSE(files::is_sampler_log_file(files::kChildLogFile));
   EXPECT_FALSE(files::is_sampler_log_file("sampler_notes.txt"));
+}
+
+int open_dir(const std::filesystem::path& dir) { return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
+
+TEST(HasNoEntry, OnlyADirectoryWithNothingButDotAndDotDotIsEmpty) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "empty");
+  std::filesystem::create_directories(dir.path() / "one_dir" / "sub");
+  std::ofstream(dir.path() / "one_file_marker").close();
+  std::filesystem::create_directories(dir.path() / "many");
+  // More entries than one getdents64 read holds: the first ones are "." and ".." in no order.
+  for (int i = 0; i < 300; ++i) {
+    std::string name = "a_long_enough_name_to_fill_the_buffer_";
+    name += std::to_string(i);
+    std::ofstream(dir.path() / "many" / name).close();
+  }
+  std::filesystem::create_directories(dir.path() / "dotfile");
+  std::ofstream(dir.path() / "dotfile" / ".hidden").close();
+  EXPECT_TRUE(files::has_no_entry(open_dir(dir.path() / "empty")));
+  EXPECT_FALSE(files::has_no_entry(open_dir(dir.path() / "one_dir")));
+  EXPECT_FALSE(files::has_no_entry(open_dir(dir.path() / "many")));
+  EXPECT_FALSE(files::has_no_entry(open_dir(dir.path() / "dotfile")));
+  EXPECT_FALSE(files::has_no_entry(::open((dir.path() / "one_file_marker").c_str(), O_RDONLY | O_CLOEXEC)))
+      << "a file is not an empty directory";
+  EXPECT_FALSE(files::has_no_entry(-1));
+}
+
+// The machine's /proc files stay open between reads: each read still sees the file as it is now.
+TEST(ReadLine, AKeptProcFileIsReadAfreshEachTime) {
+  const auto first = files::read_line("/proc/uptime");
+  ASSERT_TRUE(first);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const auto second = files::read_line("/proc/uptime");
+  ASSERT_TRUE(second);
+  EXPECT_GT(std::stod(*second), std::stod(*first));
+  EXPECT_FALSE(files::read_line("/proc/no_such_file_here"));
+  TempDir dir;
+  std::ofstream(dir.path() / "line") << "  first  \nsecond\n";
+  EXPECT_EQ(files::read_line(dir.path() / "line"), "first");
 }
 
 TEST(WriteAtomically, LeavesTheDataReadableAndNoTemporaryFile) {

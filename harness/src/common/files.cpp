@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <system_error>
@@ -173,39 +176,65 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
 }
 
 bool has_no_entry(int dir_fd) {
-  DIR* d = ::fdopendir(dir_fd);  // takes the descriptor
-  if (d == nullptr) {
-    ::close(dir_fd);
-    return false;
-  }
+  // getdents64 itself: fdopendir's fstat, two fcntls and its 32 KiB buffer cost a short trial more
+  // than the read (two empty TMPDIRs are checked per trial).
+  alignas(8) std::array<char, 4096> buffer{};
   bool empty = true;
-  while (const dirent* e = ::readdir(d)) {
-    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
-      empty = false;
-      break;
+  bool readable = true;
+  for (;;) {
+    const long got = ::syscall(SYS_getdents64, dir_fd, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) readable = false;
+    if (got <= 0) break;
+    for (long at = 0; at < got && empty;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(buffer.data() + at);
+      empty = std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0;
+      at += entry->d_reclen;
     }
+    if (!empty) break;
   }
-  ::closedir(d);
-  return empty;
+  ::close(dir_fd);
+  return readable && empty;
 }
+
+namespace {
+
+// Descriptors of /proc files read again and again (/proc/stat at every trial's end and every
+// monitor tick), kept for the process's life: procfs makes the file anew at each read from offset 0,
+// so a pread sees what an open would, without the open and the close.
+int kept_proc_descriptor(const std::filesystem::path& path) {
+  static std::mutex mutex;
+  static std::map<std::string, int> kept;
+  const std::lock_guard lock(mutex);
+  const auto [it, added] = kept.try_emplace(path.string(), -1);
+  if (added || it->second < 0) it->second = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  return it->second;
+}
+
+}  // namespace
 
 std::optional<std::string> read_line(const std::filesystem::path& path) {
   // open and read rather than an ifstream: samplers read /proc/stat twice a trial, and the stream's
   // set-up (buffer, locale) cost more than the kernel's making of the file.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // The machine's own /proc files only: a process's (/proc/PID, /proc/self) go with it.
+  const std::string& p = path.native();
+  const bool proc = p.rfind("/proc/", 0) == 0 && p.size() > 6 && (p[6] < '0' || p[6] > '9') &&
+                    p.rfind("/proc/self/", 0) != 0 && p.rfind("/proc/thread-self/", 0) != 0;
+  const int fd = proc ? kept_proc_descriptor(path) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string line;
   std::array<char, 512> chunk{};
-  for (;;) {
-    const ssize_t got = ::read(fd, chunk.data(), chunk.size());
+  for (off_t at = 0;;) {
+    const ssize_t got = ::pread(fd, chunk.data(), chunk.size(), at);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
+    at += got;
     const std::string_view part(chunk.data(), static_cast<std::size_t>(got));
     const auto end = part.find('\n');
     line.append(part.substr(0, end));
     if (end != std::string_view::npos) break;
   }
-  ::close(fd);
+  if (!proc) ::close(fd);
   return text::trim(line);
 }
 

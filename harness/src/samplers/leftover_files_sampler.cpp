@@ -90,10 +90,13 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   std::uintmax_t tmp_files = 0;
   std::uintmax_t tmp_bytes = 0;
   std::error_code ec;
-  const auto tmp_status =
-      tmp_dir.empty() ? std::filesystem::file_status{} : std::filesystem::symlink_status(tmp_dir, ec);
-  if (std::filesystem::is_directory(tmp_status) && is_empty_dir(tmp_dir)) {
-    // Most trials leave their TMPDIR empty: one read of it, without the walk's set-up.
+  // Most trials leave their TMPDIR empty: one open and one read of it, without the walk's set-up (the
+  // open refuses a link or a file in its place, which the status below then tells apart).
+  const bool empty = !tmp_dir.empty() && is_empty_dir(tmp_dir);
+  const auto tmp_status = tmp_dir.empty() || empty ? std::filesystem::file_status{}
+                                                   : std::filesystem::symlink_status(tmp_dir, ec);
+  if (empty) {
+    // nothing left
   } else if (std::filesystem::is_directory(tmp_status)) {
     // Never follows a link (a trial may leave one to / in its TMPDIR), and an unreadable
     // subdirectory is skipped, not a reason to stop counting.

@@ -36,8 +36,8 @@ bool is_untouched_empty_dir(const std::filesystem::path& dir, const TrialTmpDirs
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};
-  const bool as_made = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
-                       st.st_gid == ::getegid() && (st.st_mode & 07777) == made_as.mode && st.st_nlink == 2;
+  const bool as_made = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == made_as.uid &&
+                       st.st_gid == made_as.gid && (st.st_mode & 07777) == made_as.mode && st.st_nlink == 2;
   const bool no_xattr = as_made && ::flistxattr(fd, nullptr, 0) == 0;
   if (!no_xattr || inode_flags(fd) != made_as.flags) {
     ::close(fd);
@@ -66,7 +66,7 @@ void TrialTmpDirs::make(const std::filesystem::path& trial_dir) {
   if (!made_as_) {
     const int fd = ::open(tmp.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
-    if (fd >= 0 && ::fstat(fd, &st) == 0) made_as_ = MadeAs{st.st_mode & 07777, inode_flags(fd)};
+    if (fd >= 0 && ::fstat(fd, &st) == 0) made_as_ = MadeAs{st.st_mode & 07777, inode_flags(fd), st.st_uid, st.st_gid};
     if (fd >= 0) ::close(fd);
   }
 }

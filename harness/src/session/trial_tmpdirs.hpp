@@ -37,6 +37,8 @@ class TrialTmpDirs {
   struct MadeAs {
     mode_t mode = 0;
     std::optional<long> flags;
+    uid_t uid = 0;  // the harness's, as the first one was made (its parent's group where that is setgid)
+    gid_t gid = 0;
   };
 
  private:
