@@ -22,7 +22,8 @@ bool valid_name(const std::string& name) {
 
 }  // namespace
 
-std::vector<RunFact> RunFacts::pick_up(const std::filesystem::path& run_dir, const std::set<std::string>& taken) {
+std::vector<RunFact> RunFacts::pick_up(const std::filesystem::path& run_dir,
+                                       const std::function<bool(const std::string&)>& taken) {
   std::vector<RunFact> found;
   const auto dir = run_dir / kRunFactsDir;
   std::error_code ec;
@@ -51,7 +52,7 @@ std::vector<RunFact> RunFacts::pick_up(const std::filesystem::path& run_dir, con
       refuse("its name is not [a-z][a-z0-9_]* of at most 63 characters");
       continue;
     }
-    if (taken.count(name) != 0) {
+    if (taken(name)) {
       refuse(fmt::format("the system info already has '{}'", name));
       continue;
     }

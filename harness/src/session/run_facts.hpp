@@ -6,6 +6,7 @@
 // file a child controls: a regular file, not through a link, 1 MiB at most, a JSON object, named
 // [a-z][a-z0-9_]* (63 characters at most), and never in place of a key the system info already has.
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -26,7 +27,10 @@ class RunFacts {
  public:
   // The facts in run_dir/run_facts not taken before; `taken` holds the system info's keys, so a fact
   // cannot replace one. What is refused is said in `refused`, once per file.
-  std::vector<RunFact> pick_up(const std::filesystem::path& run_dir, const std::set<std::string>& taken);
+  // `taken` says whether the system info already has a name; it is asked only about a file found
+  // (most trials find none, and the system info has dozens of keys).
+  std::vector<RunFact> pick_up(const std::filesystem::path& run_dir,
+                               const std::function<bool(const std::string&)>& taken);
   const std::vector<std::string>& refused() const { return refused_; }
 
  private:

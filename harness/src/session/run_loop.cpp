@@ -193,8 +193,7 @@ void RunLoop::run_step(const Step& step, const Step* next) {
 // What a method measured once per run about the machine (the CPU's FLOP peak) belongs to the run's
 // system info from then on (session/run_facts.hpp).
 void RunLoop::pick_up_run_facts() {
-  std::set<std::string> taken;
-  for (const auto& [key, value] : recorder_.run().info.system.items()) taken.insert(key);
+  const auto taken = [this](const std::string& name) { return recorder_.run().info.system.contains(name); };
   const std::size_t refused_before = run_facts_.refused().size();
   for (auto& fact : run_facts_.pick_up(run_dir_, taken)) {
     recorder_.add_system_entry(fact.name, std::move(fact.value));
