@@ -85,6 +85,26 @@ TEST(LaunchServer, OneLauncherRunsEveryMethodWithItsEnvironmentDirectoryAndExitS
   EXPECT_EQ(server.launcher_pid(), launcher) << "the same launcher serves every trial";
 }
 
+// Header, descriptor and payload go in one sendmsg; an environment larger than the socket's buffer
+// is sent on in pieces and arrives whole.
+TEST(LaunchServer, AnEnvironmentLargerThanTheSocketsBufferArrivesWhole) {
+  TempDir dir;
+  Log log(dir.path() / "perfzero.log");
+  LaunchServer server(PERFZERO_LAUNCH_BINARY);
+  // Five values of 100,000 bytes (the kernel takes at most 128 KiB a string), 500 KB in all.
+  ChildCommand command = shell("echo ${#PZ_BIG_1} ${#PZ_BIG_5} ${PZ_BIG_5#${PZ_BIG_5%?}}", dir.path());
+  for (int i = 1; i <= 5; ++i) {
+    std::string entry = "PZ_BIG_";
+    entry += std::to_string(i);
+    entry += '=';
+    entry.append(99'999, 'x');
+    entry += static_cast<char>('0' + i);
+    command.environment.push_back(std::move(entry));
+  }
+  EXPECT_EQ(run_to_end(server, command, log.fd).wait_status, 0);
+  EXPECT_EQ(log.text(), "100000 100000 5\n");
+}
+
 TEST(LaunchServer, PeakMemoryAndProcessCountCoverTheWholeTreeAndNotTheLauncherHistory) {
   TempDir dir;
   Log log(dir.path() / "perfzero.log");

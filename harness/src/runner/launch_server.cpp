@@ -139,10 +139,11 @@ bool LaunchServer::send_request(const ChildCommand& command, int log_fd) {
     char buffer[CMSG_SPACE(sizeof(int))];
     cmsghdr align;
   } control{};
-  iovec iov{&header, sizeof header};
+  // Header and payload in one call (the descriptor goes with the header's first byte).
+  iovec iov[2] = {{&header, sizeof header}, {const_cast<char*>(payload.data()), payload.size()}};
   msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
+  msg.msg_iov = iov;
+  msg.msg_iovlen = 2;
   msg.msg_control = control.buffer;
   msg.msg_controllen = sizeof control.buffer;
   cmsghdr* c = CMSG_FIRSTHDR(&msg);
@@ -155,10 +156,15 @@ bool LaunchServer::send_request(const ChildCommand& command, int log_fd) {
     n = ::sendmsg(socket_, &msg, MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
   if (n <= 0) return false;
-  // A short first send leaves the rest of the header to go as plain bytes.
-  const auto* rest = reinterpret_cast<const char*>(&header) + n;
-  return send_all(socket_, rest, sizeof header - static_cast<std::size_t>(n)) &&
-         send_all(socket_, payload.data(), payload.size());
+  // A short first send (a large environment) leaves the rest to go as plain bytes.
+  auto sent = static_cast<std::size_t>(n);
+  if (sent < sizeof header) {
+    const auto* rest = reinterpret_cast<const char*>(&header) + sent;
+    if (!send_all(socket_, rest, sizeof header - sent)) return false;
+    sent = sizeof header;
+  }
+  const std::size_t payload_sent = sent - sizeof header;
+  return send_all(socket_, payload.data() + payload_sent, payload.size() - payload_sent);
 }
 
 pid_t LaunchServer::start(const ChildCommand& command, int log_fd) {
