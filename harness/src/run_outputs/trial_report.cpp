@@ -1,5 +1,6 @@
 #include "run_outputs/trial_report.hpp"
 
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -116,9 +117,12 @@ class TrialReportReporter : public Reporter {
       info_ = std::make_shared<const results::RunInfo>(run.info);
       info_edits_ = run.info.edits;
     }
+    // A case's heading (all but its trials) does not change during the run: copied once per case.
+    auto& heading = headings_[c.name];
+    if (!heading) heading = std::make_shared<const results::Case>(results::case_heading(c));
     results::write_trial_file(artifacts, artifacts.dir / files::kReportFile,
-                              [info = info_, heading = results::case_heading(c), trial = t, dir = artifacts.dir] {
-                                return text_of(build_trial_report(*info, heading, trial, dir));
+                              [info = info_, heading, trial = t, dir = artifacts.dir] {
+                                return text_of(build_trial_report(*info, *heading, trial, dir));
                               });
   }
 
@@ -141,6 +145,7 @@ class TrialReportReporter : public Reporter {
  private:
   std::shared_ptr<const results::RunInfo> info_;
   std::uint64_t info_edits_ = 0;
+  std::map<std::string, std::shared_ptr<const results::Case>> headings_;
 
   static std::string text_of(const nlohmann::json& report) { return dump_json(report, 2) + "\n"; }
   static void write(const nlohmann::json& report, const std::filesystem::path& dir) {
