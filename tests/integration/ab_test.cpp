@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "../unit/temp_dir.hpp"
@@ -161,6 +163,32 @@ TEST(Ab, ACommandThatAlwaysFailsStopsEarlyAsMissing) {
       << doc.dump();
 }
 
+// The gate (compare/gate.hpp): a candidate that measured nothing fails it, whatever the baseline did
+// (issue 37: `ab --baseline /bin/true --candidate /bin/false` said "1 missing on one side", exit 0).
+TEST(Ab, ACandidateThatAlwaysFailsFailsTheGateUnlessMissingIsAccepted) {
+  TempDir dir;
+  const auto f = run_perfzero({"ab", "--baseline", "/bin/true", "--candidate", "/bin/false", "--output_dir=ab",
+                               "--warmup_trials=0", "--junit=ab.xml"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
+  EXPECT_NE(f.out.find("gate: failed (exit 1): 1 with no measurement from the candidate"), std::string::npos) << f.out;
+  std::ifstream xml(dir.path() / "ab.xml");
+  const std::string junit((std::istreambuf_iterator<char>(xml)), {});
+  EXPECT_NE(junit.find("failures=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("skipped=\"0\""), std::string::npos) << junit;
+  const auto accepted = run_perfzero({"ab", "--baseline", "/bin/true", "--candidate", "/bin/false", "--output_dir=ab2",
+                                      "--warmup_trials=0", "--pass_on=missing", "--format=json"},
+                                     dir.path());
+  EXPECT_EQ(accepted.exit_code, 0) << accepted.out << accepted.err;
+  const auto doc = nlohmann::json::parse(accepted.out);
+  EXPECT_EQ(doc.at("gate").at("status"), "passed") << doc.dump();
+  EXPECT_EQ(doc.at("gate").at("no_measurement"), 1) << doc.dump();
+  EXPECT_EQ(row(doc, "wall_time").at("gate"), "no measurement") << doc.dump();
+  const auto bad = run_perfzero({"ab", "--baseline", "true", "--candidate", "true", "--pass_on=maybe"}, dir.path());
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--pass_on"), std::string::npos) << bad.err;
+}
+
 TEST(Ab, ASpentTimeBudgetLeavesUndecidedMetricsUnknown) {
   TempDir dir;
   // The same command on both sides, sleeping 10 to 90 ms at random, with a budget of a second:
@@ -172,8 +200,11 @@ TEST(Ab, ASpentTimeBudgetLeavesUndecidedMetricsUnknown) {
   const auto f = run_perfzero({"ab", "--baseline", random_sleep, "--candidate", random_sleep, "--format=json",
                                "--output_dir=ab", "--max_time=1s", "--warmup_trials=0", "--alpha=0.001"},
                               dir.path());
-  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  // Undecided is neither a pass nor a failure: its own exit status, said on stderr beside the JSON.
+  EXPECT_EQ(f.exit_code, 5) << f.out << f.err;
+  EXPECT_NE(f.err.find("gate: undecided (exit 5)"), std::string::npos) << f.err;
   const auto doc = nlohmann::json::parse(f.out);
+  EXPECT_EQ(doc.at("gate").at("status"), "undecided") << doc.dump();
   EXPECT_EQ(row(doc, "wall_time").at("verdict"), "unknown") << doc.dump();
   EXPECT_NE(doc.at("design").get<std::string>().find("--max_time"), std::string::npos) << doc.at("design");
   EXPECT_NE(f.err.find("unknown: the budget"), std::string::npos) << f.err;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "../unit/temp_dir.hpp"
@@ -152,6 +154,44 @@ TEST_F(Compare, AnUnwritableExtraFileIsExit4) {
   EXPECT_EQ(f.exit_code, 4) << f.err;
   EXPECT_TRUE(contains(f.err, "compare: cannot write ")) << f.err;
   EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+}
+
+}  // namespace
+}  // namespace perfzero::testing::compare_test
+
+namespace perfzero::testing::compare_test {
+namespace {
+
+// The gate (compare/gate.hpp, issue 37): a candidate whose method always fails measured nothing, and
+// fails the gate ("8 missing", exit 0 before), in every output; --pass_on=missing accepts it.
+TEST(CompareGate, ACandidateWhoseMethodAlwaysFailsFailsTheGate) {
+  TempDir dir;
+  const auto suite = [&](const char* name, const char* program) {
+    return dir.write(name, fmt::format("defaults: {{trials: 4, warmup_trials: 0}}\n"
+                                       "methods:\n  - {{name: step, command: [{}], output: none}}\n",
+                                       program));
+  };
+  ASSERT_EQ(run_perfzero({"--config=" + suite("a.yaml", "/bin/true").string(), "--output_dir=a"}, dir.path()).exit_code,
+            0);
+  ASSERT_EQ(run_perfzero({"--config=" + suite("b.yaml", "/bin/false").string(), "--output_dir=b"}, dir.path()).exit_code,
+            1);
+  const auto a = (dir.path() / "a").string();
+  const auto b = (dir.path() / "b").string();
+  const auto text = run_perfzero({"compare", a, b, "--junit=gate.xml"}, dir.path());
+  EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+  EXPECT_TRUE(contains(text.out, "gate: failed (exit 1):")) << text.out;
+  EXPECT_TRUE(contains(text.out, "with no measurement from the candidate")) << text.out;
+  std::ifstream xml(dir.path() / "gate.xml");
+  const std::string junit((std::istreambuf_iterator<char>(xml)), {});
+  EXPECT_TRUE(contains(junit, "skipped=\"0\"")) << junit;
+  EXPECT_TRUE(contains(junit, "<failure message=\"no measurement: step: wall_time missing")) << junit;
+  const auto json = run_perfzero({"compare", a, b, "--format=json"}, dir.path());
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+  EXPECT_TRUE(contains(json.err, "gate: failed (exit 1)")) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out).at("gate").at("status"), "failed") << json.out;
+  EXPECT_EQ(run_perfzero({"compare", a, b, "--pass_on=missing"}, dir.path()).exit_code, 0);
+  // The other way round the candidate measured and the baseline did not: nothing to hold it to.
+  EXPECT_EQ(run_perfzero({"compare", b, a}, dir.path()).exit_code, 0);
 }
 
 }  // namespace

@@ -109,7 +109,9 @@ methods:
   EXPECT_NE(busy.out.find("trials disturbed"), std::string::npos) << busy.out;
   const auto f =
       run_perfzero({"compare", (dir.path() / "a").string(), (dir.path() / "b").string(), "--format=json"}, dir.path());
-  EXPECT_EQ(f.exit_code, 0) << f.out << f.err;
+  // Undecided, not passed (issue 37: an unreliable comparison exited 0, so a busy runner's gate was open).
+  EXPECT_EQ(f.exit_code, 5) << f.out << f.err;
+  EXPECT_NE(f.err.find("gate: undecided (exit 5)"), std::string::npos) << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   int disturbed = 0;
   for (const auto& r : doc["results"]) {
@@ -164,7 +166,8 @@ TEST(UnderLoad, AbAaSessionsWithAFlickeringLoadNeverSaySlowerOrFaster) {
         run_perfzero({"ab", "--baseline", spin_command(4000), "--candidate", spin_command(4000), "--max_trials=40",
                       "--max_time=60s", "--alpha=0.001", "--format=json", "--output_dir=ab"},
                      dir.path());
-    ASSERT_EQ(f.exit_code, 0) << "session " << session << ": " << f.out << f.err;
+    // Passed, or undecided when the budget ended it first (exit 5); never failed.
+    ASSERT_TRUE(f.exit_code == 0 || f.exit_code == 5) << "session " << session << ": " << f.out << f.err;
     const auto doc = nlohmann::json::parse(f.out);
     for (const auto& r : doc["results"]) {
       if (!r["gated"].get<bool>()) continue;

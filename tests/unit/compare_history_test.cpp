@@ -31,7 +31,9 @@ std::vector<results::Run> history(Direction direction = Direction::lower_is_bett
   std::vector<results::Run> runs;
   for (int i = 0; i < 10; ++i) {
     const double centre = 100.0 + ((i * 7) % 5 - 2) * 0.5;
-    runs.push_back(run_with("h" + std::to_string(i), {centre - 0.2, centre, centre + 0.2}, direction));
+    std::string name = "h";  // appended: GCC 12's -Wrestrict misfires on "h" + std::to_string(i) at -O3
+    name += std::to_string(i);
+    runs.push_back(run_with(name, {centre - 0.2, centre, centre + 0.2}, direction));
   }
   return runs;
 }
@@ -69,7 +71,11 @@ TEST(HistoryCompare, DirectionAndMinimumChangeApply) {
   EXPECT_EQ(row(faster, "time").verdict, Verdict::faster);
   // Far outside a very quiet history, but only 2 %: below the minimum change that matters.
   std::vector<results::Run> quiet;
-  for (int i = 0; i < 5; ++i) quiet.push_back(run_with("q" + std::to_string(i), {100.0 + i * 0.01}));
+  for (int i = 0; i < 5; ++i) {
+    std::string name = "q";
+    name += std::to_string(i);
+    quiet.push_back(run_with(name, {100.0 + i * 0.01}));
+  }
   const RunComparison small = compare_with_history(run_medians(quiet, false), run_with("c", {102}), {}, 5.0);
   EXPECT_EQ(row(small, "time").verdict, Verdict::below_threshold);
   EXPECT_NE(row(small, "time").reason.find("smaller than 5.0%"), std::string::npos) << row(small, "time").reason;

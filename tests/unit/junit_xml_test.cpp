@@ -47,11 +47,13 @@ TEST(JunitXml, HostileNamesStayValidXmlAndReadBackAsText) {
   EXPECT_EQ(validate(dir, write_suite("empty", {}, 0)), "");
 }
 
-TEST(JunitXml, ACompareReportGivesOneCasePerRowWithSlowerGatedRowsFailing) {
+// Each row as the gate takes it (compare/gate.hpp): a gated slowdown, a candidate that measured
+// nothing and an undecided row fail; nothing is "skipped", which CI systems count as no failure.
+TEST(JunitXml, ACompareReportGivesOneCasePerRowAsTheGateTakesItAndSkipsNone) {
   if (!have_xmllint()) GTEST_SKIP() << "xmllint (Debian's libxml2-utils) is not installed";
   testing::TempDir dir;
   compare::RunComparison report;
-  const auto row = [](const char* metric, compare::Verdict v, bool gated) {
+  const auto row = [](const char* metric, compare::Verdict v, bool gated, int candidate_trials = 5) {
     compare::MetricComparison m;
     m.case_name = "fam.A.one";
     m.metric = metric;
@@ -60,15 +62,28 @@ TEST(JunitXml, ACompareReportGivesOneCasePerRowWithSlowerGatedRowsFailing) {
     m.gated = gated;
     m.change = 0.12;
     m.baseline.median = 10;
+    m.baseline.succeeded = 5;
     m.candidate.median = 11.2;
+    m.candidate.succeeded = candidate_trials;
     return m;
   };
-  report.rows = {row("wall_time", compare::Verdict::slower, true), row("cycles", compare::Verdict::slower, false),
-                 row("rate", compare::Verdict::same, true), row("gone", compare::Verdict::missing, true)};
+  compare::MetricComparison new_case = row("new", compare::Verdict::missing, true);
+  new_case.baseline.succeeded = 0;
+  report.rows = {row("wall_time", compare::Verdict::slower, true),  row("cycles", compare::Verdict::slower, false),
+                 row("rate", compare::Verdict::same, true),         row("gone", compare::Verdict::missing, true, 0),
+                 row("noisy", compare::Verdict::too_noisy, true),  new_case};
   const std::string xml = compare::to_junit(report, "perfzero compare");
   EXPECT_EQ(validate(dir, xml), "");
-  EXPECT_NE(xml.find("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("tests=\"6\" failures=\"3\" errors=\"0\" skipped=\"0\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<failure message=\"fam.A.one: wall_time slower +12.0%"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"no measurement: fam.A.one: gone missing"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"undecided: fam.A.one: noisy too noisy"), std::string::npos) << xml;
+  // --pass_on=undecided,missing: only the slowdown is left failing.
+  report.settings.pass_on = {true, true};
+  const std::string accepting = compare::to_junit(report, "perfzero compare");
+  EXPECT_EQ(validate(dir, accepting), "");
+  EXPECT_NE(accepting.find("tests=\"6\" failures=\"1\" errors=\"0\" skipped=\"0\""), std::string::npos)
+      << accepting;
 }
 
 }  // namespace

@@ -85,6 +85,7 @@ class Session {
     settings_.min_change = options.min_change;
     settings_.alpha = options.alpha;
     settings_.metrics = options.metrics;
+    settings_.pass_on = {options.pass_on.undecided, options.pass_on.missing};
     settings_.use_flagged = true;
   }
 
@@ -206,6 +207,12 @@ class Session {
   double seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
   static double seconds_of(std::chrono::milliseconds d) { return std::chrono::duration<double>(d).count(); }
 
+  static int succeeded_trials(const session::RunSession& side, std::size_t c) {
+    const auto& trials = side.run().cases[c].trials;
+    return static_cast<int>(std::count_if(trials.begin(), trials.end(),
+                                          [](const results::Trial& t) { return t.outcome == Outcome::succeeded; }));
+  }
+
   void give_up_if_failing(std::size_t c) {
     for (const session::RunSession* side : {a_.get(), b_.get()}) {
       const auto& trials = side->run().cases[c].trials;
@@ -218,6 +225,10 @@ class Session {
         row.case_name = baseline_.plan[c].name;
         row.metric = compare::kWallTimeRow;
         row.verdict = compare::Verdict::missing;
+        // What each side measured: the gate fails a candidate that measured nothing (compare/gate.hpp),
+        // and holds nothing against one whose baseline did.
+        row.baseline.succeeded = succeeded_trials(*a_, c);
+        row.candidate.succeeded = succeeded_trials(*b_, c);
         row.reason =
             fmt::format("no {} trial succeeded in {}: {}", side == a_.get() ? "baseline" : "candidate", trials.size(),
                         trials.front().detail.empty() ? to_string(trials.front().outcome) : trials.front().detail);
@@ -287,7 +298,7 @@ class Session {
         compare::MetricComparison row;
         row.case_name = baseline_.plan[c].name;
         row.metric = compare::kWallTimeRow;
-        row.verdict = compare::Verdict::missing;
+        row.verdict = compare::Verdict::unknown;  // the budget ended the session first: undecided
         row.reason = "no pair was run";
         state.rows = {row};
       }

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/compare_options.hpp"
+
 namespace perfzero::cli {
 
 // What the two sides are: exactly one kind is given.
@@ -25,6 +27,7 @@ struct AbOptions {
   double min_change = 0.05;
   double alpha = 0.05;
   std::string metrics;  // a regular expression: the gated metrics; empty: wall time and main metrics
+  GatePassOn pass_on;   // --pass_on
   int max_pairs = 100;
   std::chrono::milliseconds max_time{std::chrono::minutes(10)};
   int warmup_trials = 1;

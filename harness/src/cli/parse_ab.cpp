@@ -87,6 +87,7 @@ void add_judging_flags(CLI::App& app, AbOptions& out, double& min_change_pct, Ra
                  "wall time and each method's main rate metric)")
       ->type_name("RE")
       ->group(group);
+  add_pass_on_flag(app, out.pass_on, group);
   app.add_option("--max_trials", out.max_pairs, "The most pairs per method (default 100)")
       ->check(CLI::Range(2, 100000))
       ->type_name("N")
@@ -201,8 +202,10 @@ std::optional<std::string> parse_ab_flags(int argc, const char* const* argv, AbO
       "Runs a baseline and a candidate interleaved in one session (pairs in ABBA order, so drift and a load that "
       "comes and goes hit both) and adds pairs until every gated metric is decided - slower or faster beyond "
       "--min_change, or equivalent within it - or the budget (--max_trials pairs, --max_time) is spent. Prints "
-      "compare's table; both runs are kept. Exit 0 when no gated metric is slower, 1 when one is, 2 for bad flags, "
-      "4 when an output cannot be written, 128+N when stopped by signal N.",
+      "compare's table; both runs are kept. Exit status (the gate, as compare's): 0 passed; 1 failed: a gated "
+      "metric slower, or one the candidate measured nothing for (its command failed); 5 undecided: the budget ran "
+      "out first (--pass_on accepts either); 2 bad flags; 4 an output that cannot be written; 128+N stopped by "
+      "signal N.",
       "perfzero ab"};
   app.get_formatter()->column_width(34);
   RawSides raw;

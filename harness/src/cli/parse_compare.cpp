@@ -43,9 +43,26 @@ void add_threshold_flags(CLI::App& app, CompareOptions& out, double& min_change_
                  "on a busy runner); every row is still shown")
       ->type_name("RE")
       ->group(group);
+  add_pass_on_flag(app, out.pass_on, group);
 }
 
 }  // namespace
+
+void add_pass_on_flag(CLI::App& app, GatePassOn& out, const std::string& group) {
+  app.add_option_function<std::vector<std::string>>(
+         "--pass_on",
+         [&out](const std::vector<std::string>& kinds) {
+           for (const auto& kind : kinds) {
+             (kind == "undecided" ? out.undecided : out.missing) = true;
+           }
+         },
+         "What the gate accepts besides a decided row that is not slower: undecided (too noisy, unreliable, unknown "
+         "rows exit 0, not 5), missing (rows the candidate measured nothing for exit 0, not 1); comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"undecided", "missing"}))
+      ->type_name("KINDS")
+      ->group(group);
+}
 
 void check_metrics_pattern(const std::string& flag, const std::string& pattern) {
   try {
@@ -84,9 +101,10 @@ std::optional<std::string> parse_compare_flags(int argc, const char* const* argv
   CLI::App app{
       "Compares two runs per method and metric: the change in median with a 95% bootstrap interval, a "
       "Mann-Whitney U p-value and a verdict (faster, slower, same, below threshold, equivalent, changed, too noisy, "
-      "unreliable, missing). Trials flagged as disturbed (host busy, GPU throttled) are left out. Exit 1 when a gated "
-      "metric is significantly slower beyond --min_change, 0 otherwise, 2 for bad flags or unreadable runs, 4 when "
-      "--markdown or --json cannot be written.",
+      "unreliable, missing). Trials flagged as disturbed (host busy, GPU throttled) are left out. Exit status (the "
+      "gate): 0 passed; 1 failed: a gated metric significantly slower beyond --min_change, or one the candidate "
+      "measured nothing for; 5 undecided: a gated metric too noisy or unreliable to decide (--pass_on accepts "
+      "either); 2 bad flags or unreadable runs; 4 an output that cannot be written.",
       "perfzero compare"};
   app.get_formatter()->column_width(30);
   std::vector<std::string> runs;

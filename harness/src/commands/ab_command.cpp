@@ -15,6 +15,7 @@
 #include "common/text.hpp"
 #include "compare/comparison_output.hpp"
 #include "compare/formats.hpp"
+#include "compare/gate.hpp"
 #include "runner/outcome_classifier.hpp"
 #include "session/output_dir.hpp"
 
@@ -72,7 +73,7 @@ int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog) {
     return exit_code_for_signal(*outcome.stop);
   }
   if (outcome.unwritten || !written) return to_int(ExitCode::output_unwritable);
-  return to_int(outcome.report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+  return compare::gate(outcome.report).exit_status;
 }
 
 }  // namespace perfzero::commands

@@ -12,6 +12,7 @@
 #include "compare/compare_runs.hpp"
 #include "compare/comparison_output.hpp"
 #include "compare/formats.hpp"
+#include "compare/gate.hpp"
 #include "compare/history_compare.hpp"
 #include "history/run_id_prefix.hpp"
 #include "history/store.hpp"
@@ -30,6 +31,7 @@ compare::Settings settings_of(const cli::CompareOptions& o) {
   s.seed = o.seed;
   s.use_flagged = o.use_flagged;
   s.metrics = o.metrics;
+  s.pass_on = {o.pass_on.undecided, o.pass_on.missing};
   return s;
 }
 
@@ -60,13 +62,13 @@ void write_extra(const std::string& path, const std::string& text) {
   }
 }
 
-// Prints the comparison as asked (and writes the extra files); exit 1 on a slowdown.
+// Prints the comparison as asked (and writes the extra files); the exit status is the gate's (compare/gate.hpp).
 int print_comparison(const compare::RunComparison& report, const cli::CompareOptions& options) {
   write_extra(options.markdown_file, compare::to_markdown(report));
   write_extra(options.json_file, compare::to_json_text(report));
   write_extra(options.junit_file, compare::to_junit(report, "perfzero compare"));
   if (!compare::print_report(report, options.format, options.colour)) return to_int(ExitCode::output_unwritable);
-  return to_int(report.regression() ? ExitCode::some_not_succeeded : ExitCode::all_succeeded);
+  return compare::gate(report).exit_status;
 }
 
 // The candidate against the last --last runs of --label in the results history.

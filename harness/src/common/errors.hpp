@@ -12,6 +12,7 @@ enum class ExitCode : int {
   usage_or_config = 2,      // bad flag, bad value, bad suite, unknown command: nothing ran
   internal_error = 3,       // a harness bug (perfzero-launch missing, an unexpected exception)
   output_unwritable = 4,    // the output directory refused a write (full, read-only, missing, name too long)
+  undecided = 5,            // compare, ab: a gated row could not be decided (too noisy, unreliable, unknown)
   stopped_by_signal = 128,  // base: a run stopped by signal N exits 128 + N, as shells report it
 };
 

@@ -29,6 +29,12 @@ std::string_view to_string(Verdict v);
 // Every verdict, in the order the counts are printed.
 const std::vector<Verdict>& all_verdicts();
 
+// --pass_on: what the gate accepts besides a decided, not slower row (compare/gate.hpp).
+struct PassOn {
+  bool undecided = false;  // too noisy, unreliable, unknown: exit 0 instead of 5
+  bool missing = false;    // a candidate that measured nothing: exit 0 instead of 1
+};
+
 struct Settings {
   double min_change = 0.05;  // relative change of the median that matters
   double alpha = 0.05;       // significance level of the Mann-Whitney U test
@@ -37,6 +43,7 @@ struct Settings {
   std::uint64_t seed = 1;    // the bootstrap's seed: the same runs give the same output
   bool use_flagged = false;  // judge disturbed trials too (--use_flagged)
   std::string metrics;       // --metrics: a regular expression; the rows whose metric it finds gate the exit code
+  PassOn pass_on;
 };
 
 struct Side {

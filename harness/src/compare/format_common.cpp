@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compare/formats.hpp"
+#include "compare/gate.hpp"
 
 namespace perfzero::compare {
 
@@ -57,7 +58,8 @@ std::string advice(const RunComparison& report) {
         "--use_flagged.\n",
         n);
   }
-  if (report.settings.use_flagged) {
+  // ab judges pairs, whose two trials share what disturbed them: no flag of the user's was at work.
+  if (report.settings.use_flagged && report.design.empty()) {
     const bool any = std::any_of(report.rows.begin(), report.rows.end(),
                                  [](const auto& r) { return r.baseline.disturbed + r.candidate.disturbed > 0; });
     if (any) out += "--use_flagged: disturbed trials (host busy, GPU throttled) were judged as measurements.\n";
@@ -70,7 +72,7 @@ std::string advice(const RunComparison& report) {
         "run longer to decide them.\n",
         n);
   }
-  return out;
+  return out + gate_line(report);
 }
 
 }  // namespace perfzero::compare

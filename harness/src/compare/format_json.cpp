@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/formats.hpp"
+#include "compare/gate.hpp"
 
 namespace perfzero::compare {
 
@@ -50,12 +51,14 @@ std::string to_json_text(const RunComparison& report) {
                     {"z_score", optional_number(r.z_score)},
                     {"pairs", r.pairs ? json(*r.pairs) : json(nullptr)},
                     {"gated", r.gated},
+                    {"gate", std::string(to_string(row_gate(r)))},
                     {"verdict", std::string(to_string(r.verdict))},
                     {"reason", r.reason}});
   }
   json counts = json::object();
   for (const Verdict v : all_verdicts()) counts[std::string(to_string(v))] = report.count(v);
-  const json doc = {{"compare_version", 2},
+  const GateResult g = gate(report);
+  const json doc = {{"compare_version", 3},
                     {"baseline", label_json(report.baseline)},
                     {"candidate", label_json(report.candidate)},
                     {"settings",
@@ -65,9 +68,17 @@ std::string to_json_text(const RunComparison& report) {
                       {"bootstrap_resamples", report.settings.resamples},
                       {"seed", report.settings.seed},
                       {"use_flagged", report.settings.use_flagged},
-                      {"metrics", report.settings.metrics.empty() ? json(nullptr) : json(report.settings.metrics)}}},
+                      {"metrics", report.settings.metrics.empty() ? json(nullptr) : json(report.settings.metrics)},
+                      {"pass_on",
+                       {{"undecided", report.settings.pass_on.undecided}, {"missing", report.settings.pass_on.missing}}}}},
                     {"design", report.design.empty() ? json(nullptr) : json(report.design)},
                     {"regression", report.regression()},
+                    {"gate",
+                     {{"status", std::string(to_string(g.status))},
+                      {"exit_status", g.exit_status},
+                      {"slower", g.slower},
+                      {"no_measurement", g.no_measurement},
+                      {"undecided", g.undecided}}},
                     {"counts", counts},
                     {"results", rows}};
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -3,6 +3,7 @@
 
 #include "common/junit_xml.hpp"
 #include "compare/formats.hpp"
+#include "compare/gate.hpp"
 
 namespace perfzero::compare {
 
@@ -17,12 +18,14 @@ std::string to_junit(const RunComparison& report, const std::string& suite_name)
         fmt::format("{}: {} {} {}, median {} -> {} {}, {}{}", m.case_name, m.metric, verdict_text(m), percent(m.change),
                     number(m.baseline.median), number(m.candidate.median), m.unit, significance(m),
                     m.reason.empty() ? "" : " (" + m.reason + ")");
-    tc.output = figures + ", interval " + interval(m);
-    if (m.verdict == Verdict::slower && m.gated) {
-      tc.failure = figures + ", interval " + interval(m);
-    } else if (m.verdict == Verdict::missing || m.verdict == Verdict::unknown || m.verdict == Verdict::too_noisy ||
-               m.verdict == Verdict::unreliable) {
-      tc.skipped = figures;
+    // Each row as the gate takes it (compare/gate.hpp), never "skipped": a CI system counts a skipped
+    // test as no failure, and an undecided row or a candidate that measured nothing is not a pass.
+    const RowGate g = row_gate(m);
+    tc.output = fmt::format("{}, interval {}; gate: {}", figures, interval(m), to_string(g));
+    if (fails_gate(m, report.settings.pass_on)) {
+      // A slowdown's figures say what it is; the other failures say which kind first.
+      tc.failure = g == RowGate::slower ? fmt::format("{}, interval {}", figures, interval(m))
+                                        : fmt::format("{}: {}, interval {}", to_string(g), figures, interval(m));
     }
     cases.push_back(std::move(tc));
   }
