@@ -129,6 +129,24 @@ TEST(ReportEstimate, APlannedSuiteIsPricedFromTheHistoryElseFromItsTimeouts) {
   EXPECT_NE(text.find("Every figure is an estimate"), std::string::npos) << text;
 }
 
+// Every shipped suite that `validate` accepts is estimated too, built-in methods included (issue 37:
+// "no installed worker runs sanity.Sanity.benchmark_noop" for cpu_smoke.yaml, exit 2).
+TEST(ReportEstimate, EveryShippedSuiteThatValidatesIsEstimated) {
+  TempDir dir;
+  int estimated = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSourceDir / "benchmarks" / "suites")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string suite = entry.path().string();
+    if (run_perfzero({"validate", suite}, dir.path()).exit_code != 0) continue;  // a worker not built here
+    const auto f = run_perfzero({"report", "--estimate", suite, "--shapes", "c7i.large", "--catalog=" + kCatalog},
+                                dir.path());
+    EXPECT_EQ(f.exit_code, 0) << suite << "\n" << f.out << f.err;
+    EXPECT_NE(f.out.find("| c7i.large | aws |"), std::string::npos) << suite << "\n" << f.out;
+    ++estimated;
+  }
+  EXPECT_GE(estimated, 3) << "cpu_smoke, cpu_standard and peer_comparison validate on any build";
+}
+
 TEST(ReportEstimate, BadFlagsAreOneLineUsageErrors) {
   TempDir dir;
   const std::string s = suite(dir).string();

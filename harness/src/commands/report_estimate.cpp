@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "commands/suite_plan_inputs.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "config/plan_builder.hpp"
@@ -30,9 +31,8 @@ namespace fs = std::filesystem;
 
 std::vector<fleet_report::PlannedWork> planned_work(const std::string& suite_file) {
   method_catalog::LazyCatalog catalog(stderr);
-  const config::RegistrySource registry = [&catalog]() -> const Registry& { return catalog.get().registry(); };
-  config::PlanInputs inputs = config::installed_plan_inputs(catalog.learned_or_empty());
-  inputs.suites.push_back(config::load_suite(suite_file, registry));
+  // The suite first (suite_plan_inputs): inputs made before it knew no built-in method (issue 37).
+  const config::PlanInputs inputs = suite_plan_inputs(suite_file, catalog);
   std::vector<fleet_report::PlannedWork> out;
   for (const auto& c : engines::build_checked_plan(inputs)) {
     out.push_back({c.name, c.trials + c.warmup_trials, static_cast<double>(c.timeout.count()) / 1000.0});

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "commands/suite_plan_inputs.hpp"
 #include "common/errors.hpp"
 #include "common/install_layout.hpp"
 #include "config/plan_builder.hpp"
@@ -40,13 +41,10 @@ PlanSize size_of(const std::vector<config::PlannedCase>& plan) {
 // Each suite on its own, as `perfzero --config=SUITE --dry_run` would plan it; every broken suite
 // is reported, not only the first.
 int validate_suites(const cli::ValidateOptions& options, method_catalog::LazyCatalog& catalog) {
-  const config::RegistrySource registry = [&catalog]() -> const Registry& { return catalog.get().registry(); };
   int broken = 0;
   for (const auto& file : options.suites) {
     try {
-      auto suite = config::load_suite(file, registry);
-      config::PlanInputs inputs = config::installed_plan_inputs(catalog.learned_or_empty());
-      inputs.suites.push_back(std::move(suite));
+      config::PlanInputs inputs = suite_plan_inputs(file, catalog);
       const auto plan = engines::build_checked_plan(inputs);
       config::collect_comparisons(inputs.suites, plan);
       const PlanSize s = size_of(plan);
