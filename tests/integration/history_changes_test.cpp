@@ -28,6 +28,70 @@ ScopedEnv no_ci_variables() {
                    {"CIRCLE_BRANCH", ""},   {"GIT_BRANCH", ""}};
 }
 
+// Every trial of a run flagged host_busy, as a busy machine flags them.
+void flag_every_trial(const std::filesystem::path& run) {
+  std::ifstream in(run / "journal.ndjson");
+  ASSERT_TRUE(in) << run;
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    auto event = nlohmann::json::parse(line);
+    if (event.value("event", "") == "trial") event["trial"]["flags"] = {"host_busy"};
+    out += event.dump() + "\n";
+  }
+  in.close();
+  std::ofstream(run / "journal.ndjson", std::ios::trunc) << out;
+}
+
+// Issue 37: with every trial flagged, `history changes` said "0 change point(s) in 0 of 0 series",
+// `history site` "No series" (and had no --use_flagged), `compare --history` "missing": each now says
+// what the flags left out, and --use_flagged judges them.
+TEST(HistoryChanges, RunsEveryTrialOfWhichWasDisturbedAreCountedAndUseFlaggedJudgesThem) {
+  const auto env = no_ci_variables();
+  TempDir dir;
+  const std::string db = (dir.path() / "h.sqlite").string();
+  const auto dirs = planted_history(dir, 12, 6, "busy");
+  for (const auto& d : dirs) flag_every_trial(dir.path() / d);
+  ASSERT_EQ(ingest(dirs, db, dir.path()).exit_code, 0);
+  const auto left = run_perfzero({"history", "changes", "--db=" + db, "--metric=^slept_ms$", "--format=json"}, dir.path());
+  ASSERT_EQ(left.exit_code, 0) << left.err;
+  EXPECT_EQ(nlohmann::json::parse(left.out)["series"], 0) << left.out;
+  EXPECT_TRUE(contains(left.err, "12 point(s) of 12 run(s) left out: every one of their 72 trial(s) was disturbed"))
+      << left.err;
+  EXPECT_TRUE(contains(left.err, "--use_flagged judges them")) << left.err;
+  const auto judged = run_perfzero(
+      {"history", "changes", "--db=" + db, "--metric=^slept_ms$", "--format=json", "--use_flagged"}, dir.path());
+  ASSERT_EQ(judged.exit_code, 0) << judged.err;
+  EXPECT_EQ(nlohmann::json::parse(judged.out)["series"], 1) << judged.out;
+  EXPECT_EQ(nlohmann::json::parse(judged.out)["changes"].size(), 1U) << judged.out;
+  EXPECT_FALSE(contains(judged.err, "left out")) << judged.err;
+
+  const auto site = run_perfzero({"history", "site", "--db=" + db, "--out=site", "--no_catalog"}, dir.path());
+  ASSERT_EQ(site.exit_code, 0) << site.err;
+  const std::string index = slurp(dir.path() / "site" / "index.html");
+  EXPECT_TRUE(contains(index, "No series: ")) << index;
+  EXPECT_TRUE(contains(index, "run(s) left out: every one of their")) << index;
+  const auto drawn =
+      run_perfzero({"history", "site", "--db=" + db, "--out=site2", "--no_catalog", "--use_flagged"}, dir.path());
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_FALSE(contains(slurp(dir.path() / "site2" / "index.html"), "No series")) << "--use_flagged draws them";
+
+  // A quiet candidate against a history whose every run was disturbed: unreliable (undecided, exit 5).
+  clear_trial_flags(dir.path() / "base");
+  const auto compared = run_perfzero({"compare", "--history=" + db, "--label=busy", (dir.path() / "base").string(),
+                                      "--metrics=^slept_ms$", "--format=json"},
+                                     dir.path());
+  EXPECT_EQ(compared.exit_code, 5) << compared.out << compared.err;
+  bool found = false;
+  const auto doc = nlohmann::json::parse(compared.out);
+  for (const auto& r : doc["results"]) {
+    if (r["metric"] != "slept_ms") continue;
+    found = true;
+    EXPECT_EQ(r["verdict"], "unreliable") << r.dump();
+    EXPECT_TRUE(contains(r["reason"].get<std::string>(), "run(s) in the history was disturbed")) << r.dump();
+  }
+  EXPECT_TRUE(found) << compared.out;
+}
+
 TEST(HistoryChanges, APlantedStepIsFoundAtItsCommitInEveryFormat) {
   const auto env = no_ci_variables();
   TempDir dir;

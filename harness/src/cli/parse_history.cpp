@@ -75,6 +75,9 @@ CLI::App* add_site(CLI::App& app, HistoryOptions& out) {
   site->add_option("--min_magnitude", out.min_magnitude,
                    "Leave out steps smaller than this, in percent of the mean before (default 0)")
       ->check(CLI::Range(0.0, 1000.0));
+  site->add_flag("--use_flagged", out.use_flagged,
+                 "Draw disturbed trials too (host busy, GPU throttled): by default a run's point is the median of "
+                 "its undisturbed trials, and a run with none is left out (and counted)");
   site->add_option("--window", out.window, "E-Divisive's window over long series, in runs (default 200)")
       ->check(CLI::Range(8, 100000));
   add_db_flag(*site, out);

@@ -83,7 +83,7 @@ compare::RunComparison compare_with_history(const cli::CompareOptions& options, 
     const auto history =
         store.label_medians(options.label, options.last, candidate.info.execution_id, settings.use_flagged);
     compare::RunComparison report =
-        compare::compare_with_history(history.medians, candidate, settings, options.z_threshold);
+        compare::compare_with_history(history.medians, candidate, settings, options.z_threshold, history.all_disturbed);
     report.baseline = {fmt::format("{} label {} (last {} runs: {} found)", store.describe(), options.label,
                                    options.last, history.runs),
                        "", options.label, false, 0};

@@ -77,7 +77,10 @@ int history_site(const cli::HistoryOptions& o, history::Store& store) {
   // Each run read whole is a large JSON tree freed right after; as in `perfzero report`, glibc's fast
   // bins would make later page-sized allocations consolidate them (docs/performance.md).
   ::mallopt(M_MXFAST, 0);
-  auto series = with_changes(store.series(filter), options.change_points);
+  history::SeriesLeftOut left_out;
+  auto series = with_changes(store.series(filter, &left_out), options.change_points);
+  options.left_out = history::left_out_words(left_out);
+  if (!options.left_out.empty()) fmt::print(stderr, "perfzero history site: {}\n", options.left_out);
   history_site::SiteWriter writer(options, std::move(series));
   // Reading every run's document is the long part: say how far it got, where someone is watching.
   const bool watched = ::isatty(STDERR_FILENO) == 1;

@@ -78,7 +78,7 @@ HistoryMedians run_medians(const std::vector<results::Run>& history, bool use_fl
 }
 
 RunComparison compare_with_history(const HistoryMedians& medians, const results::Run& candidate,
-                                   const Settings& settings, double z_threshold) {
+                                   const Settings& settings, double z_threshold, const HistoryLeftOut& left_out) {
   RunComparison out;
   out.settings = settings;
   out.z_threshold = z_threshold;
@@ -94,6 +94,16 @@ RunComparison compare_with_history(const HistoryMedians& medians, const results:
       row.gated = gates(settings.metrics, s.metric);
       if (const auto it = medians.find({c.case_name, s.metric}); it != medians.end()) row.baseline.values = it->second;
       judge_against_history(row, settings, z_threshold);
+      // Not in the history only because each of its runs there was disturbed: the history cannot
+      // decide, which is not the same as never having measured it.
+      if (const auto it = left_out.find({c.case_name, s.metric});
+          row.verdict == Verdict::missing && row.candidate.median && it != left_out.end() && it->second > 0) {
+        row.verdict = Verdict::unreliable;
+        row.reason = fmt::format(
+            "every trial of its {} run(s) in the history was disturbed (host busy, GPU throttled); --use_flagged "
+            "judges them",
+            it->second);
+      }
       out.rows.push_back(std::move(row));
     }
   }

@@ -19,12 +19,16 @@ inline constexpr std::size_t kMinHistoryRuns = 3;
 // run first. What the history database keeps as series points (history/store.hpp, label_medians).
 using HistoryMedians = std::map<std::pair<std::string, std::string>, std::vector<double>>;
 
+// Per case and metric, how many of the history's runs had every trial disturbed (no median left
+// without --use_flagged): a metric the history has only such runs of is unreliable, not missing.
+using HistoryLeftOut = std::map<std::pair<std::string, std::string>, int>;
+
 // The medians of runs held in memory.
 HistoryMedians run_medians(const std::vector<results::Run>& history, bool use_flagged);
 
 // Each row's baseline values are the history's per-run medians; the verdict is slower/faster/changed
 // when |z| > z_threshold and the change from the history's median is at least settings.min_change.
 RunComparison compare_with_history(const HistoryMedians& history, const results::Run& candidate,
-                                   const Settings& settings, double z_threshold);
+                                   const Settings& settings, double z_threshold, const HistoryLeftOut& left_out = {});
 
 }  // namespace perfzero::compare

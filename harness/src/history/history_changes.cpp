@@ -252,8 +252,22 @@ std::string run_change_line(const SeriesChange& c) {
       text::printable(c.at().execution_id));
 }
 
+std::string left_out_words(const history::SeriesLeftOut& left_out) {
+  if (left_out.points == 0) return "";
+  return fmt::format(
+      "{} point(s) of {} run(s) left out: every one of their {} trial(s) was disturbed (host busy, GPU throttled); "
+      "--use_flagged judges them",
+      left_out.points, left_out.runs.size(), left_out.trials);
+}
+
 int history_changes(const cli::HistoryOptions& o, history::Store& store) {
-  const auto series = store.series(series_filter(o));
+  history::SeriesLeftOut left_out;
+  const auto series = store.series(series_filter(o), &left_out);
+  // On stderr, so that every format's stdout stays what it was: a busy host's runs vanish from the
+  // series, and "0 of 0 series" alone does not say why.
+  if (const std::string words = left_out_words(left_out); !words.empty()) {
+    fmt::print(stderr, "perfzero history changes: {}\n", words);
+  }
   const auto settings = change_point_settings(o);
   const auto changes = find_series_changes(series, settings);
   if (!o.junit_file.empty()) files::write_atomically(o.junit_file, changes_junit(changes, series));

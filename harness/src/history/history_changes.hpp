@@ -24,6 +24,10 @@ struct SeriesChange {
 compare::ChangePointSettings change_point_settings(const cli::HistoryOptions& o);
 // The series --label, --since, --method, --metric and --use_flagged name (history changes, history site).
 history::SeriesFilter series_filter(const cli::HistoryOptions& o);
+// What the flags left out of the series, for people: "3 point(s) of 3 run(s) left out: every one of
+// their 30 trials was disturbed (host busy, GPU throttled); --use_flagged judges them"; empty when
+// nothing was.
+std::string left_out_words(const history::SeriesLeftOut& left_out);
 // --since YYYY-MM-DD as epoch seconds (UTC midnight); a UsageError for anything else.
 double since_epoch(const std::string& date);
 std::vector<SeriesChange> find_series_changes(const std::vector<history::Series>& series,

@@ -228,7 +228,10 @@ Store::LabelMedians Store::label_medians(const std::string& label, int last, con
                              use_flagged ? "p.value_all" : "p.value", newest),
                  params);
   for (const auto& r : rows) {
-    if (!r[2]) continue;  // every trial of that run disturbed: no undisturbed median
+    if (!r[2]) {  // every trial of that run disturbed: no undisturbed median
+      ++out.all_disturbed[{r[0].value_or(""), r[1].value_or("")}];
+      continue;
+    }
     out.medians[{r[0].value_or(""), r[1].value_or("")}].push_back(std::stod(*r[2]));
   }
   return out;

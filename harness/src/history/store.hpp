@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,14 @@ struct SeriesFilter {
   bool use_flagged = false;  // each run's median over all its succeeded trials, disturbed ones too
 };
 
+// What a series read without --use_flagged left out: points (one per run and series) whose every
+// trial was disturbed, the runs they belong to, and those trials.
+struct SeriesLeftOut {
+  std::size_t points = 0;
+  std::set<std::int64_t> runs;
+  std::int64_t trials = 0;
+};
+
 // What resolve_id found for a prefix of an execution id.
 struct ResolvedId {
   std::vector<std::string> matches;  // at most 10
@@ -96,7 +105,7 @@ class Store {
   // The stored execution ids that start with `prefix` (an id itself matches only itself), at most 10.
   ResolvedId resolve_id(const std::string& prefix);
   // Every series the filter keeps, its points oldest first (`history changes`).
-  std::vector<Series> series(const SeriesFilter& filter);
+  std::vector<Series> series(const SeriesFilter& filter, SeriesLeftOut* left_out = nullptr);
   // Deletes all but the newest `keep_last` runs of each label (of `label` only, when given); the
   // execution ids deleted, oldest first. SQLite's file is compacted afterwards (VACUUM) when a run
   // was deleted; a VACUUM that fails (it needs free space about the file's size) leaves the runs
@@ -117,6 +126,7 @@ class Store {
   // of `label` (newest first), leaving out `except_id`, per case and metric; `runs` counts the runs.
   struct LabelMedians {
     compare::HistoryMedians medians;
+    compare::HistoryLeftOut all_disturbed;  // runs with no undisturbed trial of a metric (not --use_flagged)
     std::size_t runs = 0;
   };
   LabelMedians label_medians(const std::string& label, int last, const std::string& except_id, bool use_flagged);

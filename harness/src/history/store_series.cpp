@@ -95,13 +95,14 @@ struct Point {
 using GroupedPoints = std::map<std::pair<std::size_t, std::size_t>, std::vector<Point>>;  // by (configuration, name)
 
 GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const RunsWhere& where, const SeriesRuns& runs,
-                          const std::map<std::int64_t, std::size_t>& name_of_series) {
+                          const std::map<std::int64_t, std::size_t>& name_of_series, SeriesLeftOut* left_out) {
   GroupedPoints grouped;
   std::string points_sql = std::string("SELECT p.run_id, p.series_id, ") +
-                           (filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials") +
+                           (filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials, p.trials_all") +
                            " FROM series_points p JOIN runs r ON r.id = p.run_id " + where.sql;
-  // A run whose every trial was disturbed has no undisturbed median: not a point of the series.
-  if (!filter.use_flagged) points_sql += " AND p.value IS NOT NULL";
+  // A run whose every trial was disturbed has no undisturbed median: not a point of the series. Read
+  // only to be counted when the caller asks what was left out.
+  if (!filter.use_flagged && left_out == nullptr) points_sql += " AND p.value IS NOT NULL";
   for (const auto& r : db.query(points_sql, where.params)) {
     const std::int64_t run_id = std::stoll(r[0].value_or("0"));
     const std::int64_t series_id = std::stoll(r[1].value_or("0"));
@@ -109,6 +110,14 @@ GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const R
     const auto name = name_of_series.find(series_id);
     // Not kept by the filters, or a run stored after the runs were read (another ingest's).
     if (run == runs.by_id.end() || name == name_of_series.end()) continue;
+    if (!r[2]) {
+      if (left_out != nullptr) {
+        ++left_out->points;
+        left_out->runs.insert(run_id);
+        left_out->trials += r.size() > 4 ? std::stoll(r[4].value_or("0")) : 0;
+      }
+      continue;
+    }
     grouped[{run->second.configuration, name->second}].push_back(
         {run_id, series_id,
          SeriesPoint{run->second.execution_id, run->second.execution_timestamp, run->second.commit,
@@ -144,7 +153,7 @@ std::vector<Series> series_of_groups(GroupedPoints& grouped, const SeriesRuns& r
 
 }  // namespace
 
-std::vector<Series> Store::series(const SeriesFilter& filter) {
+std::vector<Series> Store::series(const SeriesFilter& filter, SeriesLeftOut* left_out) {
   // Its three reads see one state of the database: a run re-ingested between them would otherwise
   // be missing from the points.
   std::optional<ReadSnapshot> own_snapshot;
@@ -157,7 +166,7 @@ std::vector<Series> Store::series(const SeriesFilter& filter) {
   read_runs(*db_, where, runs);
   const std::map<std::int64_t, SeriesKey> stored_series = read_stored_series(*db_, filter);
   const std::map<std::int64_t, std::size_t> name_of_series = name_of_each_series(stored_series);
-  GroupedPoints grouped = read_points(*db_, filter, where, runs, name_of_series);
+  GroupedPoints grouped = read_points(*db_, filter, where, runs, name_of_series, left_out);
   std::vector<Series> out = series_of_groups(grouped, runs, stored_series);
   // Byte order, as SQLite's BINARY collation gave before, whichever database it came from.
   std::sort(out.begin(), out.end(), [](const Series& a, const Series& b) {

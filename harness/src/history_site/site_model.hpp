@@ -40,6 +40,7 @@ struct SiteOptions {
   std::string catalog_file;                    // where the catalog came from, for the pages
   std::string today;                           // YYYY-MM-DD, for the age of prices
   compare::ChangePointSettings change_points;  // what found the changes, for the pages to say
+  std::string left_out;                        // what the flags left out of the series (history::left_out_words)
 };
 
 }  // namespace perfzero::history_site

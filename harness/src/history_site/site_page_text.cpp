@@ -295,7 +295,13 @@ void SiteWriter::write_index() {
     body += "</ul></div>";
   }
   body += "<h2>Series</h2>";
-  if (series_.empty()) body += "<p>No series: the history holds no run with a succeeded trial.</p>";
+  if (series_.empty() && options_.left_out.empty()) {
+    body += "<p>No series: the history holds no run with a succeeded trial.</p>";
+  } else if (series_.empty()) {
+    body += "<p>No series: " + escape(options_.left_out) + ".</p>";
+  } else if (!options_.left_out.empty()) {
+    body += "<p class=warn>" + escape(options_.left_out) + ".</p>";
+  }
   body +=
       "<table id=series><tr><th>label</th><th>configuration</th><th>method</th><th>metric</th><th>runs</th>"
       "<th>latest</th><th>trend</th><th>latest change</th></tr>";
