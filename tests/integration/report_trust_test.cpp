@@ -171,9 +171,12 @@ TEST_F(ReportTrustTest, DisturbedTrialsAreLeftOutUnlessUseFlagged) {
 }
 
 // What a run measured, rewritten to exact figures (the machine running the test has its own).
-void set_machine(const fs::path& run, double vcpus, double memory_gib, int gpus) {
+void set_machine(const fs::path& run, double vcpus, double memory_gib, int gpus,
+                 const std::string& arch = "x86_64", const std::string& vendor = "GenuineIntel") {
   auto j = read_json(run / "run.json");
   auto& info = j["run"];
+  info["system"]["architecture"] = arch;
+  info["system"]["cpu_vendor"] = vendor;
   info["system"]["effective_vcpus"] = vcpus;
   info["system"]["memory_total_bytes"] = memory_gib * 1073741824.0;
   info["system"]["cgroup"]["memory_limit_bytes"] = nullptr;
@@ -186,14 +189,21 @@ TEST_F(ReportTrustTest, ARunThatIsNotItsLabelledShapeIsNamedOnStderrOneLineEach)
   // One 2-CPU, 16 GiB machine without a GPU, labelled as an 8-vCPU 32 GiB shape, as a 4-vCPU GPU
   // shape, as what its kernel saw of a 16 GiB shape (15.6 GiB: no warning), and with a typo.
   set_machine(run_as("n2-standard-8", 1000, 0, "labels"), 2, 16, 0);
-  set_machine(run_as("g5.xlarge", 1000, 0, "labels"), 2, 15.6, 0);
+  set_machine(run_as("g5.xlarge", 1000, 0, "labels"), 2, 15.6, 0, "x86_64", "AuthenticAMD");
   set_machine(run_as("g2-standard-4", 1000, 0, "labels"), 4, 15.6, 1);
   set_machine(run_as("VM.Standard.E4.Flex-2", 1000, 0, "labels"), 2, 16, 0);
+  // An x86 machine labelled as a Graviton shape, and an AMD one as an Intel shape (issue 37).
+  set_machine(run_as("c7g.large", 1000, 0, "labels"), 2, 4, 0, "x86_64", "AuthenticAMD");
+  set_machine(run_as("c7i.large", 1000, 0, "labels"), 2, 4, 0, "x86_64", "AuthenticAMD");
   const auto f = report({(kScratch / "labels").string()}, "labels-report");
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto mismatches = lines_with(f.err, "catalog says");
   EXPECT_EQ(mismatches,
             (std::vector<std::string>{
+                "perfzero report: warning: c7g.large: catalog says aarch64 (c7g.large), the run ran on x86_64; the "
+                "price is the catalog's",
+                "perfzero report: warning: c7i.large: catalog says Intel CPUs (c7i.large), the run had AuthenticAMD; "
+                "the price is the catalog's",
                 "perfzero report: warning: g5.xlarge: catalog says 4 vCPUs, the run had 2; per-vCPU and per-OCPU "
                 "figures divide by the catalog's, the price is the catalog's",
                 "perfzero report: warning: g5.xlarge: catalog says 1 GPU (NVIDIA A10G), the run had 0; the price is "

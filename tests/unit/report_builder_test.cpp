@@ -50,6 +50,8 @@ shapes:
   - {provider: aws, shape: gpu, arch: x86_64, vcpus: 4, memory_gib: 16, gpus: {model: "NVIDIA A10G", count: 1}, usd_per_hour: 1.0, source: "https://example.org/p", date: 2026-06-01}
   - {provider: oci, shape: fixed.oci, arch: x86_64, vcpus: 30, ocpus: 15, memory_gib: 240, usd_per_hour: 2.0, source: "https://example.org/o", date: 2026-06-01}
   - {provider: oci, shape: flex, arch: x86_64, flexible: {usd_per_ocpu_hour: 0.03, usd_per_gib_hour: 0.002}, source: "https://example.org/o", date: 2026-06-01}
+  - {provider: aws, shape: graviton, arch: aarch64, cpu_vendor: arm, vcpus: 2, usd_per_hour: 0.3, source: "https://example.org/p", date: 2026-06-01}
+  - {provider: aws, shape: intel, arch: x86_64, cpu_vendor: intel, vcpus: 2, usd_per_hour: 0.3, source: "https://example.org/p", date: 2026-06-01}
 )"));
 }
 
@@ -203,6 +205,36 @@ TEST(ReportBuilder, RunsThatAreNotTheirLabelledShapeAreWarnedAboutOneLineEach) {
   // As the warning says, per-vCPU figures divide by the catalog's vCPUs.
   EXPECT_NEAR(*cell_of(r, "m", "big").per_vcpu, 100.0 / 8, 1e-12);
   EXPECT_EQ(r.configurations[0].measured_vcpus, std::vector<double>{2});
+}
+
+// Issue 37: an x86 run labelled as a Graviton shape was priced as one without a word, and so was an
+// Intel shape's run on AMD.
+TEST(ReportBuilder, ARunOnAnotherArchitectureOrCpuVendorThanItsShapeIsWarnedAbout) {
+  TempDir dir;
+  const auto catalog = test_catalog(dir);
+  const auto on = [](const std::string& shape, const char* arch, const char* vendor) {
+    auto run = run_on(shape, {method("m", {trial(1, 100.0)})}, 2);
+    run.info.system["architecture"] = arch;
+    run.info.system["cpu_vendor"] = vendor;
+    return run;
+  };
+  const FleetReport r = build(catalog, {on("graviton", "x86_64", "AuthenticAMD"), on("intel", "x86_64", "AuthenticAMD"),
+                                        on("flex", "aarch64", "")});
+  EXPECT_TRUE(has_warning(r, "graviton: catalog says aarch64 (graviton), the run ran on x86_64; the price is the "
+                             "catalog's"))
+      << ::testing::PrintToString(r.warnings);
+  EXPECT_TRUE(has_warning(r, "intel: catalog says Intel CPUs (intel), the run had AuthenticAMD; the price is the "
+                             "catalog's"))
+      << ::testing::PrintToString(r.warnings);
+  EXPECT_TRUE(has_warning(r, "flex: catalog says x86_64 (flex), the run ran on aarch64; the price is the catalog's"))
+      << "a flexible shape's architecture is checked too: " << ::testing::PrintToString(r.warnings);
+  // The graviton run's vendor is the architecture's mismatch, said once.
+  EXPECT_EQ(std::count_if(r.warnings.begin(), r.warnings.end(),
+                          [](const std::string& w) { return w.rfind("graviton:", 0) == 0; }),
+            1)
+      << ::testing::PrintToString(r.warnings);
+  const FleetReport right = build(catalog, {on("intel", "x86_64", "GenuineIntel"), on("graviton", "aarch64", "")});
+  for (const auto& w : right.warnings) EXPECT_EQ(w.find("catalog says"), std::string::npos) << w;
 }
 
 TEST(ReportBuilder, AShapeThatMatchesItsRunIsNotWarnedAbout) {

@@ -26,6 +26,24 @@ void add_distinct(std::vector<double>& values, double v) {
 
 double rounded(double v, double step) { return std::round(v / step) * step; }
 
+void add_distinct_text(std::vector<std::string>& values, const nlohmann::json& sys, const char* key) {
+  if (!sys.is_object()) return;
+  const auto it = sys.find(key);
+  if (it == sys.end() || !it->is_string() || it->get<std::string>().empty()) return;
+  const std::string v = it->get<std::string>();
+  if (std::find(values.begin(), values.end(), v) == values.end()) {
+    values.insert(std::upper_bound(values.begin(), values.end(), v), v);
+  }
+}
+
+// The catalog's vendor (intel, amd, arm) of a CPU vendor string the kernel gave; empty when unknown.
+// An Arm core's /proc/cpuinfo names its implementer, not a vendor string: only x86 vendors are told.
+std::string catalog_vendor_of(const std::string& measured) {
+  if (measured == "GenuineIntel") return "intel";
+  if (measured == "AuthenticAMD") return "amd";
+  return "";
+}
+
 // "the run had 2", "the runs had 2", "the runs had 2 and 4"
 std::string measured_words(const Configuration& c, const std::vector<double>& values, const char* unit) {
   std::vector<std::string> parts;
@@ -64,10 +82,40 @@ void note_measured(Configuration& config, const results::RunInfo& info) {
     add_distinct(config.measured_memory_gib, rounded(gib, 0.1));
   if (const auto gpus = optional_number_at(info.system_info, "accelerator_count"))
     add_distinct(config.measured_gpus, *gpus);
+  add_distinct_text(config.measured_arch, info.system, "architecture");
+  add_distinct_text(config.measured_cpu_vendor, info.system, "cpu_vendor");
 }
 
+namespace {
+
+// The runs' architecture and CPU vendor against the shape's: a run labelled c7g.large (Graviton) that
+// ran on x86, or c7i (Intel) on AMD, is priced as what it is not, and says so. Flexible shapes too:
+// their price depends on what ran, but not their architecture.
+void check_cpu(Configuration& c, const pricing::Shape& shape) {
+  if (std::any_of(c.measured_arch.begin(), c.measured_arch.end(), [&](const auto& a) { return a != shape.arch; })) {
+    c.shape_mismatches.push_back(fmt::format("catalog says {} ({}), the {} ran on {}; the price is the catalog's",
+                                             shape.arch, shape.name, c.runs.size() > 1 ? "runs" : "run",
+                                             text::join(c.measured_arch, " and ")));
+    return;  // another architecture has another vendor too: said once
+  }
+  if (shape.cpu_vendor.empty()) return;
+  std::vector<std::string> other;
+  for (const auto& v : c.measured_cpu_vendor) {
+    const std::string vendor = catalog_vendor_of(v);
+    if (!vendor.empty() && vendor != shape.cpu_vendor) other.push_back(v);
+  }
+  if (!other.empty()) {
+    c.shape_mismatches.push_back(fmt::format("catalog says {} CPUs ({}), the {} had {}; the price is the catalog's",
+                                             shape.cpu_vendor == "amd" ? "AMD" : shape.cpu_vendor == "intel" ? "Intel" : "Arm",
+                                             shape.name, c.runs.size() > 1 ? "runs" : "run", text::join(other, " and ")));
+  }
+}
+
+}  // namespace
+
 void check_shape(Configuration& c, const pricing::Shape& shape) {
-  if (shape.flexible) return;  // priced from what the run had: nothing to disagree with
+  check_cpu(c, shape);
+  if (shape.flexible) return;  // priced from what the run had: no size to disagree with
   if (shape.vcpus && std::any_of(c.measured_vcpus.begin(), c.measured_vcpus.end(),
                                  [&](double v) { return std::fabs(v - *shape.vcpus) > 0.01; })) {
     std::string catalog = fmt::format("{:g} vCPUs", *shape.vcpus);

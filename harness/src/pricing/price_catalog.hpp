@@ -34,6 +34,7 @@ struct Shape {
   std::string name;      // the provider's shape or instance type name, e.g. c7i.2xlarge
   std::string region;
   std::string arch;                    // x86_64 or aarch64
+  std::string cpu_vendor;              // intel, amd or arm (an Arm design: Graviton, Ampere); empty: not stated
   std::optional<double> vcpus;         // fixed shapes
   std::optional<double> ocpus;         // as the catalog states it; otherwise from vCPUs (ocpus_of)
   std::optional<double> memory_gib;    // fixed shapes

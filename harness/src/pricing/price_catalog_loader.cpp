@@ -22,9 +22,10 @@ using config::yaml::describe;
 
 const std::vector<std::string> kProviders{"oci", "aws", "gcp", "azure"};
 const std::vector<std::string> kArchs{"x86_64", "aarch64"};
+const std::vector<std::string> kCpuVendors{"intel", "amd", "arm"};
 const std::vector<std::string> kShapeKeys{"provider", "shape",      "region", "arch",         "vcpus",
                                           "ocpus",    "memory_gib", "gpus",   "usd_per_hour", "flexible",
-                                          "spot",     "source",     "date"};
+                                          "spot",     "source",     "date",   "cpu_vendor"};
 const std::vector<std::string> kBillingKeys{
     "provider", "granularity_seconds", "minimum_seconds", "spot_discount", "source", "date"};
 
@@ -107,6 +108,7 @@ Shape read_shape(const Checker& check, const YAML::Node& entry, const std::strin
   const std::string named = fmt::format("{} ({})", key, s.name);
   s.arch = member_of(check, entry["arch"], named + ".arch", kArchs);
   if (entry["region"]) s.region = check.string_of(entry["region"], named + ".region");
+  if (entry["cpu_vendor"]) s.cpu_vendor = member_of(check, entry["cpu_vendor"], named + ".cpu_vendor", kCpuVendors);
   require_source_and_date(check, entry, named, s.source, s.date);
   if (entry["vcpus"]) s.vcpus = positive_number(check, entry["vcpus"], named + ".vcpus", false);
   if (entry["ocpus"]) s.ocpus = positive_number(check, entry["ocpus"], named + ".ocpus", false);
