@@ -143,7 +143,7 @@ static int send_reply(int sock, const struct pz_launch_reply* reply) {
    until it exits, read once vfork returns (a fork()ed child writes it into a pipe instead). */
 static volatile int vfork_setup_error;
 
-static void become_method(const struct request* req, int setup_pipe) {
+static void become_method(const struct request* req, int vforked, int setup_pipe) {
   setpgid(0, 0);
   signal(SIGTERM, SIG_DFL);
   /* A closed pipe must kill the method as it would outside perfzero, whatever the harness ignores. */
@@ -155,7 +155,7 @@ static void become_method(const struct request* req, int setup_pipe) {
   dup2(req->log_fd, STDERR_FILENO);
   if (chdir(req->working_dir) != 0) {
     const int error = errno;
-    if (setup_pipe < 0) {
+    if (vforked) {
       vfork_setup_error = error;
       _exit(126);
     }
@@ -213,7 +213,7 @@ static int run_one(int sock, const struct request* req) {
   struct timespec started;
   clock_gettime(CLOCK_MONOTONIC, &started);
   const pid_t child = reset == 0 ? vfork() : fork();
-  if (child == 0) become_method(req, setup[1]);
+  if (child == 0) become_method(req, reset == 0, setup[1]);
   const int fork_error = child < 0 ? errno : 0; /* before any other call can change it */
   environ = own_environ;
   sigprocmask(SIG_SETMASK, &own_mask, NULL);

@@ -161,6 +161,14 @@ TEST(Ab, ACommandThatAlwaysFailsStopsEarlyAsMissing) {
   EXPECT_NE(row(doc, "wall_time").at("reason").get<std::string>().find("no baseline trial succeeded"),
             std::string::npos)
       << doc.dump();
+  EXPECT_EQ(row(doc, "wall_time").at("gate"), "not judged") << doc.dump();
+  // Ended by --max_trials before three failures: still the baseline's failure, not the candidate's.
+  const auto short_session = run_perfzero({"ab", "--baseline", "false", "--candidate", "true", "--format=json",
+                                           "--output_dir=ab2", "--warmup_trials=0", "--max_trials=2"},
+                                          dir.path());
+  EXPECT_EQ(short_session.exit_code, 0) << short_session.out << short_session.err;
+  const auto short_doc = nlohmann::json::parse(short_session.out);
+  EXPECT_EQ(row(short_doc, "wall_time").at("gate"), "not judged") << short_doc.dump();
 }
 
 // The gate (compare/gate.hpp): a candidate that measured nothing fails it, whatever the baseline did

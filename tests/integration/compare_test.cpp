@@ -173,8 +173,8 @@ TEST(CompareGate, ACandidateWhoseMethodAlwaysFailsFailsTheGate) {
   };
   ASSERT_EQ(run_perfzero({"--config=" + suite("a.yaml", "/bin/true").string(), "--output_dir=a"}, dir.path()).exit_code,
             0);
-  ASSERT_EQ(run_perfzero({"--config=" + suite("b.yaml", "/bin/false").string(), "--output_dir=b"}, dir.path()).exit_code,
-            1);
+  ASSERT_EQ(
+      run_perfzero({"--config=" + suite("b.yaml", "/bin/false").string(), "--output_dir=b"}, dir.path()).exit_code, 1);
   const auto a = (dir.path() / "a").string();
   const auto b = (dir.path() / "b").string();
   const auto text = run_perfzero({"compare", a, b, "--junit=gate.xml"}, dir.path());

@@ -52,7 +52,8 @@ TEST(HistoryChanges, RunsEveryTrialOfWhichWasDisturbedAreCountedAndUseFlaggedJud
   const auto dirs = planted_history(dir, 12, 6, "busy");
   for (const auto& d : dirs) flag_every_trial(dir.path() / d);
   ASSERT_EQ(ingest(dirs, db, dir.path()).exit_code, 0);
-  const auto left = run_perfzero({"history", "changes", "--db=" + db, "--metric=^slept_ms$", "--format=json"}, dir.path());
+  const auto left =
+      run_perfzero({"history", "changes", "--db=" + db, "--metric=^slept_ms$", "--format=json"}, dir.path());
   ASSERT_EQ(left.exit_code, 0) << left.err;
   EXPECT_EQ(nlohmann::json::parse(left.out)["series"], 0) << left.out;
   EXPECT_TRUE(contains(left.err, "12 point(s) of 12 run(s) left out: every one of their 72 trial(s) was disturbed"))

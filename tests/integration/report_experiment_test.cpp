@@ -138,8 +138,8 @@ TEST(ReportEstimate, EveryShippedSuiteThatValidatesIsEstimated) {
     if (entry.path().extension() != ".yaml") continue;
     const std::string suite = entry.path().string();
     if (run_perfzero({"validate", suite}, dir.path()).exit_code != 0) continue;  // a worker not built here
-    const auto f = run_perfzero({"report", "--estimate", suite, "--shapes", "c7i.large", "--catalog=" + kCatalog},
-                                dir.path());
+    const auto f =
+        run_perfzero({"report", "--estimate", suite, "--shapes", "c7i.large", "--catalog=" + kCatalog}, dir.path());
     EXPECT_EQ(f.exit_code, 0) << suite << "\n" << f.out << f.err;
     EXPECT_NE(f.out.find("| c7i.large | aws |"), std::string::npos) << suite << "\n" << f.out;
     ++estimated;

@@ -171,8 +171,8 @@ TEST_F(ReportTrustTest, DisturbedTrialsAreLeftOutUnlessUseFlagged) {
 }
 
 // What a run measured, rewritten to exact figures (the machine running the test has its own).
-void set_machine(const fs::path& run, double vcpus, double memory_gib, int gpus,
-                 const std::string& arch = "x86_64", const std::string& vendor = "GenuineIntel") {
+void set_machine(const fs::path& run, double vcpus, double memory_gib, int gpus, const std::string& arch = "x86_64",
+                 const std::string& vendor = "GenuineIntel") {
   auto j = read_json(run / "run.json");
   auto& info = j["run"];
   info["system"]["architecture"] = arch;

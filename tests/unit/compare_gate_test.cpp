@@ -29,8 +29,8 @@ RunComparison report_of(std::vector<MetricComparison> rows, PassOn pass_on = {})
 TEST(Gate, EachVerdictMeansOneThingForTheGate) {
   EXPECT_EQ(row_gate(row(Verdict::slower)), RowGate::slower);
   EXPECT_EQ(row_gate(row(Verdict::slower, false)), RowGate::not_gated);
-  for (const Verdict v : {Verdict::faster, Verdict::same, Verdict::below_threshold, Verdict::equivalent,
-                          Verdict::changed}) {
+  for (const Verdict v :
+       {Verdict::faster, Verdict::same, Verdict::below_threshold, Verdict::equivalent, Verdict::changed}) {
     EXPECT_EQ(row_gate(row(v)), RowGate::passes) << to_string(v);
   }
   for (const Verdict v : {Verdict::too_noisy, Verdict::unreliable, Verdict::unknown}) {

@@ -69,8 +69,8 @@ TEST(JunitXml, ACompareReportGivesOneCasePerRowAsTheGateTakesItAndSkipsNone) {
   };
   compare::MetricComparison new_case = row("new", compare::Verdict::missing, true);
   new_case.baseline.succeeded = 0;
-  report.rows = {row("wall_time", compare::Verdict::slower, true),  row("cycles", compare::Verdict::slower, false),
-                 row("rate", compare::Verdict::same, true),         row("gone", compare::Verdict::missing, true, 0),
+  report.rows = {row("wall_time", compare::Verdict::slower, true), row("cycles", compare::Verdict::slower, false),
+                 row("rate", compare::Verdict::same, true),        row("gone", compare::Verdict::missing, true, 0),
                  row("noisy", compare::Verdict::too_noisy, true),  new_case};
   const std::string xml = compare::to_junit(report, "perfzero compare");
   EXPECT_EQ(validate(dir, xml), "");
@@ -82,8 +82,7 @@ TEST(JunitXml, ACompareReportGivesOneCasePerRowAsTheGateTakesItAndSkipsNone) {
   report.settings.pass_on = {true, true};
   const std::string accepting = compare::to_junit(report, "perfzero compare");
   EXPECT_EQ(validate(dir, accepting), "");
-  EXPECT_NE(accepting.find("tests=\"6\" failures=\"1\" errors=\"0\" skipped=\"0\""), std::string::npos)
-      << accepting;
+  EXPECT_NE(accepting.find("tests=\"6\" failures=\"1\" errors=\"0\" skipped=\"0\""), std::string::npos) << accepting;
 }
 
 }  // namespace

@@ -220,11 +220,13 @@ TEST(ReportBuilder, ARunOnAnotherArchitectureOrCpuVendorThanItsShapeIsWarnedAbou
   };
   const FleetReport r = build(catalog, {on("graviton", "x86_64", "AuthenticAMD"), on("intel", "x86_64", "AuthenticAMD"),
                                         on("flex", "aarch64", "")});
-  EXPECT_TRUE(has_warning(r, "graviton: catalog says aarch64 (graviton), the run ran on x86_64; the price is the "
-                             "catalog's"))
+  EXPECT_TRUE(has_warning(r,
+                          "graviton: catalog says aarch64 (graviton), the run ran on x86_64; the price is the "
+                          "catalog's"))
       << ::testing::PrintToString(r.warnings);
-  EXPECT_TRUE(has_warning(r, "intel: catalog says Intel CPUs (intel), the run had AuthenticAMD; the price is the "
-                             "catalog's"))
+  EXPECT_TRUE(has_warning(r,
+                          "intel: catalog says Intel CPUs (intel), the run had AuthenticAMD; the price is the "
+                          "catalog's"))
       << ::testing::PrintToString(r.warnings);
   EXPECT_TRUE(has_warning(r, "flex: catalog says x86_64 (flex), the run ran on aarch64; the price is the catalog's"))
       << "a flexible shape's architecture is checked too: " << ::testing::PrintToString(r.warnings);

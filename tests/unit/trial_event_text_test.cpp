@@ -61,12 +61,13 @@ TEST(TrialEventText, AFullTrialIsWrittenAsItsTree) {
   t.dir = "fam.A.m/warmup_7";
   t.report = "fam.A.m/warmup_7/perfzero_summary.json";
   t.resumed = true;
-  EXPECT_EQ(trial_event_text("fam.A.m[n=1,s=\xff]", 1234567890123LL, t), tree_line("fam.A.m[n=1,s=\xff]", 1234567890123LL, t));
+  EXPECT_EQ(trial_event_text("fam.A.m[n=1,s=\xff]", 1234567890123LL, t),
+            tree_line("fam.A.m[n=1,s=\xff]", 1234567890123LL, t));
 }
 
 TEST(TrialEventText, EveryOutcomeAndAnInfiniteValueAreWrittenAsTheTreeWritesThem) {
-  for (const Outcome o : {Outcome::succeeded, Outcome::crashed, Outcome::timed_out, Outcome::skipped,
-                          Outcome::invalid, Outcome::interrupted}) {
+  for (const Outcome o : {Outcome::succeeded, Outcome::crashed, Outcome::timed_out, Outcome::skipped, Outcome::invalid,
+                          Outcome::interrupted}) {
     Trial t;
     t.outcome = o;
     t.wall_time = std::numeric_limits<double>::infinity();

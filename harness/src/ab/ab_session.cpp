@@ -258,6 +258,12 @@ class Session {
       bool decided = true;
       if (m.inconsistency.empty()) {
         decided = compare::judge_pairs(row, m.series, level_alpha, settings_, last);
+        if (row.verdict == compare::Verdict::missing) {
+          // No pair where both succeeded: which side measured nothing decides the gate (a failing
+          // baseline leaves the candidate not judged), so each side says what it did.
+          row.baseline.succeeded = succeeded_trials(*a_, c);
+          row.candidate.succeeded = succeeded_trials(*b_, c);
+        }
       } else {
         // Values that are not one quantity are never judged, and not waited for.
         row.verdict = compare::Verdict::unknown;

@@ -113,9 +113,11 @@ const std::array kCommands{
                 parse_doctor},
     CommandInfo{"report", "Price finished runs across instance types (Markdown, CSV, JSON, HTML)",
                 parse_own_flags<ReportOptions, parse_report_flags>},
-    CommandInfo{"compare", "Compare two runs (or a run with the history) per method; exit 1 on a slowdown",
+    CommandInfo{"compare",
+                "Compare two runs (or a run with the history) per method; exit 1 on a slowdown or a candidate "
+                "that measured nothing, 5 when undecided",
                 parse_own_flags<CompareOptions, parse_compare_flags>},
-    CommandInfo{"ab", "Run a baseline and a candidate interleaved until each metric is decided; exit 1 on a slowdown",
+    CommandInfo{"ab", "Run a baseline and a candidate interleaved until each metric is decided; exit as compare",
                 parse_own_flags<AbOptions, parse_ab_flags>},
     CommandInfo{"history",
                 "Store runs in a results database (SQLite or PostgreSQL); list, show, change points, a static site",

@@ -8,7 +8,7 @@ namespace perfzero {
 // Every exit status perfzero produces (docs/cli.md has the table).
 enum class ExitCode : int {
   all_succeeded = 0,        // every method succeeded or was skipped; list, validate, --help
-  some_not_succeeded = 1,   // any failed, crashed, timed_out or invalid method
+  some_not_succeeded = 1,   // any failed, crashed, timed_out or invalid method; compare, ab: the gate failed
   usage_or_config = 2,      // bad flag, bad value, bad suite, unknown command: nothing ran
   internal_error = 3,       // a harness bug (perfzero-launch missing, an unexpected exception)
   output_unwritable = 4,    // the output directory refused a write (full, read-only, missing, name too long)

@@ -225,7 +225,8 @@ std::optional<std::string> read_line(const std::filesystem::path& path) {
   std::string line;
   std::array<char, 512> chunk{};
   for (off_t at = 0;;) {
-    const ssize_t got = ::pread(fd, chunk.data(), chunk.size(), at);
+    // pread on a kept descriptor (another thread may read it too); read on a file that cannot seek.
+    const ssize_t got = proc ? ::pread(fd, chunk.data(), chunk.size(), at) : ::read(fd, chunk.data(), chunk.size());
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
     at += got;

@@ -58,29 +58,29 @@ std::string to_json_text(const RunComparison& report) {
   json counts = json::object();
   for (const Verdict v : all_verdicts()) counts[std::string(to_string(v))] = report.count(v);
   const GateResult g = gate(report);
-  const json doc = {{"compare_version", 3},
-                    {"baseline", label_json(report.baseline)},
-                    {"candidate", label_json(report.candidate)},
-                    {"settings",
-                     {{"min_change", report.settings.min_change},
-                      {"alpha", report.settings.alpha},
-                      {"max_cv", report.settings.max_cv},
-                      {"bootstrap_resamples", report.settings.resamples},
-                      {"seed", report.settings.seed},
-                      {"use_flagged", report.settings.use_flagged},
-                      {"metrics", report.settings.metrics.empty() ? json(nullptr) : json(report.settings.metrics)},
-                      {"pass_on",
-                       {{"undecided", report.settings.pass_on.undecided}, {"missing", report.settings.pass_on.missing}}}}},
-                    {"design", report.design.empty() ? json(nullptr) : json(report.design)},
-                    {"regression", report.regression()},
-                    {"gate",
-                     {{"status", std::string(to_string(g.status))},
-                      {"exit_status", g.exit_status},
-                      {"slower", g.slower},
-                      {"no_measurement", g.no_measurement},
-                      {"undecided", g.undecided}}},
-                    {"counts", counts},
-                    {"results", rows}};
+  const json doc = {
+      {"compare_version", 3},
+      {"baseline", label_json(report.baseline)},
+      {"candidate", label_json(report.candidate)},
+      {"settings",
+       {{"min_change", report.settings.min_change},
+        {"alpha", report.settings.alpha},
+        {"max_cv", report.settings.max_cv},
+        {"bootstrap_resamples", report.settings.resamples},
+        {"seed", report.settings.seed},
+        {"use_flagged", report.settings.use_flagged},
+        {"metrics", report.settings.metrics.empty() ? json(nullptr) : json(report.settings.metrics)},
+        {"pass_on", {{"undecided", report.settings.pass_on.undecided}, {"missing", report.settings.pass_on.missing}}}}},
+      {"design", report.design.empty() ? json(nullptr) : json(report.design)},
+      {"regression", report.regression()},
+      {"gate",
+       {{"status", std::string(to_string(g.status))},
+        {"exit_status", g.exit_status},
+        {"slower", g.slower},
+        {"no_measurement", g.no_measurement},
+        {"undecided", g.undecided}}},
+      {"counts", counts},
+      {"results", rows}};
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

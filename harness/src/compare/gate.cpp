@@ -109,8 +109,9 @@ std::string gate_line(const RunComparison& report) {
     parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", n, what);
   };
   add(g.slower, "slower");
-  add(g.no_measurement, report.settings.pass_on.missing ? "with no measurement from the candidate (accepted: --pass_on=missing)"
-                                                        : "with no measurement from the candidate");
+  add(g.no_measurement, report.settings.pass_on.missing
+                            ? "with no measurement from the candidate (accepted: --pass_on=missing)"
+                            : "with no measurement from the candidate");
   add(g.undecided, report.settings.pass_on.undecided ? "undecided (accepted: --pass_on=undecided)"
                                                      : "undecided (too noisy, unreliable or unknown)");
   std::string line = fmt::format("gate: {} (exit {})", to_string(g.status), g.exit_status);

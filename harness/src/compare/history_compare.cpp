@@ -97,7 +97,7 @@ RunComparison compare_with_history(const HistoryMedians& medians, const results:
       // Not in the history only because each of its runs there was disturbed: the history cannot
       // decide, which is not the same as never having measured it.
       if (const auto it = left_out.find({c.case_name, s.metric});
-          row.verdict == Verdict::missing && row.candidate.median && it != left_out.end() && it->second > 0) {
+          row.verdict == Verdict::missing && row.candidate.succeeded > 0 && it != left_out.end() && it->second > 0) {
         row.verdict = Verdict::unreliable;
         row.reason = fmt::format(
             "every trial of its {} run(s) in the history was disturbed (host busy, GPU throttled); --use_flagged "

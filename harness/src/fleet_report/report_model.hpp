@@ -75,8 +75,8 @@ struct Configuration {
   std::vector<double> measured_gpus;
   std::vector<std::string> measured_arch;        // the runs' `architecture` (x86_64, aarch64)
   std::vector<std::string> measured_cpu_vendor;  // the runs' `cpu_vendor` (GenuineIntel, AuthenticAMD, ...)
-  std::vector<std::string> shape_mismatches;  // "catalog says 8 vCPUs, the run had 2; ..."
-  std::optional<ExperimentCost> experiment;   // nullopt: no run of it carried instance timelines
+  std::vector<std::string> shape_mismatches;     // "catalog says 8 vCPUs, the run had 2; ..."
+  std::optional<ExperimentCost> experiment;      // nullopt: no run of it carried instance timelines
 };
 
 // The experiment costs of every configuration that has one, added up.

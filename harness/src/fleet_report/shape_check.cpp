@@ -106,8 +106,11 @@ void check_cpu(Configuration& c, const pricing::Shape& shape) {
   }
   if (!other.empty()) {
     c.shape_mismatches.push_back(fmt::format("catalog says {} CPUs ({}), the {} had {}; the price is the catalog's",
-                                             shape.cpu_vendor == "amd" ? "AMD" : shape.cpu_vendor == "intel" ? "Intel" : "Arm",
-                                             shape.name, c.runs.size() > 1 ? "runs" : "run", text::join(other, " and ")));
+                                             shape.cpu_vendor == "amd"     ? "AMD"
+                                             : shape.cpu_vendor == "intel" ? "Intel"
+                                                                           : "Arm",
+                                             shape.name, c.runs.size() > 1 ? "runs" : "run",
+                                             text::join(other, " and ")));
   }
 }
 

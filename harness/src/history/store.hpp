@@ -70,6 +70,7 @@ struct SeriesFilter {
 struct SeriesLeftOut {
   std::size_t points = 0;
   std::set<std::int64_t> runs;
+  std::set<std::pair<std::int64_t, std::string>> run_cases;  // each (run, case) counted once in `trials`
   std::int64_t trials = 0;
 };
 

@@ -95,7 +95,8 @@ struct Point {
 using GroupedPoints = std::map<std::pair<std::size_t, std::size_t>, std::vector<Point>>;  // by (configuration, name)
 
 GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const RunsWhere& where, const SeriesRuns& runs,
-                          const std::map<std::int64_t, std::size_t>& name_of_series, SeriesLeftOut* left_out) {
+                          const std::map<std::int64_t, std::size_t>& name_of_series,
+                          const std::map<std::int64_t, SeriesKey>& stored_series, SeriesLeftOut* left_out) {
   GroupedPoints grouped;
   std::string points_sql = std::string("SELECT p.run_id, p.series_id, ") +
                            (filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials, p.trials_all") +
@@ -114,7 +115,10 @@ GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const R
       if (left_out != nullptr) {
         ++left_out->points;
         left_out->runs.insert(run_id);
-        left_out->trials += r.size() > 4 ? std::stoll(r[4].value_or("0")) : 0;
+        // A case's trials once, however many of its metrics' series they left.
+        if (left_out->run_cases.emplace(run_id, stored_series.at(series_id).case_name).second) {
+          left_out->trials += r.size() > 4 ? std::stoll(r[4].value_or("0")) : 0;
+        }
       }
       continue;
     }
@@ -166,7 +170,7 @@ std::vector<Series> Store::series(const SeriesFilter& filter, SeriesLeftOut* lef
   read_runs(*db_, where, runs);
   const std::map<std::int64_t, SeriesKey> stored_series = read_stored_series(*db_, filter);
   const std::map<std::int64_t, std::size_t> name_of_series = name_of_each_series(stored_series);
-  GroupedPoints grouped = read_points(*db_, filter, where, runs, name_of_series, left_out);
+  GroupedPoints grouped = read_points(*db_, filter, where, runs, name_of_series, stored_series, left_out);
   std::vector<Series> out = series_of_groups(grouped, runs, stored_series);
   // Byte order, as SQLite's BINARY collation gave before, whichever database it came from.
   std::sort(out.begin(), out.end(), [](const Series& a, const Series& b) {

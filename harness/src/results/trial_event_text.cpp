@@ -15,10 +15,17 @@ using nlohmann::json;
 class EventText {
  public:
   explicit EventText(std::string& out)
-      : out_(out), values_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', json::error_handler_t::replace) {}
+      : out_(out),
+        values_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', json::error_handler_t::replace) {}
 
-  void open() { out_ += '{'; first_ = true; }
-  void close() { out_ += '}'; first_ = false; }
+  void open() {
+    out_ += '{';
+    first_ = true;
+  }
+  void close() {
+    out_ += '}';
+    first_ = false;
+  }
   // `"name":`, after a comma unless it opens the object.
   void key(const char* name) {
     if (!first_) out_ += ',';

@@ -158,8 +158,8 @@ SamplerOutput CpuClockSampler::finish(const TrialFacts& /*facts*/) {
   const double share = samples_ > 0 ? static_cast<double>(below_) / samples_ : 0;
   const bool throttled = judged && share > settings_.share;
   const char* source = !cur_freq_files_.empty() ? "cpufreq scaling_cur_freq"
-                       : fixed_mhz_           ? "/proc/cpuinfo cpu MHz (fixed: no cpufreq, no aperfmperf; read once)"
-                                              : "/proc/cpuinfo cpu MHz";
+                       : fixed_mhz_             ? "/proc/cpuinfo cpu MHz (fixed: no cpufreq, no aperfmperf; read once)"
+                                                : "/proc/cpuinfo cpu MHz";
   out.summary = {{"source", source},
                  {"samples", samples_},
                  {"mean_mhz", samples_ > 0 ? nlohmann::json(sum_mean_ / samples_) : nlohmann::json()},

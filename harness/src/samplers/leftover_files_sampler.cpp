@@ -93,8 +93,8 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   // Most trials leave their TMPDIR empty: one open and one read of it, without the walk's set-up (the
   // open refuses a link or a file in its place, which the status below then tells apart).
   const bool empty = !tmp_dir.empty() && is_empty_dir(tmp_dir);
-  const auto tmp_status = tmp_dir.empty() || empty ? std::filesystem::file_status{}
-                                                   : std::filesystem::symlink_status(tmp_dir, ec);
+  const auto tmp_status =
+      tmp_dir.empty() || empty ? std::filesystem::file_status{} : std::filesystem::symlink_status(tmp_dir, ec);
   if (empty) {
     // nothing left
   } else if (std::filesystem::is_directory(tmp_status)) {
