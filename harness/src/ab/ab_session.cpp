@@ -216,9 +216,7 @@ class Session {
   void give_up_if_failing(std::size_t c) {
     for (const session::RunSession* side : {a_.get(), b_.get()}) {
       const auto& trials = side->run().cases[c].trials;
-      const bool none = std::none_of(trials.begin(), trials.end(),
-                                     [](const results::Trial& t) { return t.outcome == Outcome::succeeded; });
-      if (none && static_cast<int>(trials.size()) >= kFailuresBeforeGivingUp) {
+      if (succeeded_trials(*side, c) == 0 && static_cast<int>(trials.size()) >= kFailuresBeforeGivingUp) {
         states_[c].open = false;
         states_[c].judged = true;
         compare::MetricComparison row;

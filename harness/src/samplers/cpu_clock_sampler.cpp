@@ -59,7 +59,8 @@ bool cpuinfo_clock_is_fixed(const std::filesystem::path& cpuinfo) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("flags", 0) != 0) continue;
-    std::istringstream words(line.substr(line.find(':') == std::string::npos ? line.size() : line.find(':') + 1));
+    const auto colon = line.find(':');
+    std::istringstream words(colon == std::string::npos ? std::string() : line.substr(colon + 1));
     std::string flag;
     while (words >> flag) {
       if (flag == "aperfmperf") return false;
