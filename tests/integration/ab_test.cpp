@@ -67,6 +67,31 @@ TEST(Ab, APlantedTenPercentSlowdownIsSlowerAndFailsTheGate) {
   EXPECT_NE(journal_a.find("\"trial\""), std::string::npos);
 }
 
+// The verdict policy gates the process tree's CPU time of every method, commands included, in `ab` as
+// in `compare` (issue 37: ab gated a command's wall time only, and its CPU time read "slower (not
+// gated)" with exit 0). The candidate does the baseline's work twice, on two processes at once.
+TEST(Ab, ACommandUsingMoreCpuFailsTheGateInAbAndCompareAlike) {
+  TempDir dir;
+  const std::string loop = "l() { i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; }; ";
+  const auto f = run_perfzero({"ab", "--baseline", "sh -c '" + loop + "l'", "--candidate",
+                               "sh -c '" + loop + "l & l; wait'", "--format=json", "--output_dir=ab", "--max_time=2m"},
+                              dir.path());
+  EXPECT_EQ(f.exit_code, 1) << f.out << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  const auto& cpu = row(doc, "tree_cpu_seconds");
+  EXPECT_TRUE(cpu.at("gated").get<bool>()) << cpu.dump();
+  EXPECT_EQ(cpu.at("verdict"), "slower") << cpu.dump();
+  EXPECT_EQ(cpu.at("gate"), "slower") << cpu.dump();
+  EXPECT_FALSE(row(doc, "user_cpu_seconds").at("gated").get<bool>()) << "the sum gates, not its halves";
+  const auto compared = run_perfzero({"compare", (dir.path() / "ab" / "baseline").string(),
+                                      (dir.path() / "ab" / "candidate").string(), "--format=json", "--use_flagged"},
+                                     dir.path());
+  EXPECT_EQ(compared.exit_code, 1) << compared.out << compared.err;
+  const auto compared_doc = nlohmann::json::parse(compared.out);
+  EXPECT_TRUE(row(compared_doc, "tree_cpu_seconds").at("gated").get<bool>());
+  EXPECT_FALSE(row(compared_doc, "user_cpu_seconds").at("gated").get<bool>());
+}
+
 TEST(Ab, AnAaSessionIsDecidedEquivalentWithoutAGate) {
   TempDir dir;
   const auto f = run_perfzero({"ab", "--baseline", "sleep 0.03", "--candidate", "sleep 0.03", "--output_dir=ab",

@@ -21,10 +21,10 @@ RunComparison sample() {
   slow.unit = "ms";
   slow.direction = Direction::lower_is_better;
   slow.baseline.values = {100, 101};
-  slow.baseline.median = 100.5;
+  slow.baseline.median = 100.4;
   slow.baseline.cv = 0.007;
   slow.candidate.values = {110, 111};
-  slow.candidate.median = 110.5;
+  slow.candidate.median = 110.6;
   slow.candidate.cv = 0.006;
   slow.change = 0.099;
   slow.ci_low = 0.08;
@@ -48,7 +48,7 @@ TEST(CompareFormat, MarkdownIsOneTableRowPerMetricWithPipesEscaped) {
   EXPECT_NE(md.find("### perfzero compare: 1 slower, 0 faster, 0 same, 1 missing on one side"), std::string::npos)
       << md;
   EXPECT_NE(md.find("| method | metric | baseline | candidate | change | 95% CI | p | verdict |"), std::string::npos);
-  EXPECT_NE(md.find("| fam.A.m[x=1\\|2] | latency | 100.5 ms | 110.5 ms | +9.9% | [+8.0%, +12.0%] | 0.0002 | "
+  EXPECT_NE(md.find("| fam.A.m[x=1\\|2] | latency | 100 ms | 111 ms | +9.9% | [+8.0%, +12.0%] | 0.0002 | "
                     "**slower** |"),
             std::string::npos)
       << md;

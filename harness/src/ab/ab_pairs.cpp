@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "compare/compare_runs.hpp"
+#include "compare/gated_metrics.hpp"
 #include "results/flags.hpp"
 
 namespace perfzero::ab {
@@ -68,8 +69,16 @@ std::vector<MetricPairs> collect_pairs(const results::Case& baseline, const resu
       if (std::find(disturbances.begin(), disturbances.end(), f) == disturbances.end()) disturbances.push_back(f);
     }
     add_pair(out.front(), wall_of(a), wall_of(*b), disturbances);
+    // The tree's CPU time, gated for every method as in `compare`: a pair only where both sides' kernel
+    // accounted for it (a lost launcher's trial has none).
+    if (const auto ta = compare::tree_cpu_seconds(a), tb = compare::tree_cpu_seconds(*b); ta && tb) {
+      auto& cpu = pairs_for(out, compare::kTreeCpuRow);
+      cpu.unit = "s";
+      cpu.direction = Direction::lower_is_better;
+      add_pair(cpu, *ta, *tb, disturbances);
+    }
     for (const auto& m : a.metrics) {
-      if (m.name == compare::kWallTimeRow) continue;
+      if (m.name == compare::kWallTimeRow || m.name == compare::kTreeCpuRow) continue;
       const auto* other = metric_of(*b, m.name);
       if (other == nullptr) continue;
       auto& pairs = pairs_for(out, m.name);
@@ -94,12 +103,11 @@ std::vector<MetricPairs> collect_pairs(const results::Case& baseline, const resu
 }
 
 bool is_gated(const std::string& pattern, const MetricPairs& m, const std::vector<MetricPairs>& all) {
-  if (!pattern.empty()) return compare::gates(pattern, m.metric);
-  if (m.metric == compare::kWallTimeRow) return true;
-  const auto main = std::find_if(all.begin(), all.end(), [](const MetricPairs& p) {
-    return p.unit.size() > 2 && p.unit.ends_with("/s") && p.metric != compare::kWallTimeRow;
-  });
-  return main != all.end() && main->metric == m.metric;
+  if (!compare::is_gated(pattern, m.metric, m.direction)) return false;
+  if (m.metric != compare::kTreeCpuRow || !pattern.empty() || all.empty()) return true;
+  const MetricPairs& wall = all.front();  // collect_pairs puts the wall time first
+  return compare::tree_was_busy(m.series.baseline, wall.series.baseline) ||
+         compare::tree_was_busy(m.series.candidate, wall.series.candidate);
 }
 
 }  // namespace perfzero::ab

@@ -19,12 +19,12 @@ struct MetricPairs {
   std::string inconsistency;
 };
 
-// Every metric both sides reported, the trial's wall time first (as `compare` rows it), in the
-// baseline's order. The candidate's direction wins, as in `compare`.
+// Every metric both sides reported, the trial's wall time first and then its process tree's CPU time
+// (as `compare` rows them), in the baseline's order. The candidate's direction wins, as in `compare`.
 std::vector<MetricPairs> collect_pairs(const results::Case& baseline, const results::Case& candidate);
 
-// The metrics `ab` waits for: those --metrics finds, or by default the wall time and the method's
-// main metric (its first rate, unit "<work>/s", as `perfzero report` picks it).
+// The metrics `ab` waits for and gates on: those --metrics finds, or by default the verdict policy's
+// (compare/gated_metrics.hpp) as `compare` gates them, the tree's CPU time where a side kept it busy.
 bool is_gated(const std::string& pattern, const MetricPairs& m, const std::vector<MetricPairs>& all);
 
 }  // namespace perfzero::ab

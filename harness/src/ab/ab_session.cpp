@@ -267,7 +267,7 @@ class Session {
         row.verdict = compare::Verdict::unknown;
         row.reason = "not judged: " + m.inconsistency;
       }
-      if (!row.gated && !decided) row.reason = "not gated (--metrics), so not waited for: " + row.reason;
+      if (!row.gated && !decided) row.reason = "not gated, so not waited for: " + row.reason;
       if (row.gated) {
         ++gated;
         gated_open = gated_open || !decided;

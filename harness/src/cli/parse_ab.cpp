@@ -83,8 +83,8 @@ void add_judging_flags(CLI::App& app, AbOptions& out, double& min_change_pct, Ra
       ->type_name("P")
       ->group(group);
   app.add_option("--metrics", out.metrics,
-                 "The metrics that must be decided and gate the exit status, a regular expression (default: the "
-                 "wall time and each method's main rate metric)")
+                 "The metrics that must be decided and gate the exit status, a regular expression (default: as "
+                 "compare's: wall_time, tree_cpu_seconds and the method's metrics with a direction)")
       ->type_name("RE")
       ->group(group);
   add_pass_on_flag(app, out.pass_on, group);

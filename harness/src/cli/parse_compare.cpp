@@ -38,9 +38,9 @@ void add_threshold_flags(CLI::App& app, CompareOptions& out, double& min_change_
                "with too few others is 'unreliable'")
       ->group(group);
   app.add_option("--metrics", out.metrics,
-                 "Only metrics whose name this regular expression finds gate the exit status (default: all but the "
-                 "counters' task_clock, context_switches... which are only shown) (e.g. 'cpu_seconds$' "
-                 "on a busy runner); every row is still shown")
+                 "Only metrics whose name this regular expression finds gate the exit status (default: wall_time, "
+                 "the process tree's tree_cpu_seconds and the method's metrics with a direction; never the counters) "
+                 "(e.g. 'cpu_seconds$' on a busy runner); every row is still shown")
       ->type_name("RE")
       ->group(group);
   add_pass_on_flag(app, out.pass_on, group);

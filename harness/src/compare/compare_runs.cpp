@@ -14,6 +14,20 @@ CaseValues::Series& series_for(CaseValues& c, const std::string& metric) {
   return c.series.back();
 }
 
+// The tree's CPU time from the kernel's accounting; a trial holding it as a metric (a run read back
+// from the history) has it in its metrics, which the loop above already took.
+void add_tree_cpu(CaseValues& values, const results::Trial& t, bool disturbed) {
+  const bool has_metric =
+      std::any_of(t.metrics.begin(), t.metrics.end(), [](const auto& m) { return m.name == kTreeCpuRow; });
+  const auto seconds = tree_cpu_seconds(t);
+  if (has_metric || !seconds) return;
+  auto& s = series_for(values, kTreeCpuRow);
+  s.unit = "s";
+  s.direction = Direction::lower_is_better;
+  s.values.push_back(*seconds);
+  s.disturbed.push_back(disturbed);
+}
+
 const CaseValues* find_case(const std::vector<CaseValues>& cases, const std::string& name) {
   const auto it = std::find_if(cases.begin(), cases.end(), [&](const CaseValues& c) { return c.case_name == name; });
   return it == cases.end() ? nullptr : &*it;
@@ -23,6 +37,14 @@ const CaseValues::Series* find_series(const CaseValues* c, const std::string& me
   if (c == nullptr) return nullptr;
   const auto it = std::find_if(c->series.begin(), c->series.end(), [&](const auto& s) { return s.metric == metric; });
   return it == c->series.end() ? nullptr : &*it;
+}
+
+bool either_tree_busy(const CaseValues& base, const CaseValues::Series& base_cpu, const CaseValues& cand,
+                      const CaseValues::Series& cand_cpu) {
+  const auto* base_wall = find_series(&base, kWallTimeRow);
+  const auto* cand_wall = find_series(&cand, kWallTimeRow);
+  return (base_wall != nullptr && tree_was_busy(base_cpu.values, base_wall->values)) ||
+         (cand_wall != nullptr && tree_was_busy(cand_cpu.values, cand_wall->values));
 }
 
 // One row per metric of `c`, and one per metric the other side has that `c` lacks.
@@ -37,6 +59,9 @@ void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& se
   for (const auto& metric : metrics) {
     const auto* b = find_series(base, metric);
     const auto* c = find_series(cand, metric);
+    // The tree's CPU time is the harness's figure, not the method's: a side whose launcher could not
+    // account for it (lost, or a run from before it was kept) measured nothing less, so no row.
+    if (metric == kTreeCpuRow && (b == nullptr || c == nullptr)) continue;
     MetricComparison row;
     row.case_name = base != nullptr ? base->case_name : cand->case_name;
     row.metric = metric;
@@ -46,7 +71,10 @@ void add_rows(const CaseValues* base, const CaseValues* cand, const Settings& se
     row.direction = c != nullptr && c->direction != Direction::unspecified ? c->direction : known->direction;
     if (b != nullptr) row.baseline = side_of(*base, *b, settings.use_flagged);
     if (c != nullptr) row.candidate = side_of(*cand, *c, settings.use_flagged);
-    row.gated = gates(settings.metrics, metric);
+    row.gated = is_gated(settings.metrics, metric, row.direction);
+    if (metric == kTreeCpuRow && settings.metrics.empty() && !either_tree_busy(*base, *b, *cand, *c)) {
+      row.gated = false;
+    }
     judge(row, settings);
     out.rows.push_back(std::move(row));
   }
@@ -88,6 +116,7 @@ std::vector<CaseValues> collect_values(const results::Run& run) {
         values.series.front().values.push_back(t.wall_time);
         values.series.front().disturbed.push_back(disturbed);
       }
+      add_tree_cpu(values, t, disturbed);
     }
     out.push_back(std::move(values));
   }

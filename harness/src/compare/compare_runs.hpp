@@ -5,12 +5,10 @@
 #include <vector>
 
 #include "compare/comparison.hpp"
+#include "compare/gated_metrics.hpp"
 #include "results/model.hpp"
 
 namespace perfzero::compare {
-
-// The trial's own wall time is compared for every case, under this name, lower being better.
-inline constexpr const char* kWallTimeRow = "wall_time";
 
 struct RunLabel {
   std::string source;  // the path (or history query) it came from

@@ -83,9 +83,4 @@ void judge(MetricComparison& m, const Settings& settings);
 // "host busy in 20/20 vs 3/20 trials": what disturbed the two sides.
 std::string disturbance_words(const Side& baseline, const Side& candidate);
 
-// True when the row's metric is gated by `pattern` (an ECMAScript regular expression searched in the
-// metric's name; empty gates every metric but the counters', results/counter_metrics.hpp). Throws
-// std::regex_error for a bad pattern.
-bool gates(const std::string& pattern, const std::string& metric);
-
 }  // namespace perfzero::compare

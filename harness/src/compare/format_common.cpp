@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "common/si_number.hpp"
 #include "compare/formats.hpp"
 #include "compare/gate.hpp"
 
@@ -17,7 +18,10 @@ std::string interval(const MetricComparison& m) {
   return fmt::format("[{}, {}]", percent(m.ci_low), percent(m.ci_high));
 }
 
-std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.4g}", *v) : std::string("-"); }
+std::string value_text(const std::optional<double>& v, std::string_view unit) {
+  const std::string text = v ? text::si(v, unit) : std::string();
+  return text.empty() ? std::string("-") : text;
+}
 
 std::string significance(const MetricComparison& m) {
   if (m.p_value) return fmt::format("{:.3g}", *m.p_value);

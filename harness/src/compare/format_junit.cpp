@@ -15,8 +15,8 @@ std::string to_junit(const RunComparison& report, const std::string& suite_name)
     tc.classname = m.case_name;
     tc.name = m.metric;
     const std::string figures =
-        fmt::format("{}: {} {} {}, median {} -> {} {}, {}{}", m.case_name, m.metric, verdict_text(m), percent(m.change),
-                    number(m.baseline.median), number(m.candidate.median), m.unit, significance(m),
+        fmt::format("{}: {} {} {}, median {} -> {}, {}{}", m.case_name, m.metric, verdict_text(m), percent(m.change),
+                    value_text(m.baseline.median, m.unit), value_text(m.candidate.median, m.unit), significance(m),
                     m.reason.empty() ? "" : " (" + m.reason + ")");
     // Each row as the gate takes it (compare/gate.hpp), never "skipped": a CI system counts a skipped
     // test as no failure, and an undecided row or a candidate that measured nothing is not a pass.

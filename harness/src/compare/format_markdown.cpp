@@ -53,10 +53,9 @@ std::string to_markdown(const RunComparison& report) {
   out += "| method | metric | baseline | candidate | change | 95% CI | p | verdict |\n";
   out += "|---|---|---:|---:|---:|---|---:|---|\n";
   for (const auto& r : report.rows) {
-    const std::string unit = r.unit.empty() ? "" : fmt::format(" {}", r.unit);
-    out += fmt::format("| {} | {} | {}{} | {}{} | {} | {} | {} | {} |\n", cell(r.case_name), cell(r.metric),
-                       number(r.baseline.median), cell(r.baseline.median ? unit : ""), number(r.candidate.median),
-                       cell(r.candidate.median ? unit : ""), percent(r.change), interval(r), significance(r), mark(r));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(r.case_name), cell(r.metric),
+                       cell(value_text(r.baseline.median, r.unit)), cell(value_text(r.candidate.median, r.unit)),
+                       percent(r.change), interval(r), significance(r), mark(r));
   }
   if (const std::string more = advice(report); !more.empty()) out += fmt::format("\n{}", cell_lines(more));
   return out;

@@ -41,13 +41,10 @@ using text::printable;
 
 Row row_of(const MetricComparison& r) {
   const std::string unit = printable(r.unit);
-  auto with_unit = [&](const std::optional<double>& v) {
-    return v ? fmt::format("{}{}{}", number(v), unit.empty() ? "" : " ", unit) : std::string("-");
-  };
   return {printable(r.case_name),
           printable(r.metric),
-          with_unit(r.baseline.median),
-          with_unit(r.candidate.median),
+          value_text(r.baseline.median, unit),
+          value_text(r.candidate.median, unit),
           fmt::format("{} {}", percent(r.change), interval(r)),
           significance(r),
           verdict_text(r)};

@@ -14,10 +14,11 @@ std::string to_terminal(const RunComparison& report, bool colour);
 // slower row is a failure with its figures, a row that could not be judged is skipped; stamped now.
 std::string to_junit(const RunComparison& report, const std::string& suite_name);
 
-// Shared by the three: "+10.2%", "-", "[+8.1%, +12.0%]", a number with 4 significant digits.
+// Shared by the three: "+10.2%", "-", "[+8.1%, +12.0%]", a value with its unit as every table writes it
+// ("103 ms", "1.17 MB": common/si_number.hpp), "-" for none.
 std::string percent(const std::optional<double>& fraction);
 std::string interval(const MetricComparison& m);
-std::string number(const std::optional<double>& v);
+std::string value_text(const std::optional<double>& v, std::string_view unit);
 std::string headline(const RunComparison& report);
 // "slower", or "slower (not gated)" where --metrics leaves the row out of the gate.
 std::string verdict_text(const MetricComparison& m);

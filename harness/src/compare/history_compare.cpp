@@ -91,7 +91,11 @@ RunComparison compare_with_history(const HistoryMedians& medians, const results:
       row.unit = s.unit;
       row.direction = s.direction;
       row.candidate = side_of(c, s, settings.use_flagged);
-      row.gated = gates(settings.metrics, s.metric);
+      row.gated = is_gated(settings.metrics, s.metric, s.direction);
+      if (s.metric == kTreeCpuRow && settings.metrics.empty() && !c.series.empty() &&
+          !tree_was_busy(s.values, c.series.front().values)) {
+        row.gated = false;  // the wall time is the first series (compare_runs.hpp)
+      }
       if (const auto it = medians.find({c.case_name, s.metric}); it != medians.end()) row.baseline.values = it->second;
       judge_against_history(row, settings, z_threshold);
       // Not in the history only because each of its runs there was disturbed: the history cannot

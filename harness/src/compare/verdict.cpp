@@ -1,13 +1,11 @@
 // The verdict rules of docs/compare.md, in the order they are applied.
 #include <algorithm>
 #include <cmath>
-#include <regex>
 
 #include <fmt/format.h>
 
 #include "compare/comparison.hpp"
 #include "compare/significance.hpp"
-#include "results/counter_metrics.hpp"
 #include "results/statistics.hpp"
 
 namespace perfzero::compare {
@@ -77,11 +75,6 @@ Verdict directed(double change, Direction direction) {
       break;
   }
   return Verdict::changed;
-}
-
-bool gates(const std::string& pattern, const std::string& metric) {
-  if (pattern.empty()) return !results::is_counter_metric(metric);
-  return std::regex_search(metric, std::regex(pattern, std::regex::ECMAScript));
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/si_number.hpp"
 #include "fleet_report/report_model.hpp"
 
 namespace perfzero::fleet_report {
@@ -19,11 +20,9 @@ std::string money(const std::optional<double>& usd);
 // "$0.012 per run", "$4.85 per million runs": scaled by a power of 1000 until at least $0.10.
 // `one` and `many`: the unit's singular and plural ("run", "runs").
 std::string money_per(const std::optional<double>& usd, std::string_view one, std::string_view many);
-// 3 significant digits with an SI prefix past 10,000 and under 0.01: "444 M points/s", "19.3 TB/s"
-// (a unit that has a prefix, GB/s, takes the combined one), "0.5 s", "593 M" without a unit.
-std::string si(const std::optional<double>& value, std::string_view unit = "");
-// An axis's tick labels, all at the prefix of the largest: "0", "2 ms", "4 ms", ... "10 ms".
-std::vector<std::string> si_ticks(const std::vector<double>& ticks, std::string_view unit);
+// Measured values with SI prefixes, as every human-facing table writes them (common/si_number.hpp).
+using text::si;
+using text::si_ticks;
 
 // "2.5 ms", "12.3 s", "37.5 min", "2.1 h".
 std::string duration_text(double seconds);

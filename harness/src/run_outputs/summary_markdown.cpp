@@ -7,6 +7,7 @@
 
 #include "common/escape.hpp"
 #include "common/files.hpp"
+#include "common/si_number.hpp"
 #include "results/auto_trials.hpp"
 #include "results/comparisons.hpp"
 #include "results/statistics.hpp"
@@ -16,6 +17,12 @@
 namespace perfzero::run_outputs {
 
 namespace {
+
+// Every measured value in summary.md as every human-facing table writes it: "103 ms", "1.17 MB".
+std::string value_text(const std::optional<double>& value, std::string_view unit) {
+  const std::string out = value ? text::si(value, unit) : std::string();
+  return out.empty() ? std::string("-") : out;
+}
 
 std::string header(const results::Run& run) {
   const auto& info = run.info;
@@ -50,7 +57,7 @@ std::string case_row(const results::Case& c) {
   std::string metric_text;
   for (const auto& m : stats.metrics) {
     if (!metric_text.empty()) metric_text += "; ";
-    metric_text += fmt::format("{} = {} {}", m.name, number(m.stats.median, "-"), m.unit);  // md_cell'd whole below
+    metric_text += fmt::format("{} = {}", m.name, value_text(m.stats.median, m.unit));  // md_cell'd whole below
   }
   const std::string cv = stats.wall_time.cv ? fmt::format("{:.1f}%", *stats.wall_time.cv * 100) : "-";
   std::string flagged = stats.trials_flagged > 0 ? fmt::format(" ({} flagged)", stats.trials_flagged) : "";
@@ -60,7 +67,7 @@ std::string case_row(const results::Case& c) {
   }
   return fmt::format("| {} | {} | {}/{}{} | {} | {} | {} |\n", text::md_cell(c.name),
                      to_string(results::case_outcome(c)), stats.trials_succeeded, c.trials.size(), flagged,
-                     number(stats.wall_time.median, "-"), cv, text::md_cell(metric_text));
+                     text::md_cell(value_text(stats.wall_time.median, "s")), cv, text::md_cell(metric_text));
 }
 
 std::string comparisons_section(const results::Run& run) {
@@ -72,11 +79,11 @@ std::string comparisons_section(const results::Run& run) {
   for (const auto& r : comparisons) {
     std::string goal = "-";
     if (r.spec->goal) {
-      goal =
-          fmt::format("{} ({})", number(r.spec->goal, "-"), r.goal_met ? (*r.goal_met ? "met" : "not met") : "no data");
+      goal = fmt::format("{} ({})", value_text(r.spec->goal, ""),
+                         r.goal_met ? (*r.goal_met ? "met" : "not met") : "no data");
     }
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", text::md_cell(r.spec->name), number(r.ours, "-"),
-                       number(r.theirs, "-"), r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", text::md_cell(r.spec->name), value_text(r.ours, ""),
+                       value_text(r.theirs, ""), r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
   }
   return out;
 }
@@ -120,7 +127,7 @@ class SummaryMarkdownReporter : public Reporter {
 
 std::string summary_markdown(const results::Run& run) {
   std::string out = header(run);
-  out += "\n| method | outcome | trials | wall median (s) | wall cv | metrics (median) |\n";
+  out += "\n| method | outcome | trials | wall median | wall cv | metrics (median) |\n";
   out += "|---|---|---|---|---|---|\n";
   for (const auto& c : run.cases) {
     if (!c.trials.empty() || !c.warmups.empty()) out += case_row(c);

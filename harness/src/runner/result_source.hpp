@@ -8,15 +8,17 @@
 
 #include "child_results/child_result.hpp"
 #include "config/run_plan.hpp"
+#include "results/command_metrics.hpp"
 #include "runner/trial_execution.hpp"
 
 namespace perfzero::runner {
 
-// The metric names a command with `output: none` gets. Its wall time (launch to the end of its tree)
-// is the trial's own wall time, which every output shows once as `wall_time`.
-inline constexpr const char* kUserCpuMetric = "user_cpu_seconds";      // s, summed over the tree
-inline constexpr const char* kSystemCpuMetric = "system_cpu_seconds";  // s, summed over the tree
-inline constexpr const char* kMaxRssMetric = "max_rss";                // bytes, largest of any one process
+// The metric names a command with `output: none` gets (results/command_metrics.hpp). Its wall time
+// (launch to the end of its tree) is the trial's own wall time, which every output shows once as
+// `wall_time`.
+using results::kMaxRssMetric;
+using results::kSystemCpuMetric;
+using results::kUserCpuMetric;
 
 // The trial's result, or a message saying why there is none (for the classifier to call invalid).
 std::variant<child_results::ChildResult, std::string> read_trial_result(const config::PlannedCase& planned,
