@@ -49,6 +49,50 @@ methods:
   EXPECT_NE(f.out.find("perfzero ab"), std::string::npos) << f.out;
 }
 
+// The host-busy threshold is a flag and a suite key (issue 37: 0.25 CPUs could not be changed). The
+// same neighbour as above that flags the trial by default leaves it unflagged under a threshold no
+// 2-CPU neighbour reaches; the flag wins over the suite's key; a bad value is one clear error.
+TEST(UnderLoad, TheHostBusyThresholdIsAFlagAndASuiteKey) {
+  TempDir dir;
+  Spinner neighbour;
+  const auto suite = dir.write("sleep.yaml", R"(
+host_busy_threshold: 4096
+methods:
+  - method: sanity.Sanity.benchmark_sleep
+    params: {ms: 600}
+)");
+  const auto trial = [&](const std::string& run) {
+    return read_json(dir.path() / run / "sanity.Sanity.benchmark_sleep_ms_600_" / "trial_1" / "perfzero_summary.json");
+  };
+  const auto by_key = run_perfzero({"--config=" + suite.string(), "--output_dir=key"}, dir.path());
+  ASSERT_EQ(by_key.exit_code, 0) << by_key.err;
+  const auto key_load = trial("key")["perfzero_cpp"]["samplers"]["host_load"];
+  EXPECT_EQ(key_load["threshold_cpus"], 4096.0) << key_load.dump();
+  EXPECT_GT(key_load["other_busy_cpus"].get<double>(), 0.5) << key_load.dump();
+  EXPECT_EQ(key_load["busy"], false) << key_load.dump();
+  const auto by_flag =
+      run_perfzero({"--config=" + suite.string(), "--output_dir=flag", "--host_busy_threshold=0.5"}, dir.path());
+  ASSERT_EQ(by_flag.exit_code, 0) << by_flag.err;
+  const auto flag_load = trial("flag")["perfzero_cpp"]["samplers"]["host_load"];
+  EXPECT_EQ(flag_load["threshold_cpus"], 0.5) << flag_load.dump();
+  EXPECT_EQ(flag_load["busy"], true) << flag_load.dump();
+  const auto bad_flag = run_perfzero({"--config=" + suite.string(), "--host_busy_threshold=0"}, dir.path());
+  EXPECT_EQ(bad_flag.exit_code, 2);
+  EXPECT_NE(bad_flag.err.find("--host_busy_threshold: expected a number of CPUs more than 0"), std::string::npos)
+      << bad_flag.err;
+  const auto bad_key = run_perfzero(
+      {"--config=" +
+       dir.write("bad.yaml", "host_busy_threshold: -1\nmethods: [sanity.Sanity.benchmark_noop]\n").string()},
+      dir.path());
+  EXPECT_EQ(bad_key.exit_code, 2);
+  EXPECT_NE(bad_key.err.find("bad.yaml:1:"), std::string::npos) << bad_key.err;
+  EXPECT_NE(bad_key.err.find("host_busy_threshold"), std::string::npos) << bad_key.err;
+  const auto other = dir.write("other.yaml", "host_busy_threshold: 1\nmethods: [sanity.Sanity.benchmark_noop]\n");
+  const auto two = run_perfzero({"--config=" + suite.string(), "--config=" + other.string()}, dir.path());
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("one run has one threshold"), std::string::npos) << two.err;
+}
+
 // A command far shorter than the host-load sampler's period is judged by how long it waited for a
 // CPU (its processes' run_delay, read by perfzero-launch before it reaps them) and by the host's load
 // over the last 0.2 s or more (a neighbour on a hyperthread sibling slows it without a wait).

@@ -26,8 +26,9 @@ struct AbOptions {
   std::vector<std::string> configs;
   double min_change = 0.05;
   double alpha = 0.05;
-  std::string metrics;  // a regular expression: the gated metrics; empty: wall time and main metrics
-  GatePassOn pass_on;   // --pass_on
+  std::string metrics;  // a regular expression: the gated metrics; empty: compare/gated_metrics.hpp's
+  std::optional<double> host_busy_threshold;  // --host_busy_threshold, else the suites' key
+  GatePassOn pass_on;                         // --pass_on
   int max_pairs = 100;
   std::chrono::milliseconds max_time{std::chrono::minutes(10)};
   int warmup_trials = 1;

@@ -49,6 +49,7 @@ struct Options {
   std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
   double cpu_throttle_threshold = 0.90;             // --cpu_throttle_threshold / 100: of the CPU's maximum clock
   double cpu_throttle_share = 0.10;                 // --cpu_throttle_share / 100: of a trial's clock samples
+  std::optional<double> host_busy_threshold;        // --host_busy_threshold, else the suites' key
   std::string lock_gpu_clocks;   // --lock_gpu_clocks: "base" or "max" (nvml::clock_lock_from); "" leaves them
   bool doctor = false;           // --doctor: check the machine first (quick) and record the verdict in run.json
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms

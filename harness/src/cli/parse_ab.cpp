@@ -4,6 +4,7 @@
 #include "cli/ab_options.hpp"
 #include "cli/cli_app.hpp"
 #include "cli/compare_options.hpp"
+#include "cli/host_busy_flag.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
@@ -88,6 +89,7 @@ void add_judging_flags(CLI::App& app, AbOptions& out, double& min_change_pct, Ra
       ->type_name("RE")
       ->group(group);
   add_pass_on_flag(app, out.pass_on, group);
+  add_host_busy_threshold_flag(app, out.host_busy_threshold, group);
   app.add_option("--max_trials", out.max_pairs, "The most pairs per method (default 100)")
       ->check(CLI::Range(2, 100000))
       ->type_name("N")

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "cli/cli_app.hpp"
+#include "cli/host_busy_flag.hpp"
 #include "cli/options.hpp"
 #include "cli/run_flag_values.hpp"
 #include "common/errors.hpp"
@@ -349,6 +350,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   RawValues raw;
   add_selecting_options(app, o);
   add_running_limits(app, raw);
+  add_host_busy_threshold_flag(app, o.host_busy_threshold, "Running");
   add_running_outputs(app, o);
   add_recording_options(app, o);
 

@@ -39,7 +39,9 @@ int run(const cli::Options& options, method_catalog::LazyCatalog& catalog) {
   }
   bool interleave = options.interleave;
   for (const auto& suite : inputs.suites) interleave = interleave || suite.interleave;
-  return run_benchmarks(options, plan, comparisons, interleave);
+  cli::Options resolved = options;  // the flag wins over the suites' key
+  if (!resolved.host_busy_threshold) resolved.host_busy_threshold = config::host_busy_threshold_of(inputs.suites);
+  return run_benchmarks(resolved, plan, comparisons, interleave);
 }
 
 // One overload per command (cli::Invocation's alternatives); std::visit refuses to build without

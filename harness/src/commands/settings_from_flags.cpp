@@ -25,6 +25,7 @@ session::SessionSettings session_settings(const cli::Options& options) {
   s.counters = options.counters;
   s.cpu_throttle_threshold = options.cpu_throttle_threshold;
   s.cpu_throttle_share = options.cpu_throttle_share;
+  s.host_busy_threshold_cpus = options.host_busy_threshold;
   s.lock_gpu_clocks = options.lock_gpu_clocks;
   s.doctor = options.doctor;
   s.debug = options.debug;

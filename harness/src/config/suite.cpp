@@ -16,8 +16,9 @@ namespace perfzero::config {
 
 namespace {
 
-const std::vector<std::string> kTopKeys{"suite",       "description", "defaults", "methods",
-                                        "comparisons", "interleave",  "max_cases"};
+const std::vector<std::string> kTopKeys{"suite",       "description", "defaults",  "methods",
+                                        "comparisons", "interleave",  "max_cases", "host_busy_threshold"};
+
 const std::vector<std::string> kComparisonKeys{"name", "ours", "theirs", "goal"};
 const std::vector<std::string> kSideKeys{"method", "metric"};
 const std::vector<std::string> kSettingKeys{
@@ -115,8 +116,31 @@ Suite load_suite(const std::filesystem::path& path, const RegistrySource& regist
     }
     suite.max_cases = check.int_of(n, "max_cases", 1, kMaxCasesCeiling);
   }
+  if (const auto n = root["host_busy_threshold"]) {
+    const double cpus = std::get<double>(check.param_of(n, "host_busy_threshold", ParamType::number));
+    if (!(cpus > 0 && cpus <= kMaxHostBusyThresholdCpus)) {
+      check.fail(n, "host_busy_threshold",
+                 fmt::format("a number of CPUs more than 0 and at most {:g}, got {}", kMaxHostBusyThresholdCpus, cpus));
+    }
+    suite.host_busy_threshold = cpus;
+  }
   read_comparisons(check, root, suite);
   return suite;
+}
+
+std::optional<double> host_busy_threshold_of(const std::vector<Suite>& suites) {
+  const Suite* first = nullptr;
+  for (const auto& s : suites) {
+    if (!s.host_busy_threshold) continue;
+    if (first != nullptr && *first->host_busy_threshold != *s.host_busy_threshold) {
+      throw ConfigError(
+          fmt::format("{}: host_busy_threshold: {:g}, but {} says {:g}; one run has one threshold "
+                      "(--host_busy_threshold chooses)",
+                      s.path.string(), *s.host_busy_threshold, first->path.string(), *first->host_busy_threshold));
+    }
+    if (first == nullptr) first = &s;
+  }
+  return first != nullptr ? first->host_busy_threshold : std::nullopt;
 }
 
 }  // namespace perfzero::config

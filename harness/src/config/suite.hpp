@@ -45,7 +45,15 @@ struct Suite {
   std::vector<Comparison> comparisons;
   bool interleave = false;                 // run trials round-robin across methods (like --interleave)
   std::optional<std::uint64_t> max_cases;  // the most cases its sweeps may expand to
+  // CPUs' worth of others' work that flag a trial host_busy (like --host_busy_threshold, which wins)
+  std::optional<double> host_busy_threshold;
 };
+
+// The most a host_busy_threshold (key or flag) may name.
+inline constexpr double kMaxHostBusyThresholdCpus = 4096;
+
+// The suites' host_busy_threshold: none when no suite names one; ConfigError when two disagree.
+std::optional<double> host_busy_threshold_of(const std::vector<Suite>& suites);
 
 // Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with
 // any error is never partly used.

@@ -10,7 +10,9 @@ namespace perfzero::samplers {
 const std::vector<SamplerInfo>& builtin_samplers() {
   static const std::vector<SamplerInfo> all{
       {"host_load", "whole-machine CPU use besides the trial; flags host_busy",
-       [](const SamplerContext&) { return std::make_unique<HostLoadSampler>(); }},
+       [](const SamplerContext& c) {
+         return std::make_unique<HostLoadSampler>("/proc/stat", nullptr, c.host_busy_threshold_cpus);
+       }},
       {"leftover_files", "files a trial left in /dev/shm and in its TMPDIR, with their size; flags left_files",
        [](const SamplerContext& c) { return std::make_unique<LeftoverFilesSampler>("/dev/shm", c.shm_listing); }},
       {"counters",

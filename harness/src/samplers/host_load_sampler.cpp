@@ -39,8 +39,12 @@ std::optional<CpuTimes> parse_proc_stat_cpu_line(std::string_view text) {
   return t;
 }
 
+// A quarter of a CPU, or 2 % of a large machine's, where daemons alone use that much.
+double default_busy_threshold_cpus(int logical_cpus) { return std::max(0.25, 0.02 * logical_cpus); }
+
 HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, double window_seconds,
-                                double own_cpu_seconds, int logical_cpus, double ticks_per_second) {
+                                double own_cpu_seconds, int logical_cpus, double ticks_per_second,
+                                std::optional<double> threshold_cpus) {
   HostLoadVerdict v;
   v.window_seconds = window_seconds;
   const double busy_seconds = (after.busy - before.busy + after.steal - before.steal) / ticks_per_second;
@@ -50,8 +54,7 @@ HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, d
     v.host_busy_cpus = busy_seconds / window_seconds;
     v.other_busy_cpus = std::max(0.0, busy_seconds - own_cpu_seconds) / window_seconds;
   }
-  // A quarter of a CPU, or 2 % of a large machine's, where daemons alone use that much.
-  v.threshold_cpus = std::max(0.25, 0.02 * logical_cpus);
+  v.threshold_cpus = threshold_cpus.value_or(default_busy_threshold_cpus(logical_cpus));
   v.judged = window_seconds >= HostLoadSampler::kMinWindowSeconds;
   if (v.judged) {
     // Each CPU's counters can be a tick off at either end of the window; the errors are independent.
@@ -100,8 +103,11 @@ void judge_short_trial(HostLoadVerdict& v, const std::optional<HostLoadVerdict>&
   v.judged_by = by;
 }
 
-HostLoadSampler::HostLoadSampler(std::string proc_stat_path, LoadTimeline* timeline)
-    : path_(std::move(proc_stat_path)), timeline_(timeline != nullptr ? timeline : &LoadTimeline::shared()) {
+HostLoadSampler::HostLoadSampler(std::string proc_stat_path, LoadTimeline* timeline,
+                                 std::optional<double> threshold_cpus)
+    : path_(std::move(proc_stat_path)),
+      timeline_(timeline != nullptr ? timeline : &LoadTimeline::shared()),
+      threshold_cpus_(threshold_cpus) {
   // Read once per process: sysconf reads /sys/devices/system/cpu/online on every call, and a
   // sampler is made for every trial.
   static const int online = std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
@@ -172,7 +178,8 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
   const double window = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   // The harness's own CPU (its monitor thread, reaping) is not a neighbour's load.
   const double own = facts.tree_cpu_seconds.value_or(0.0) + (process_cpu_seconds() - harness_cpu_at_start_);
-  HostLoadVerdict v = judge_host_load(*first_, *last, window, own, logical_cpus_, procfs::clock_ticks_per_second());
+  HostLoadVerdict v =
+      judge_host_load(*first_, *last, window, own, logical_cpus_, procfs::clock_ticks_per_second(), threshold_cpus_);
   const auto ended = std::chrono::steady_clock::now();
   timeline_->add_tree_cpu(facts.tree_cpu_seconds.value_or(0.0));
   const LoadTimeline::Mark end{ended, *last, own_cpu_seconds()};
@@ -182,7 +189,7 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
       from && !v.judged) {
     const double span = std::chrono::duration<double>(ended - from->time).count();
     recent = judge_host_load(from->cpu, *last, span, end.own_cpu_seconds - from->own_cpu_seconds, logical_cpus_,
-                             procfs::clock_ticks_per_second());
+                             procfs::clock_ticks_per_second(), threshold_cpus_);
   }
   timeline_->add(end);
   judge_short_trial(v, recent, facts.run_queue_seconds, facts.wall_seconds);

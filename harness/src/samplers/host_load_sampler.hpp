@@ -36,9 +36,12 @@ struct HostLoadVerdict {
   std::string judged_by;  // "host load", "run queue", "recent host load", or "" when not judged
 };
 
-// `uncertainty_seconds`: how much CPU time the tick-based counters can misplace over the window.
+// `threshold_cpus`: how many CPUs' worth of others' work make the host busy (--host_busy_threshold, the
+// suite's host_busy_threshold); none: the default, a quarter of a CPU or 2 % of a large machine's.
 HostLoadVerdict judge_host_load(const CpuTimes& before, const CpuTimes& after, double window_seconds,
-                                double own_cpu_seconds, int logical_cpus, double ticks_per_second);
+                                double own_cpu_seconds, int logical_cpus, double ticks_per_second,
+                                std::optional<double> threshold_cpus = std::nullopt);
+double default_busy_threshold_cpus(int logical_cpus);
 
 // A trial too short for tick-based accounting (v not judged) is judged two ways, busy when either says so:
 // - its own run-queue wait: its processes waited for a CPU for more than kRunQueueShare of its wall
@@ -60,7 +63,8 @@ void count_as_own(SamplerOutput& host_load, double cpu_seconds, double ticks_per
 
 class HostLoadSampler : public Sampler {
  public:
-  explicit HostLoadSampler(std::string proc_stat_path = "/proc/stat", LoadTimeline* timeline = nullptr);
+  explicit HostLoadSampler(std::string proc_stat_path = "/proc/stat", LoadTimeline* timeline = nullptr,
+                           std::optional<double> threshold_cpus = std::nullopt);
   std::string name() const override { return "host_load"; }
   std::chrono::milliseconds min_period() const override { return std::chrono::milliseconds(100); }
   void start(pid_t root) override;
@@ -83,6 +87,7 @@ class HostLoadSampler : public Sampler {
 
   std::string path_;
   LoadTimeline* timeline_;  // the run's shared one unless a test gives its own
+  std::optional<double> threshold_cpus_;
   int logical_cpus_ = 1;
   std::optional<CpuTimes> first_;
   std::optional<CpuTimes> previous_;

@@ -2,6 +2,7 @@
 // What a sampler is made with: the run's own settings (its flags and suite keys), handed to each
 // sampler when it is made for a trial, never kept in a global that the next run would inherit.
 #include <memory>
+#include <optional>
 
 namespace perfzero::samplers {
 
@@ -15,8 +16,9 @@ struct CpuClockSettings {
 struct DirListing;
 
 struct SamplerContext {
-  CpuClockSettings cpu_clock;               // --cpu_throttle_threshold, --cpu_throttle_share
-  std::shared_ptr<DirListing> shm_listing;  // one run's; none: each trial lists the directory itself
+  CpuClockSettings cpu_clock;                      // --cpu_throttle_threshold, --cpu_throttle_share
+  std::shared_ptr<DirListing> shm_listing;         // one run's; none: each trial lists the directory itself
+  std::optional<double> host_busy_threshold_cpus;  // --host_busy_threshold, the suite's key; none: the default
 };
 
 }  // namespace perfzero::samplers

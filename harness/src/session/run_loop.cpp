@@ -80,7 +80,8 @@ RunLoop::RunLoop(const SessionSettings& settings, const HarnessPaths& paths, std
       run_start_(Clock::now()),
       executor_(paths.launcher,
                 [context = samplers::SamplerContext{{settings.cpu_throttle_threshold, settings.cpu_throttle_share},
-                                                    std::make_shared<samplers::DirListing>()}] {
+                                                    std::make_shared<samplers::DirListing>(),
+                                                    settings.host_busy_threshold_cpus}] {
                   return samplers::make_builtin_samplers(context);
                 }),
       paths_(paths),

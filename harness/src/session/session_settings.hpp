@@ -3,6 +3,7 @@
 // from its flags (commands/settings_from_flags.cpp), `ab` once per side (ab/ab_session.cpp). The run
 // engine never reads the command line.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,11 +36,12 @@ struct SessionSettings {
   std::vector<std::string> reports;  // the outputs to write; empty: every built-in one
   // How its trials are watched.
   std::uint32_t counters = samplers::kAllCounters;
-  double cpu_throttle_threshold = 0.90;  // of the CPU's maximum clock
-  double cpu_throttle_share = 0.10;      // of a trial's clock samples
-  std::string lock_gpu_clocks;           // "base", "max" or "" (leave them)
-  bool doctor = false;                   // check the machine first, record the verdict
-  bool debug = false;                    // every trial's command line on stderr
+  double cpu_throttle_threshold = 0.90;            // of the CPU's maximum clock
+  double cpu_throttle_share = 0.10;                // of a trial's clock samples
+  std::optional<double> host_busy_threshold_cpus;  // none: samplers/host_load_sampler.hpp's default
+  std::string lock_gpu_clocks;                     // "base", "max" or "" (leave them)
+  bool doctor = false;                             // check the machine first, record the verdict
+  bool debug = false;                              // every trial's command line on stderr
 };
 
 }  // namespace perfzero::session
