@@ -235,6 +235,7 @@ void LaunchServer::forget() {
 }
 
 std::string LaunchServer::reap_launcher(bool wait) {
+  launcher_files_.clear();
   if (socket_ >= 0) ::close(socket_);
   socket_ = -1;
   std::string end = "is gone";
