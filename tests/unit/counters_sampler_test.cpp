@@ -114,5 +114,61 @@ TEST(CounterSet, NamesGroupsAndMistakes) {
   EXPECT_FALSE(counter_set("IPC", why).has_value());
 }
 
+// The summary goes into every trial's journal line and report: built field by field, it must be the
+// same text as ever (a run's files are byte-identical). Each case's dump, as the harness wrote it
+// before that change.
+TEST(CountersSampler, TheSummarysTextIsUnchanged) {
+  CounterReadings vm = all_counted();
+  for (auto c : {Counter::cycles, Counter::instructions, Counter::branches, Counter::branch_misses,
+                 Counter::cache_references, Counter::cache_misses}) {
+    vm[c] = {true, std::nullopt, ENOENT, 0};
+  }
+  vm.voluntary_switches = 1;
+  vm.minor_faults = 60;
+  CounterReadings forbidden;
+  forbidden[Counter::context_switches] = {true, std::nullopt, ENOSYS, 0};
+  forbidden[Counter::page_faults] = {true, std::nullopt, ENOSYS, 0};
+  forbidden.involuntary_switches = 2;
+  forbidden.major_faults = 1;
+  forbidden.user_only = true;
+  const std::string dumps = counters_output(all_counted()).summary.dump() + "\n" + counters_output(vm).summary.dump() +
+                            "\n" + counters_output(forbidden).summary.dump() + "\n" +
+                            counters_output(std::nullopt).summary.dump();
+  const std::string expected =
+      R"j({"available":true,"counted":{"branch_miss_percent":{"source":"branch_misses / branches","value":2.5})j"
+      R"j(,"branch_misses":{"running_share":1.0,"source":"perf_event","value":50000000.0},"branches":{"running)j"
+      R"j(_share":1.0,"source":"perf_event","value":2000000000.0},"cache_miss_percent":{"source":"cache_misses)j"
+      R"j( / cache_references","value":25.0},"cache_misses":{"running_share":1.0,"source":"perf_event","value")j"
+      R"j(:100000000.0},"cache_references":{"running_share":1.0,"source":"perf_event","value":400000000.0},"co)j"
+      R"j(ntext_switches":{"running_share":1.0,"source":"perf_event","value":120.0},"cpu_migrations":{"running)j"
+      R"j(_share":1.0,"source":"perf_event","value":3.0},"cycles":{"running_share":1.0,"source":"perf_event",")j"
+      R"j(value":8000000000.0},"instructions":{"running_share":1.0,"source":"perf_event","value":12000000000.0)j"
+      R"j(},"ipc":{"source":"instructions / cycles","value":1.5},"page_faults":{"running_share":1.0,"source":")j"
+      R"j(perf_event","value":4000.0},"task_clock":{"running_share":1.0,"source":"perf_event","value":2.5}},"r)j"
+      R"j(usage":{"involuntary_switches":0,"major_faults":0,"minor_faults":0,"voluntary_switches":0},"unavaila)j"
+      R"j(ble":{},"user_space_only":false})j"
+      "\n"
+      R"j({"available":true,"counted":{"context_switches":{"running_share":1.0,"source":"perf_event","value":1)j"
+      R"j(20.0},"cpu_migrations":{"running_share":1.0,"source":"perf_event","value":3.0},"page_faults":{"runni)j"
+      R"j(ng_share":1.0,"source":"perf_event","value":4000.0},"task_clock":{"running_share":1.0,"source":"perf)j"
+      R"j(_event","value":2.5}},"rusage":{"involuntary_switches":0,"major_faults":0,"minor_faults":60,"volunta)j"
+      R"j(ry_switches":1},"unavailable":{"branch_misses":"this machine has no PMU for it (a VM without a virtu)j"
+      R"j(al PMU: perf_event_open says ENOENT)","branches":"this machine has no PMU for it (a VM without a vir)j"
+      R"j(tual PMU: perf_event_open says ENOENT)","cache_misses":"this machine has no PMU for it (a VM without)j"
+      R"j( a virtual PMU: perf_event_open says ENOENT)","cache_references":"this machine has no PMU for it (a )j"
+      R"j(VM without a virtual PMU: perf_event_open says ENOENT)","cycles":"this machine has no PMU for it (a )j"
+      R"j(VM without a virtual PMU: perf_event_open says ENOENT)","instructions":"this machine has no PMU for )j"
+      R"j(it (a VM without a virtual PMU: perf_event_open says ENOENT)"},"user_space_only":false})j"
+      "\n"
+      R"j({"available":true,"counted":{"context_switches":{"running_share":1.0,"source":"rusage","value":2.0},)j"
+      R"j("page_faults":{"running_share":1.0,"source":"rusage","value":1.0}},"rusage":{"involuntary_switches":)j"
+      R"j(2,"major_faults":1,"minor_faults":0,"voluntary_switches":0},"unavailable":{"context_switches":"this )j"
+      R"j(kernel has no perf_event_open","page_faults":"this kernel has no perf_event_open"},"user_space_only")j"
+      R"j(:true})j"
+      "\n"
+      R"({"available":false,"why":"perfzero-launch was lost with the method: nothing was read"})";
+  EXPECT_EQ(dumps, expected);
+}
+
 }  // namespace
 }  // namespace perfzero::samplers::counters_sampler_test

@@ -19,6 +19,14 @@ TEST(HostLoad, ParsesTheCpuLineOfProcStat) {
   EXPECT_DOUBLE_EQ(t->total, 1190);
   EXPECT_FALSE(parse_proc_stat_cpu_line("cpu0 1 2 3 4 5 6 7 8").has_value());
   EXPECT_FALSE(parse_proc_stat_cpu_line("cpu  1 2 3").has_value());
+  // Only the first line counts: the per-CPU lines after it must not fill its missing fields.
+  EXPECT_FALSE(parse_proc_stat_cpu_line("cpu  1 2 3\ncpu0 4 5 6 7 8").has_value());
+  EXPECT_FALSE(parse_proc_stat_cpu_line("cpu  1 2 x 4 5 6 7 8").has_value());
+  EXPECT_FALSE(parse_proc_stat_cpu_line("cpu ").has_value());
+  const auto whole = parse_proc_stat_cpu_line("cpu  100 5 50 1000 20 3 2 10 0 0\ncpu0 1 1 1 1 1 1 1 1 0 0\n");
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(whole->steal, 10);
+  EXPECT_EQ(whole->total, 1190);
 }
 
 TEST(HostLoad, ANeighbourUsingACoreIsFlaggedTheTrialItselfIsNot) {

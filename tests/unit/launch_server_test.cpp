@@ -160,6 +160,28 @@ TEST(LaunchServer, ALauncherKilledBetweenTrialsIsReplaced) {
   EXPECT_NE(server.launcher_pid(), first);
 }
 
+// The process tree sampler reads the launcher's /proc files every trial through this cache, kept
+// open for the run: a replaced launcher (even one given the same pid) must never be read through
+// its predecessor's descriptors.
+TEST(LaunchServer, TheLaunchersProcFilesStayOpenWhileItLivesAndCloseWithIt) {
+  TempDir dir;
+  Log log(dir.path() / "perfzero.log");
+  LaunchServer server(PERFZERO_LAUNCH_BINARY);
+  run_to_end(server, {{"/bin/true"}, dir.path(), {}}, log.fd);
+  const pid_t first = server.launcher_pid();
+  ASSERT_TRUE(server.launcher_files().read(first, procfs::ProcFile::stat).has_value());
+  run_to_end(server, {{"/bin/true"}, dir.path(), {}}, log.fd);
+  EXPECT_EQ(server.launcher_files().open_files(), 1U) << "kept from one trial to the next";
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  ASSERT_TRUE(gone_within(first, std::chrono::seconds(5)));
+  run_to_end(server, {{"/bin/true"}, dir.path(), {}}, log.fd);
+  EXPECT_EQ(server.launcher_files().open_files(), 0U) << "the dead launcher's descriptors were closed";
+  const pid_t second = server.launcher_pid();
+  const auto stat = server.launcher_files().read(second, procfs::ProcFile::stat);
+  ASSERT_TRUE(stat.has_value());
+  EXPECT_EQ(stat->substr(0, stat->find(' ')), std::to_string(second));
+}
+
 TEST(LaunchServer, ALauncherKilledDuringATrialIsReportedNotWaitedFor) {
   TempDir dir;
   Log log(dir.path() / "perfzero.log");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <chrono>
 #include <thread>
@@ -46,6 +47,29 @@ TEST(ProcessTreeSampler, SeesEveryProcessBelowTheRootAndItsMemory) {
   EXPECT_EQ(out.summary["samples"], r.samples.size());
   EXPECT_EQ(out.series.columns.front(), "time");
   EXPECT_EQ(out.series.rows.size(), r.samples.size());
+}
+
+// The runner hands every trial's sampler the launcher's kept /proc files: the sampler reads the
+// root through them, leaves them open when it goes, and the next trial's sampler sees its own tree.
+TEST(ProcessTreeSampler, ReadsTheRootThroughFilesKeptBetweenTrials) {
+  procfs::ProcFileCache kept;
+  for (int trial = 0; trial < 2; ++trial) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::execl("/bin/sleep", "sleep", "0.3", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    {
+      ProcessTreeSampler sampler(kept);
+      sampler.start(::getpid());
+      sampler.sample(0.0);
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+      EXPECT_EQ(sampler.result().max_processes, 1) << "trial " << trial << ": the child below the root";
+      EXPECT_EQ(sampler.result().samples.size(), 1U);
+    }
+    EXPECT_EQ(kept.open_files(), 2U) << "the root's stat and children files, still open after the trial";
+  }
 }
 
 }  // namespace

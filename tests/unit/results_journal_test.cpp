@@ -144,6 +144,33 @@ TEST(Journal, WhatAMethodAppendsIsCutOffBeforeTheHarnessWritesAgain) {
   EXPECT_TRUE(loaded.warnings.empty()) << loaded.warnings[0];
 }
 
+// The writer knows where each of its lines ends without asking the file again: after a method
+// truncated the journal, and after a cut, the next foreign bytes are measured and cut exactly.
+TEST(Journal, TheHarnesssLineEndsAreTrackedAcrossATruncationAndACut) {
+  TempDir dir;
+  results::Run run = planned_run(dir.path());
+  write_manifest(dir.path(), run);
+  const auto journal_path = dir.path() / kJournalFile;
+  JournalWriter journal(dir.path());
+  journal.run_started(false);
+  const auto after_start = std::filesystem::file_size(journal_path);
+  std::filesystem::resize_file(journal_path, after_start - 5);  // a method shortened it
+  journal.trial_finished(run.cases[0], finished(1, Outcome::succeeded, 3));
+  const auto after_trial = std::filesystem::file_size(journal_path);
+  std::ofstream(journal_path, std::ios::app) << "12345678";
+  journal.trial_finished(run.cases[0], finished(2, Outcome::succeeded, 4));
+  EXPECT_EQ(journal.foreign_bytes_cut(), 8);
+  const auto after_second = std::filesystem::file_size(journal_path);
+  std::ofstream(journal_path, std::ios::app) << "123";
+  journal.run_finished("completed");
+  EXPECT_EQ(journal.foreign_bytes_cut(), 11) << "the end after the cut was where the second trial's line began";
+  std::ifstream in(journal_path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find("12345678"), std::string::npos);
+  EXPECT_EQ(text.substr(after_trial, 1), "{") << "the second trial's line starts where the first ended";
+  EXPECT_EQ(text.substr(after_second, 1), "{");
+}
+
 // After the harness's last line (a killed run, or a finished one appended to later) nothing cuts: the
 // reader of a guarded journal takes only the harness's sequence, and counts the rest.
 TEST(Journal, AGuardedReaderLeavesOutEveryLineOutOfTheHarnessesSequence) {

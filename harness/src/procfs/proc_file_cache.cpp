@@ -7,8 +7,11 @@
 
 namespace perfzero::procfs {
 
-ProcFileCache::~ProcFileCache() {
+ProcFileCache::~ProcFileCache() { clear(); }
+
+void ProcFileCache::clear() {
   for (auto& [key, entry] : files_) ::close(entry.fd);
+  files_.clear();
 }
 
 std::optional<std::string_view> ProcFileCache::read(pid_t pid, ProcFile file) {

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -30,6 +31,9 @@ class ProcFileCache {
   std::optional<std::string_view> read(pid_t pid, ProcFile file);
   // Closes descriptors not read in the last `keep_for` calls (their processes ended, mostly).
   void forget_unused(int keep_for);
+  // Closes every descriptor: their process was reaped, and its pid may name another one next.
+  void clear();
+  std::size_t open_files() const { return files_.size(); }
 
  private:
   struct Entry {

@@ -67,8 +67,9 @@ void JournalWriter::append(nlohmann::json event) {
 void JournalWriter::append_line(std::string line) {
   // One write per line: O_APPEND puts it whole at the end, so a reader never sees two interleaved.
   line += '\n';
-  cut_what_others_appended();
-  const off_t start = ::lseek(fd_, 0, SEEK_END);
+  // The end the cut left is where O_APPEND puts this line: no second lseek per line.
+  off_t start = cut_what_others_appended();
+  if (start < 0) start = ::lseek(fd_, 0, SEEK_END);
   std::size_t done = 0;
   while (done < line.size()) {
     const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
@@ -90,17 +91,19 @@ void JournalWriter::append_line(std::string line) {
 // The journal holds only what the harness wrote: bytes a method appended since the harness's last
 // line (it can reach $PERFZERO_RUN_DIR) are cut off before the next one, so no line of theirs stands
 // between two of the harness's, where a reader might take it for one.
-void JournalWriter::cut_what_others_appended() {
-  if (size_ < 0) return;
+off_t JournalWriter::cut_what_others_appended() {
+  if (size_ < 0) return -1;
   const off_t now = ::lseek(fd_, 0, SEEK_END);
-  if (now == size_ || now < 0) return;
+  if (now < 0) return -1;
+  if (now == size_) return now;
   if (now > size_ && ::ftruncate(fd_, size_) == 0) {
     foreign_bytes_cut_ += static_cast<long long>(now - size_);
-    return;
+    return size_;
   }
   // Shorter than the harness left it (a method truncated it), or it cannot be cut: what is there now
   // is what the reader will check, line by line.
   size_ = now;
+  return now;
 }
 
 void JournalWriter::run_started(bool resuming) {

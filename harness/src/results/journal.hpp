@@ -49,7 +49,8 @@ class JournalWriter {
  private:
   void append(nlohmann::json event);
   void append_line(std::string line);  // an event's JSON text with its seq, without the newline
-  void cut_what_others_appended();
+  // Returns where the file ends now (-1: unknown), where the next line will start.
+  off_t cut_what_others_appended();
 
   std::filesystem::path path_;
   int fd_ = -1;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "procfs/proc_file_cache.hpp"
 #include "runner/trial_execution.hpp"
 #include "samplers/counter_readings.hpp"
 
@@ -50,6 +51,9 @@ class LaunchServer {
   pid_t start(const ChildCommand& command, int log_fd);
   // The launcher's pid (the root of the method's tree for the samplers); -1 when none runs.
   pid_t launcher_pid() const { return pid_; }
+  // The launcher's own /proc files, open for as long as this launcher lives (the process tree
+  // sampler reads them every trial); closed when it is reaped, before its pid can name another.
+  procfs::ProcFileCache& launcher_files() { return launcher_files_; }
   // Readable when the method's tree has ended or the launcher died.
   int reply_fd() const { return socket_; }
   // After reply_fd() became readable: the tree's end, or nullopt when the launcher died (its exit is
@@ -67,6 +71,7 @@ class LaunchServer {
   pid_t pid_ = -1;
   int socket_ = -1;
   bool in_trial_ = false;
+  procfs::ProcFileCache launcher_files_;
 };
 
 }  // namespace perfzero::runner

@@ -202,7 +202,7 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   const pid_t method_pid = start_method(request, server, execution);
   if (method_pid < 0) return execution;
 
-  samplers::ProcessTreeSampler tree;
+  samplers::ProcessTreeSampler tree(server.launcher_files());
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
   for (auto* s : all) s->start(server.launcher_pid());

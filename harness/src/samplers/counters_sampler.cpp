@@ -36,6 +36,15 @@ std::string paranoid_level() {
   return level.empty() ? "unknown" : level;
 }
 
+nlohmann::json rusage_summary(const CounterReadings& r) {
+  nlohmann::json rusage = nlohmann::json::object();
+  rusage["voluntary_switches"] = r.voluntary_switches;
+  rusage["involuntary_switches"] = r.involuntary_switches;
+  rusage["minor_faults"] = r.minor_faults;
+  rusage["major_faults"] = r.major_faults;
+  return rusage;
+}
+
 }  // namespace
 
 std::string why_not_counted(int error, bool hardware) {
@@ -64,6 +73,8 @@ std::string why_not_counted(int error, bool hardware) {
   }
 }
 
+// Built member by member: a braced list builds every value twice (once in the list, once copied out),
+// and this runs after every trial.
 SamplerOutput counters_output(const std::optional<CounterReadings>& readings) {
   SamplerOutput out;
   if (!readings) {
@@ -75,7 +86,10 @@ SamplerOutput counters_output(const std::optional<CounterReadings>& readings) {
   nlohmann::json unavailable = nlohmann::json::object();
   auto add = [&](const std::string& name, double value, const char* unit, const char* source, double share) {
     out.metrics.push_back({name, value, unit, std::nullopt, std::nullopt, Direction::lower_is_better});
-    counted[name] = {{"value", value}, {"source", source}, {"running_share", share}};
+    nlohmann::json& entry = counted[name];
+    entry["value"] = value;
+    entry["source"] = source;
+    entry["running_share"] = share;
   };
   for (const auto& [counter, unit] : kShown) {
     const CounterReading& c = r[counter];
@@ -98,25 +112,26 @@ SamplerOutput counters_output(const std::optional<CounterReadings>& readings) {
   if (value_of(Counter::instructions) && value_of(Counter::cycles) && *value_of(Counter::cycles) > 0) {
     const double ipc = *value_of(Counter::instructions) / *value_of(Counter::cycles);
     out.metrics.push_back({"ipc", ipc, "instructions/cycle", std::nullopt, std::nullopt, Direction::higher_is_better});
-    counted["ipc"] = {{"value", ipc}, {"source", "instructions / cycles"}};
+    nlohmann::json& entry = counted["ipc"];
+    entry["value"] = ipc;
+    entry["source"] = "instructions / cycles";
   }
   auto ratio = [&](const char* name, Counter part, Counter whole) {
     if (!value_of(part) || !value_of(whole) || *value_of(whole) <= 0) return;
     const double percent = 100.0 * *value_of(part) / *value_of(whole);
     out.metrics.push_back({name, percent, "%", std::nullopt, std::nullopt, Direction::lower_is_better});
-    counted[name] = {{"value", percent}, {"source", fmt::format("{} / {}", counter_name(part), counter_name(whole))}};
+    nlohmann::json& entry = counted[name];
+    entry["value"] = percent;
+    entry["source"] = fmt::format("{} / {}", counter_name(part), counter_name(whole));
   };
   ratio("branch_miss_percent", Counter::branch_misses, Counter::branches);
   ratio("cache_miss_percent", Counter::cache_misses, Counter::cache_references);
-  out.summary = {{"available", true},
-                 {"counted", counted},
-                 {"unavailable", unavailable},
-                 {"user_space_only", r.user_only},
-                 {"rusage",
-                  {{"voluntary_switches", r.voluntary_switches},
-                   {"involuntary_switches", r.involuntary_switches},
-                   {"minor_faults", r.minor_faults},
-                   {"major_faults", r.major_faults}}}};
+  nlohmann::json& s = out.summary;
+  s["available"] = true;
+  s["counted"] = std::move(counted);
+  s["unavailable"] = std::move(unavailable);
+  s["user_space_only"] = r.user_only;
+  s["rusage"] = rusage_summary(r);
   return out;
 }
 

@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <ctime>
-#include <sstream>
 #include <thread>
 
 #include "common/files.hpp"
@@ -26,11 +26,17 @@ double process_cpu_seconds() {
 
 std::optional<CpuTimes> parse_proc_stat_cpu_line(std::string_view text) {
   if (text.substr(0, 4) != "cpu ") return std::nullopt;
-  std::istringstream in{std::string(text.substr(4, text.find('\n') - 4))};
+  // The first line only; parsed in place (a stream per reading was most of this function's cost).
+  const std::string_view line = text.substr(0, text.find('\n'));
+  const char* p = line.data() + 4;
+  const char* const end = line.data() + line.size();
   // user nice system idle iowait irq softirq steal [guest guest_nice]; guest time is already in user.
   double v[8] = {};
   for (double& field : v) {
-    if (!(in >> field)) return std::nullopt;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    const auto [next, error] = std::from_chars(p, end, field);
+    if (error != std::errc() || next == p) return std::nullopt;
+    p = next;
   }
   CpuTimes t;
   t.busy = v[0] + v[1] + v[2] + v[5] + v[6];
@@ -176,13 +182,15 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
     return out;
   }
   const double window = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  // The harness's own CPU (its monitor thread, reaping) is not a neighbour's load.
-  const double own = facts.tree_cpu_seconds.value_or(0.0) + (process_cpu_seconds() - harness_cpu_at_start_);
+  // The harness's own CPU (its monitor thread, reaping) is not a neighbour's load. Read once for the
+  // verdict and the end's mark: the process CPU clock is a system call summing every thread.
+  const double harness_cpu = process_cpu_seconds();
+  const double own = facts.tree_cpu_seconds.value_or(0.0) + (harness_cpu - harness_cpu_at_start_);
   HostLoadVerdict v =
       judge_host_load(*first_, *last, window, own, logical_cpus_, procfs::clock_ticks_per_second(), threshold_cpus_);
   const auto ended = std::chrono::steady_clock::now();
   timeline_->add_tree_cpu(facts.tree_cpu_seconds.value_or(0.0));
-  const LoadTimeline::Mark end{ended, *last, own_cpu_seconds()};
+  const LoadTimeline::Mark end{ended, *last, harness_cpu + timeline_->trees_cpu_seconds()};
   std::optional<HostLoadVerdict> recent;
   // Over kMinWindowSeconds at least, reaching back to an earlier reading no older than 2 s.
   if (const auto from = timeline_->reaching_back(ended, std::chrono::duration<double>(kMinWindowSeconds), kStaleAfter);

@@ -54,7 +54,7 @@ bool ProcessTreeSampler::read_known(std::vector<ProcStat>& out) {
 
 void ProcessTreeSampler::start(pid_t root) {
   root_ = root;
-  if (auto text = files_.read(root_, ProcFile::stat)) {
+  if (auto text = root_files_->read(root_, ProcFile::stat)) {
     if (auto launcher = procfs::parse_proc_stat(*text)) {
       launcher_reaped_before_ = static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks);
     }
@@ -62,14 +62,14 @@ void ProcessTreeSampler::start(pid_t root) {
 }
 
 void ProcessTreeSampler::walk_tree(std::vector<ProcStat>& tree) {
-  if (auto text = files_.read(root_, ProcFile::stat)) {
+  if (auto text = root_files_->read(root_, ProcFile::stat)) {
     if (auto launcher = procfs::parse_proc_stat(*text)) {
       launcher_reaped_ticks_ =
           static_cast<double>(launcher->cutime_ticks + launcher->cstime_ticks) - launcher_reaped_before_;
     }
   }
   std::vector<pid_t> top;
-  if (auto text = files_.read(root_, ProcFile::children)) procfs::parse_pid_list(*text, top);
+  if (auto text = root_files_->read(root_, ProcFile::children)) procfs::parse_pid_list(*text, top);
   tree.clear();
   for (pid_t pid : top) discover(pid, tree, 1);
   known_.clear();
