@@ -93,9 +93,10 @@ class ReportTest : public ::testing::Test {
 TEST_F(ReportTest, EveryFigureMatchesAHandComputation) {
   const fs::path out = kScratch / "report";
   // --use_flagged: the figures are checked against every trial's journal line, disturbed or not (a
-  // busy test machine flags some).
+  // busy test machine flags some). --run_noise 0: the intervals are the trials' bootstrap, computed
+  // by hand below (one run per shape would otherwise be widened by the default between-run noise).
   const auto f = run_perfzero({"report", (kScratch / "runs").string(), "--catalog", kCatalog, "--out", out.string(),
-                               "--baseline", "c7i.large", "--today", "2025-06-01", "--use_flagged"},
+                               "--baseline", "c7i.large", "--today", "2025-06-01", "--use_flagged", "--run_noise", "0"},
                               kScratch / "report-cmd");
   ASSERT_EQ(f.exit_code, 0) << f.err;
   for (const char* name : {"report.md", "report.csv", "report.json", "report.html"})

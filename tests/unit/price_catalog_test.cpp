@@ -213,6 +213,34 @@ TEST(PriceCatalog, SpotIsTheShapesSpotPriceElseTheProvidersDiscountElseUnknown) 
   EXPECT_EQ(flex.how, "4 OCPU x $0.025 + 16 GiB x $0.0015 per hour");
 }
 
+TEST(PriceCatalog, FlexibleShapesBillOcisMinimums) {
+  // A 1-CPU run of an x86 flexible shape is half an OCPU; OCI bills one, and 1 GB per OCPU.
+  const Quote half = flexible_price(FlexiblePrice{0.025, 0.0015}, 0.5, 0.5);
+  EXPECT_DOUBLE_EQ(half.usd_per_hour, 0.025 + 0.0015);
+  EXPECT_EQ(half.how,
+            "1 OCPU x $0.025 + 1 GiB x $0.0015 per hour (OCI bills at least 1 OCPU; the run had 0.5) (OCI bills at "
+            "least 1 GB per OCPU; the run had 0.5 GiB)");
+  EXPECT_DOUBLE_EQ(flexible_price(FlexiblePrice{0.025, 0.0015}, 2, 0).usd_per_hour, 0.05);  // memory unknown
+}
+
+TEST(PriceCatalog, AFlexibleShapeNamedWithItsSizeIsParsed) {
+  const auto two = parse_flex_size("VM.Standard.E4.Flex-2");
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->shape, "VM.Standard.E4.Flex");
+  EXPECT_EQ(two->ocpus, 2);
+  EXPECT_FALSE(two->memory_gib);
+  const auto sized = parse_flex_size("VM.Standard.A1.Flex-4ocpu-24gb");
+  ASSERT_TRUE(sized);
+  EXPECT_EQ(sized->shape, "VM.Standard.A1.Flex");
+  EXPECT_EQ(sized->ocpus, 4);
+  EXPECT_EQ(sized->memory_gib, 24);
+  EXPECT_EQ(parse_flex_size("VM.Standard.E4.Flex-1.5ocpu")->ocpus, 1.5);
+  for (const char* bad : {"VM.Standard.E4.Flex", "VM.Standard.E4.Flex-", "VM.Standard.E4.Flex-0", "c7i.large-2",
+                          "VM.Standard.E4.Flex-two", "VM.Standard.E4.Flex-2-16"}) {
+    EXPECT_FALSE(parse_flex_size(bad)) << bad;
+  }
+}
+
 TEST(PriceCatalog, BillingRulesAndSpotPricesAreCheckedLikePrices) {
   const std::string billing =
       "billing:\n  - {provider: aws, granularity_seconds: 1, minimum_seconds: 60, "

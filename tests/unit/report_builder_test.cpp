@@ -221,14 +221,14 @@ TEST(ReportBuilder, ARunOnAnotherArchitectureOrCpuVendorThanItsShapeIsWarnedAbou
   const FleetReport r = build(catalog, {on("graviton", "x86_64", "AuthenticAMD"), on("intel", "x86_64", "AuthenticAMD"),
                                         on("flex", "aarch64", "")});
   EXPECT_TRUE(has_warning(r,
-                          "graviton: catalog says aarch64 (graviton), the run ran on x86_64; the price is the "
+                          "graviton: catalog says aarch64, the run ran on x86_64; the price is the "
                           "catalog's"))
       << ::testing::PrintToString(r.warnings);
   EXPECT_TRUE(has_warning(r,
-                          "intel: catalog says Intel CPUs (intel), the run had AuthenticAMD; the price is the "
+                          "intel: catalog says Intel CPUs, the run had AuthenticAMD; the price is the "
                           "catalog's"))
       << ::testing::PrintToString(r.warnings);
-  EXPECT_TRUE(has_warning(r, "flex: catalog says x86_64 (flex), the run ran on aarch64; the price is the catalog's"))
+  EXPECT_TRUE(has_warning(r, "flex: catalog says x86_64, the run ran on aarch64; the price is the catalog's"))
       << "a flexible shape's architecture is checked too: " << ::testing::PrintToString(r.warnings);
   // The graviton run's vendor is the architecture's mismatch, said once.
   EXPECT_EQ(std::count_if(r.warnings.begin(), r.warnings.end(),

@@ -59,11 +59,11 @@ TEST(FigureText, SmallCostsArePerAPowerOfAThousandRuns) {
 }
 
 TEST(FigureText, RatiosShowTheirIntervalAndTies) {
-  EXPECT_EQ(ratio_text(Ratio{1.39, 1.30, 1.48, false}, 3), "1.39x [1.30x, 1.48x]");
-  EXPECT_EQ(ratio_text(Ratio{1.03, 0.97, 1.10, true}, 3), "tie: 1.03x [0.97x, 1.10x]");
-  EXPECT_EQ(ratio_text(Ratio{250, 200, 300, false}, 3), "250x [200x, 300x]");
+  EXPECT_EQ(ratio_text(Ratio{1.39, 1.30, 1.48, false, 0}, 3), "1.39x [1.30x, 1.48x]");
+  EXPECT_EQ(ratio_text(Ratio{1.03, 0.97, 1.10, true, 0}, 3), "tie: 1.03x [0.97x, 1.10x]");
+  EXPECT_EQ(ratio_text(Ratio{250, 200, 300, false, 0}, 3), "250x [200x, 300x]");
   // The end of an interval that excludes 1 by a hair does not read as 1.00x.
-  EXPECT_EQ(ratio_text(Ratio{1.13, 1.003, 1.27, false}, 3), "1.13x [1.003x, 1.27x]");
+  EXPECT_EQ(ratio_text(Ratio{1.13, 1.003, 1.27, false, 0}, 3), "1.13x [1.003x, 1.27x]");
 }
 
 }  // namespace

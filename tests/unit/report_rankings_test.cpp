@@ -56,7 +56,15 @@ pricing::Catalog catalog(const TempDir& dir) {
   return pricing::load_catalog(dir.write("prices.yaml", yaml));
 }
 
-FleetReport build(const std::vector<results::Run>& runs, const std::string& baseline = "", RankSettings ranking = {}) {
+// The trials' bootstrap alone: most tests here are about it, not about the between-run floor.
+RankSettings bootstrap_only() {
+  RankSettings s;
+  s.run_noise = 0.0;
+  return s;
+}
+
+FleetReport build(const std::vector<results::Run>& runs, const std::string& baseline = "",
+                  RankSettings ranking = bootstrap_only()) {
   static TempDir dir;
   static const pricing::Catalog prices = catalog(dir);
   ReportBuilder builder({&prices, baseline, "2026-11-22", 365, ranking});
@@ -120,7 +128,7 @@ TEST(ReportRankings, AChangeUnderMinChangeIsATieEvenWhenEveryTrialIsApart) {
   EXPECT_FALSE(five.methods.front().fastest);
   EXPECT_TRUE(five.methods.front().speed.ratio->tie);
   EXPECT_EQ(ratio_text(*five.methods.front().speed.ratio, 3), "tie: 1.03x [1.03x, 1.03x]");
-  RankSettings two_percent;
+  RankSettings two_percent = bootstrap_only();
   two_percent.min_change = 0.02;
   const FleetReport two = build({run_on("a", constant(100)), run_on("c", constant(103))}, "", two_percent);
   ASSERT_TRUE(two.methods.front().fastest);
@@ -165,7 +173,7 @@ TEST(ReportRankings, DisturbedTrialsAreLeftOutUnlessKept) {
   EXPECT_NEAR(*cell.metric.min, 98, 1e-9);
   EXPECT_EQ(disturbance_note(cell, false), "3 of 10 trials host busy, left out");
 
-  RankSettings keep;
+  RankSettings keep = bootstrap_only();
   keep.use_flagged = true;
   const FleetReport kept = build({run_on("a", trials)}, "", keep);
   const Cell& all = kept.methods.front().cells.front();
@@ -182,6 +190,84 @@ TEST(ReportRankings, SeveralDisturbancesAreCountedByKind) {
   const FleetReport r = build({run_on("a", trials)});
   EXPECT_EQ(disturbance_note(r.methods.front().cells.front(), false),
             "2 of 7 trials disturbed (host busy 2, gpu throttled 1), left out");
+}
+
+TEST(ReportRankings, OneRunEachIsComparedBeyondTheDefaultRunNoise) {
+  // 1.3x apart, but each configuration measured in one run: within 25% of run-to-run noise (the
+  // interval's low end over 1.25 reaches under 1), so no crown, and the line says why.
+  const FleetReport r = build({run_on("a", noisy(100, 0.1)), run_on("c", noisy(130, 0.1))}, "", RankSettings{});
+  const MethodRow& row = r.methods.front();
+  EXPECT_EQ(row.run_noise.source, "default");
+  EXPECT_EQ(row.run_noise.fraction, 0.25);
+  EXPECT_EQ(row.run_noise.single_run, 2U);
+  EXPECT_FALSE(row.fastest);
+  ASSERT_TRUE(row.speed.ratio && row.speed.ratio->low);
+  EXPECT_EQ(row.speed.ratio->run_noise, 0.25);
+  EXPECT_LT(*row.speed.ratio->low, 1.0);
+  const std::string line = fastest_summary(row, r);
+  EXPECT_EQ(line.rfind("tie: 1.30x [", 0), 0U) << line;
+  // The bootstrap alone named c: the crown this floor takes away.
+  EXPECT_TRUE(build({run_on("a", noisy(100, 0.1)), run_on("c", noisy(130, 0.1))}).methods.front().fastest);
+  EXPECT_NE(line.find("; widened by 25% between-run noise (default: no configuration ran more than once)"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("c:"), std::string::npos) << line;  // a tie names no configuration
+  // 2x apart clears the floor: named, and the line says the floor was applied.
+  const FleetReport clear = build({run_on("a", noisy(100, 0.1)), run_on("c", noisy(200, 0.1))}, "", RankSettings{});
+  ASSERT_TRUE(clear.methods.front().fastest);
+  EXPECT_NE(fastest_summary(clear.methods.front(), clear).find("; widened by 25% between-run noise"),
+            std::string::npos);
+}
+
+TEST(ReportRankings, RepeatedRunsMeasureTheFloor) {
+  // a ran three times, its run medians 100, 104 and 102: 4% apart; c once, 1.3x faster. The measured
+  // floor (4%) replaces the default, and 1.3x clears it.
+  const FleetReport r = build({run_on("a", noisy(100, 0.02)), run_on("a", noisy(104, 0.02)),
+                               run_on("a", noisy(102, 0.02)), run_on("c", noisy(130, 0.02))},
+                              "", RankSettings{});
+  const MethodRow& row = r.methods.front();
+  EXPECT_EQ(row.run_noise.source, "measured");
+  EXPECT_EQ(row.run_noise.measured_from, 1U);
+  EXPECT_NEAR(row.run_noise.fraction, 0.04, 0.005);
+  EXPECT_EQ(row.cells[index_of(r, "a")].runs, 3);
+  EXPECT_EQ(row.cells[index_of(r, "c")].runs, 1);
+  ASSERT_TRUE(row.fastest);
+  EXPECT_EQ(r.configurations[*row.fastest].key, "c");
+  EXPECT_NE(fastest_summary(row, r).find(
+                "4% between-run noise (measured: the run medians of 1 configuration run more than once)"),
+            std::string::npos)
+      << fastest_summary(row, r);
+}
+
+TEST(ReportRankings, TheOnlyConfigurationWithASpeedIsNoWinner) {
+  std::vector<results::Trial> busy;
+  for (int i = 0; i < 5; ++i) busy.push_back(trial(10, {"host_busy"}));
+  const FleetReport r = build({run_on("a", noisy(100, 0.02)), run_on("c", busy)});
+  const MethodRow& row = r.methods.front();
+  EXPECT_FALSE(row.fastest);
+  EXPECT_FALSE(row.cheapest);
+  EXPECT_EQ(row.speed.contenders, 1U);
+  EXPECT_EQ(fastest_summary(row, r).rfind("tie: one configuration has a speed, nothing to rank it against", 0), 0U)
+      << fastest_summary(row, r);
+  EXPECT_EQ(speed_mark(row, index_of(r, "a")), "");
+  const Cell& left_out = row.cells[index_of(r, "c")];
+  EXPECT_EQ(left_out_label(left_out), "left out (host busy) 5/5");
+  EXPECT_EQ(cell_status(left_out), "left out (host busy) 5/5");
+  EXPECT_EQ(no_figure_label(left_out), "left out (host busy) 5/5");
+}
+
+TEST(ReportRankings, MetricChoosesTheRateRankedBy) {
+  results::Trial t = trial(100);
+  t.metrics.push_back({"triad_rate", 50, "GB/s", std::nullopt, std::nullopt});
+  RankSettings by_triad = bootstrap_only();
+  by_triad.metrics = {"nonexistent", "triad_rate"};
+  const FleetReport r = build({run_on("a", {t, t, t})}, "", by_triad);
+  ASSERT_TRUE(r.methods.front().metric);
+  EXPECT_EQ(r.methods.front().metric->name, "triad_rate");
+  ASSERT_EQ(r.warnings.size(), 1U);
+  EXPECT_EQ(r.warnings.front().rfind("--metric nonexistent: no method reports it", 0), 0U) << r.warnings.front();
+  const FleetReport first = build({run_on("a", {t, t, t})});
+  EXPECT_EQ(first.methods.front().metric->name, "points_per_second");
 }
 
 }  // namespace

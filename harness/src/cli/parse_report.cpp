@@ -1,4 +1,6 @@
 // `perfzero report` flags.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "cli/cli_app.hpp"
@@ -52,6 +54,14 @@ void check_report_flags(const ReportOptions& out) {
     if (!out.label.empty() && out.history_db.empty()) throw UsageError("report: --label needs --history DB");
   }
   if (out.no_catalog && !out.catalog.empty()) throw UsageError("report: --catalog and --no_catalog exclude each other");
+  // CLI11's range check lets NaN through (every comparison with it is false).
+  if (!std::isfinite(out.min_change_percent)) throw UsageError("report: --min_change: expected a percentage, got nan");
+  if (out.run_noise_percent && !std::isfinite(*out.run_noise_percent)) {
+    throw UsageError("report: --run_noise: expected a percentage from 0 to 1000, got nan");
+  }
+  for (const auto& metric : out.metrics) {
+    if (metric.empty()) throw UsageError("report: --metric: an empty metric name (expected e.g. triad_bandwidth)");
+  }
   if (!out.formats.empty() && out.out.empty() && out.formats != std::vector<std::string>{"md"}) {
     throw UsageError("report: --format other than md needs --out DIR (only Markdown goes to stdout)");
   }
@@ -95,6 +105,17 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
                  "its 95% bootstrap interval excludes 1, no change (default 5)")
       ->check(CLI::Range(0.0, 1000.0))
       ->type_name("PERCENT");
+  app.add_option("--run_noise", out.run_noise_percent,
+                 "percent: how far one run's median may land from another's on the same configuration; a "
+                 "configuration measured in one run is ranked only beyond it (default: the widest spread of run "
+                 "medians among configurations the inputs hold several runs of, else 25)")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->type_name("PERCENT");
+  app.add_option("--metric", out.metrics,
+                 "rank each method by the first of these rate metrics (unit <work>/s) it reports, comma-separated "
+                 "(default: its main metric, the first rate it reports; STREAM's is triad_bandwidth)")
+      ->delimiter(',')
+      ->type_name("LIST");
   app.add_flag("--use_flagged", out.use_flagged,
                "keep trials flagged as disturbed (host_busy, gpu_throttled, cpu_throttled, harness_stalled) in the "
                "figures; by default they are counted and left out");

@@ -15,8 +15,10 @@ struct ReportOptions {
   std::vector<std::string> formats;  // md, csv, json, html; empty: all with --out, md without
   std::string today;                 // YYYY-MM-DD; empty: the current date (for reproducible output)
   int max_price_age_days = 365;
-  double min_change_percent = 5;  // fastest/cheapest/speedups need at least this change to be named
-  bool use_flagged = false;       // keep disturbed trials (host_busy, ...) in the figures
+  double min_change_percent = 5;            // fastest/cheapest/speedups need at least this change to be named
+  bool use_flagged = false;                 // keep disturbed trials (host_busy, ...) in the figures
+  std::optional<double> run_noise_percent;  // --run_noise; nullopt: measured from repeated runs, else 25
+  std::vector<std::string> metrics;         // --metric: rank by the first of these rates a method reports
   // --estimate SUITE: price a planned campaign on --shapes before launching it (docs/report.md,
   // "Estimating a campaign"), from the durations in the --history database, else the suite's timeouts.
   std::string estimate;

@@ -90,6 +90,8 @@ int report_command(const cli::ReportOptions& options) {
   build.max_price_age_days = options.max_price_age_days;
   build.ranking.min_change = options.min_change_percent / 100.0;
   build.ranking.use_flagged = options.use_flagged;
+  if (options.run_noise_percent) build.ranking.run_noise = *options.run_noise_percent / 100.0;
+  build.ranking.metrics = options.metrics;
   std::optional<pricing::Catalog> catalog;
   const std::string catalog_file = options.no_catalog ? "" : pricing::find_catalog(options.catalog);
   if (!catalog_file.empty()) catalog = pricing::load_catalog(catalog_file);

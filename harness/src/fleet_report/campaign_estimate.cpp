@@ -1,7 +1,5 @@
 #include "fleet_report/campaign_estimate.hpp"
 
-#include <regex>
-
 #include <fmt/format.h>
 
 namespace perfzero::fleet_report {
@@ -26,12 +24,10 @@ void price_shape(ShapeEstimate& e, const pricing::Catalog* catalog) {
   std::string name = e.shape;
   std::optional<double> ocpus;
   std::optional<double> memory_gib;
-  static const std::regex kFlexSize(R"(^(.+\.Flex)-([0-9]+(?:\.[0-9]+)?)ocpu(?:-([0-9]+(?:\.[0-9]+)?)gb)?$)");
-  std::smatch m;
-  if (std::regex_match(e.shape, m, kFlexSize)) {
-    name = m[1].str();
-    ocpus = std::stod(m[2].str());
-    if (m[3].matched) memory_gib = std::stod(m[3].str());
+  if (const auto size = pricing::parse_flex_size(e.shape)) {
+    name = size->shape;
+    ocpus = size->ocpus;
+    memory_gib = size->memory_gib;
   }
   const pricing::Shape* shape = catalog->find("", name);
   if (shape == nullptr) {

@@ -36,17 +36,43 @@ double memory_gib_of_system(const nlohmann::json& system) {
   return gib > 0 ? std::ceil(gib - 0.05) : 0.0;
 }
 
-void price_flexible(Configuration& c, const pricing::Shape& shape) {
-  const double memory = memory_gib_of_system(c.system);
-  if (c.vcpus <= 0) {
-    c.pricing.unpriced_reason = "a flexible shape is priced from its OCPUs, and the run recorded no CPU count";
-    return;
+// A flexible shape named with its size (VM.Standard.E4.Flex-2) is priced at that size: the instance
+// was billed for it whatever the benchmark's container saw. Named without one, from what the run had.
+void price_flexible(Configuration& c, const pricing::Shape& shape, const std::optional<pricing::FlexSize>& size) {
+  double memory = memory_gib_of_system(c.system);
+  if (size) {
+    const double named_vcpus = shape.arch == "aarch64" ? size->ocpus : size->ocpus * 2;
+    if (c.vcpus > 0 && std::fabs(c.vcpus - named_vcpus) > 0.01) {
+      c.shape_mismatches.push_back(
+          fmt::format("the name says {:g} OCPU{} ({:g} vCPUs), the run had {:g} vCPUs; priced and divided as named",
+                      size->ocpus, size->ocpus == 1 ? "" : "s", named_vcpus, c.vcpus));
+    }
+    c.vcpus = named_vcpus;
+    c.ocpus = size->ocpus;
+    c.cpu_source = fmt::format("the shape's name ({:g} OCPUs)", size->ocpus);
+    if (size->memory_gib) memory = *size->memory_gib;
+  } else {
+    if (c.vcpus <= 0) {
+      c.pricing.unpriced_reason = "a flexible shape is priced from its OCPUs, and the run recorded no CPU count";
+      return;
+    }
+    c.ocpus = pricing::ocpus_of(c.vcpus, shape.arch);
+    c.cpu_source = "the run's system info (flexible shape)";
   }
-  c.ocpus = pricing::ocpus_of(c.vcpus, shape.arch);
-  c.cpu_source = "the run's system info (flexible shape)";
   const pricing::Quote q = pricing::flexible_price(*shape.flexible, c.ocpus, memory);
   c.pricing.usd_per_hour = q.usd_per_hour;
   c.pricing.how = q.how;
+}
+
+// The catalog entry of `c`'s shape, or of the flexible shape its name sizes (`size` then set).
+const pricing::Shape* find_shape(const Configuration& c, const pricing::Catalog& catalog,
+                                 std::optional<pricing::FlexSize>& size) {
+  if (const pricing::Shape* exact = catalog.find(c.provider, c.shape)) return exact;
+  size = pricing::parse_flex_size(c.shape);
+  const pricing::Shape* base = size ? catalog.find(c.provider, size->shape) : nullptr;
+  if (base != nullptr && base->flexible) return base;
+  size.reset();
+  return nullptr;
 }
 
 }  // namespace
@@ -79,7 +105,8 @@ void price_one_host(Configuration& c, const pricing::Catalog* catalog, const std
   c.vcpus = vcpus_of_system(c.system);
   c.ocpus = c.vcpus > 0 ? pricing::ocpus_of(c.vcpus, c.arch) : 0;
   c.cpu_source = "the run's system info";
-  const pricing::Shape* shape = catalog != nullptr ? catalog->find(c.provider, c.shape) : nullptr;
+  std::optional<pricing::FlexSize> size;
+  const pricing::Shape* shape = catalog != nullptr ? find_shape(c, *catalog, size) : nullptr;
   if (shape == nullptr) {
     c.pricing.unpriced_reason = catalog == nullptr ? "no price catalog" : not_in_catalog(c.shape, *catalog);
     return;
@@ -92,7 +119,7 @@ void price_one_host(Configuration& c, const pricing::Catalog* catalog, const std
   c.pricing.catalog_entry = shape->where;
   check_shape(c, *shape);
   if (shape->flexible) {
-    price_flexible(c, *shape);
+    price_flexible(c, *shape, size);
     return;
   }
   c.vcpus = *shape->vcpus;

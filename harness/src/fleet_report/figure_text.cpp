@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "fleet_report/run_noise.hpp"
 
 namespace perfzero::fleet_report {
 
@@ -120,40 +121,56 @@ std::string speedup_text(const Cell& cell, const std::string& config_key, const 
 
 namespace {
 
+// The noise floor a ratio's interval was widened by: "; widened by 25% between-run noise (default: ...)".
+std::string noise_clause(const Ratio& ratio, const MethodRow& row) {
+  return ratio.run_noise > 0 ? "; widened by " + run_noise_text(row.run_noise) : "";
+}
+
 std::string why_tie(const FleetReport& report, const char* better) {
   return fmt::format("no configuration is {} than every other by at least {} with {} confidence", better,
                      percent(report.settings.min_change), percent(report.settings.confidence));
+}
+
+// Without a winner no configuration is named: a tie line names none, whatever the point estimates say.
+std::string ranking_summary(const MethodRow& row, const Ranking& r, const FleetReport& report, const char* better,
+                            const char* what) {
+  if (!r.leader) return "";
+  if (!r.against || !r.ratio) {
+    return fmt::format(
+        "tie: one configuration has {}, nothing to rank it against (the others' trials failed, "
+        "were left out or did not run)",
+        what);
+  }
+  const std::string ratio = ratio_text(*r.ratio, report.settings.min_trials);
+  if (r.decided) return "";  // the caller words a winner
+  return fmt::format("{} between the leader and the closest contender: {}{}", ratio, why_tie(report, better),
+                     noise_clause(*r.ratio, row));
 }
 
 }  // namespace
 
 std::string fastest_summary(const MethodRow& row, const FleetReport& report) {
   const Ranking& r = row.speed;
-  if (!r.leader) return "";
+  if (!r.decided) return ranking_summary(row, r, report, "faster", "a speed");
   const auto& leader = report.configurations[*r.leader].key;
-  if (!r.against || !r.ratio) return fmt::format("{} (the only configuration with a speed)", leader);
   const auto& other = report.configurations[*r.against].key;
-  const std::string ratio = ratio_text(*r.ratio, report.settings.min_trials);
-  if (r.decided) {
-    return fmt::format("{}: {} the speed of {}, the runner-up{}", leader, ratio, other,
-                       r.contenders > 2 ? ", and ahead of every other" : "");
-  }
-  return fmt::format("{} between {} and {}: {}", ratio, leader, other, why_tie(report, "faster"));
+  return fmt::format("{}: {} the speed of {}, the runner-up{}{}", leader,
+                     ratio_text(*r.ratio, report.settings.min_trials), other,
+                     r.contenders > 2 ? ", and ahead of every other" : "", noise_clause(*r.ratio, row));
 }
 
 std::string cheapest_summary(const MethodRow& row, const FleetReport& report) {
   const Ranking& r = row.cost;
-  if (!r.leader) return "";
+  if (!r.decided) return ranking_summary(row, r, report, "cheaper", "a cost");
   const auto& leader = report.configurations[*r.leader].key;
-  if (!r.against || !r.ratio) return fmt::format("{} (the only priced configuration with a cost)", leader);
   const auto& other = report.configurations[*r.against].key;
-  const std::string ratio = ratio_text(*r.ratio, report.settings.min_trials);
-  if (r.decided) return fmt::format("{}: {} costs {} as much", leader, other, ratio);
-  return fmt::format("{} ({}'s cost over {}'s): {}", ratio, other, leader, why_tie(report, "cheaper"));
+  return fmt::format("{}: {} costs {} as much{}", leader, other, ratio_text(*r.ratio, report.settings.min_trials),
+                     noise_clause(*r.ratio, row));
 }
 
 std::string disturbance_note(const Cell& cell, bool use_flagged) {
-  if (cell.disturbances.empty()) return "";
+  // Every trial left out: the cell's status says so already (left_out_label).
+  if (cell.disturbances.empty() || (!use_flagged && !left_out_label(cell).empty())) return "";
   const int disturbed = use_flagged ? cell.flagged_kept : cell.left_out;
   std::string what;
   if (cell.disturbances.size() == 1) {
@@ -183,8 +200,22 @@ std::string measured_text(const Configuration& config) {
   return text::join(parts, ", ");
 }
 
+std::string left_out_label(const Cell& cell) {
+  if (!cell.ok() || !cell.wall_times.empty() || cell.left_out == 0) return "";
+  std::vector<std::string> why;
+  for (const auto& [flag, count] : cell.disturbances) why.push_back(results::flag_words(flag));
+  return fmt::format("left out ({}) {}/{}", text::join(why, ", "), cell.left_out, cell.trials);
+}
+
+std::string no_figure_label(const Cell& cell) {
+  if (cell.trials == 0) return "not run";
+  if (std::string left_out = left_out_label(cell); !left_out.empty()) return left_out;
+  return fmt::format("{} {}/{}", to_string(cell.outcome), cell.trials - cell.succeeded, cell.trials);
+}
+
 std::string cell_status(const Cell& cell) {
   if (cell.trials == 0) return "not run";
+  if (std::string left_out = left_out_label(cell); !left_out.empty()) return left_out;
   if (cell.ok()) return "ok";
   return fmt::format("{} {}/{}: {}", to_string(cell.outcome), cell.trials - cell.succeeded, cell.trials, cell.detail);
 }
@@ -192,7 +223,7 @@ std::string cell_status(const Cell& cell) {
 namespace {
 
 std::string mark(const Ranking& r, std::size_t config, const char* what) {
-  if (r.leader != config && r.against != config) return "";
+  if (!r.against || (r.leader != config && r.against != config)) return "";
   if (r.decided) return r.leader == config ? what : "";
   return fmt::format("tie for {}", what);
 }
@@ -211,6 +242,21 @@ std::string efficiency_text(const std::optional<double>& efficiency) {
   if (!efficiency) return "";
   const double percent = *efficiency * 100;
   return percent >= 9.5 ? fmt::format("{:.0f}%", percent) : fmt::format("{:.2g}%", percent);
+}
+
+ShownColumns shown_columns(const MethodRow& row) {
+  ShownColumns shown;
+  for (const Cell& c : row.cells) {
+    shown.cost_per_run = shown.cost_per_run || c.cost_per_run.has_value();
+    shown.cost_per_unit = shown.cost_per_unit || c.cost_per_unit.has_value();
+    shown.units_per_usd = shown.units_per_usd || c.units_per_usd.has_value();
+    shown.per_vcpu = shown.per_vcpu || c.per_vcpu.has_value();
+    shown.per_ocpu = shown.per_ocpu || c.per_ocpu.has_value();
+    shown.speedup = shown.speedup || c.speedup.has_value();
+    shown.wall = shown.wall || c.wall.median.has_value();
+    shown.metric = shown.metric || c.metric.median.has_value();
+  }
+  return shown;
 }
 
 }  // namespace perfzero::fleet_report

@@ -65,8 +65,29 @@ std::string experiment_total_text(const ExperimentTotal& total);
 // "ok", "not run", or "failed 2/5: why".
 std::string cell_status(const Cell& cell);
 
+// "left out (host busy) 7/7" when every trial succeeded and every one was left out as disturbed, so
+// the cell has no figure though nothing failed; "" otherwise.
+std::string left_out_label(const Cell& cell);
+
+// What a bar or a heat-map cell without a figure says: "not run", left_out_label(), else "failed 2/5".
+std::string no_figure_label(const Cell& cell);
+
 // Marks of a configuration in a method's ranking: "fastest", "tie for fastest", "" ...
 std::string speed_mark(const MethodRow& row, std::size_t config);
 std::string cost_mark(const MethodRow& row, std::size_t config);
+
+// The ranking table's optional columns that hold something for at least one configuration: an empty
+// column is left out (no --baseline: no speedups; no catalog: no costs).
+struct ShownColumns {
+  bool wall = false;    // every trial left out or failed everywhere: no figure at all
+  bool metric = false;  // the main metric's column (a method with one)
+  bool cost_per_run = false;
+  bool cost_per_unit = false;
+  bool units_per_usd = false;
+  bool per_vcpu = false;
+  bool per_ocpu = false;
+  bool speedup = false;
+};
+ShownColumns shown_columns(const MethodRow& row);
 
 }  // namespace perfzero::fleet_report

@@ -28,9 +28,10 @@ std::string heat_cell(const FleetReport& report, const MethodRow& row, std::size
   const std::string note = disturbance_note(cell, report.settings.use_flagged);
   if (!note.empty()) title += "; " + note;
   if (cell.trials == 0) return fmt::format("<td class='heat na' title='{}'>not run</td>", escape(title));
-  if (!cell.ok()) {
-    return fmt::format("<td class='heat bad' title='{}'>{} {}/{}</td>", escape(title), to_string(cell.outcome),
-                       cell.trials - cell.succeeded, cell.trials);
+  if (!cell.ok())
+    return fmt::format("<td class='heat bad' title='{}'>{}</td>", escape(title), escape(no_figure_label(cell)));
+  if (const std::string left_out = left_out_label(cell); !left_out.empty()) {
+    return fmt::format("<td class='heat na' title='{}'>{}</td>", escape(title), escape(left_out));
   }
   const auto rel = relative_speed(row, cell);
   const std::string value = row.metric ? si(cell.metric.median, row.metric->unit) : si(cell.wall.median, "s");

@@ -78,10 +78,25 @@ std::string tags(const MethodRow& row, std::size_t j) {
   return out;
 }
 
-std::string ranking_row(const MethodRow& row, const FleetReport& report, std::size_t j) {
+std::string money_cells(const MethodRow& row, const Cell& cell, const ShownColumns& shown) {
+  std::string out;
+  const auto per_runs = cell.cost_per_run ? std::optional(*cell.cost_per_run * row.run_scale) : std::nullopt;
+  if (shown.cost_per_run) out += fmt::format("<td{}>{}</td>", sort_value(cell.cost_per_run), escape(money(per_runs)));
+  if (!row.metric) return out;
+  if (shown.cost_per_unit) {
+    out += fmt::format("<td{}>{}</td>", sort_value(cell.cost_per_unit), escape(money(cell.cost_per_unit)));
+  }
+  if (shown.units_per_usd) {
+    out += fmt::format("<td{}>{}</td>", sort_value(cell.units_per_usd), escape(si(cell.units_per_usd)));
+  }
+  if (shown.per_vcpu) out += fmt::format("<td{}>{}</td>", sort_value(cell.per_vcpu), escape(si(cell.per_vcpu)));
+  if (shown.per_ocpu) out += fmt::format("<td{}>{}</td>", sort_value(cell.per_ocpu), escape(si(cell.per_ocpu)));
+  return out;
+}
+
+std::string ranking_row(const MethodRow& row, const FleetReport& report, std::size_t j, const ShownColumns& shown) {
   const Cell& cell = row.cells[j];
   const auto& key = report.configurations[j].key;
-  const bool rate = row.metric.has_value();
   const std::string note = disturbance_note(cell, report.settings.use_flagged);
   std::string out =
       fmt::format("<tr class='{}'><td class=name>{}{}</td><td class=name>{}{}</td><td data-v={}>{}/{}</td>{}",
@@ -90,20 +105,30 @@ std::string ranking_row(const MethodRow& row, const FleetReport& report, std::si
                                    : "bad",
                   breakable(key), tags(row, j), escape(cell_status(cell)),
                   note.empty() ? "" : "<br><small class=flagged>⚑ " + escape(note) + "</small>", cell.succeeded,
-                  cell.succeeded, cell.trials, range_cell(cell.wall, "s"));
-  if (rate) out += range_cell(cell.metric, row.metric->unit);
-  const auto per_runs = cell.cost_per_run ? std::optional(*cell.cost_per_run * row.run_scale) : std::nullopt;
-  out += fmt::format("<td{}>{}</td>", sort_value(cell.cost_per_run), escape(money(per_runs)));
-  if (rate) {
-    out += fmt::format("<td{}>{}</td><td{}>{}</td><td{}>{}</td><td{}>{}</td>", sort_value(cell.cost_per_unit),
-                       escape(money(cell.cost_per_unit)), sort_value(cell.units_per_usd),
-                       escape(si(cell.units_per_usd)), sort_value(cell.per_vcpu), escape(si(cell.per_vcpu)),
-                       sort_value(cell.per_ocpu), escape(si(cell.per_ocpu)));
+                  cell.succeeded, cell.trials, shown.wall ? range_cell(cell.wall, "s") : "");
+  if (row.metric && shown.metric) out += range_cell(cell.metric, row.metric->unit);
+  out += money_cells(row, cell, shown);
+  if (shown.speedup) {
+    out += fmt::format("<td{}{}>{}</td>", sort_value(cell.speedup ? std::optional(cell.speedup->value) : std::nullopt),
+                       cell.speedup && cell.speedup->tie && key != report.baseline ? " class=tied" : "",
+                       two_lines(speedup_text(cell, key, report)));
   }
-  const std::string speedup = speedup_text(cell, key, report);
-  out +=
-      fmt::format("<td{}{}>{}</td></tr>", sort_value(cell.speedup ? std::optional(cell.speedup->value) : std::nullopt),
-                  cell.speedup && cell.speedup->tie && key != report.baseline ? " class=tied" : "", two_lines(speedup));
+  return out + "</tr>";
+}
+
+// The headings of the columns `shown` keeps, past the figures every row has.
+std::string optional_headings(const MethodRow& row, const FleetReport& report, const ShownColumns& shown) {
+  std::string out;
+  if (shown.cost_per_run) out += fmt::format("<th>$ per {}</th>", escape(row.runs_per));
+  if (row.metric) {
+    if (shown.cost_per_unit) out += fmt::format("<th>$ per {}</th>", escape(row.metric->per));
+    if (shown.units_per_usd) out += fmt::format("<th>{} per $</th>", escape(row.metric->work_unit));
+    if (shown.per_vcpu) out += fmt::format("<th>{} per vCPU</th>", escape(row.metric->unit));
+    if (shown.per_ocpu) out += fmt::format("<th>{} per OCPU</th>", escape(row.metric->unit));
+  }
+  if (shown.speedup) {
+    out += "<th>speedup vs " + breakable(report.baseline) + "<br><small>95% interval</small></th>";
+  }
   return out;
 }
 
@@ -176,21 +201,16 @@ std::string ranking_table(const MethodRow& row, const FleetReport& report) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return relative_speed(row, row.cells[a]).value_or(-1) > relative_speed(row, row.cells[b]).value_or(-1);
   });
-  const bool rate = row.metric.has_value();
+  const ShownColumns shown = shown_columns(row);
   std::string out = fmt::format(
       "<div class=scroll><table class='ranking sortable'><thead><tr><th class=name>configuration</th><th "
-      "class=name>status</th><th>trials</th><th>wall time<br><small>median, min–max</small></th>{}<th>$ per "
-      "{}</th>{}<th>{}</th>"
-      "</tr></thead><tbody>",
-      rate ? fmt::format("<th>{}<br><small>median, min–max</small></th>", escape(row.metric->unit)) : "",
-      escape(row.runs_per),
-      rate ? fmt::format("<th>$ per {}</th><th>{} per $</th><th>{} per vCPU</th><th>{} per OCPU</th>",
-                         escape(row.metric->per), escape(row.metric->work_unit), escape(row.metric->unit),
-                         escape(row.metric->unit))
-           : "",
-      report.baseline.empty() ? "speedup"
-                              : "speedup vs " + breakable(report.baseline) + "<br><small>95% interval</small>");
-  for (const std::size_t j : order) out += ranking_row(row, report, j);
+      "class=name>status</th><th>trials</th>{}{}{}</tr></thead><tbody>",
+      shown.wall ? "<th>wall time<br><small>median, min–max</small></th>" : "",
+      row.metric && shown.metric
+          ? fmt::format("<th>{}<br><small>median, min–max</small></th>", escape(row.metric->unit))
+          : "",
+      optional_headings(row, report, shown));
+  for (const std::size_t j : order) out += ranking_row(row, report, j, shown);
   return out + "</tbody></table></div>";
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "fleet_report/run_noise.hpp"
 #include "results/bootstrap.hpp"
 
 namespace perfzero::fleet_report {
@@ -18,8 +19,9 @@ const std::vector<double>& sample_of(const MethodRow& row, const Cell& cell) {
 // trial of `b`, no resampling can bring the ratio below min(a) / max(b). Lets a ranking skip the
 // bootstrap against contenders far behind the runner-up.
 double separation(const MethodRow& row, const Cell& a, const Cell& b) {
-  if (row.metric) return *a.metric.min / *b.metric.max;
-  return *b.wall.min / *a.wall.max;
+  const double apart = row.metric ? *a.metric.min / *b.metric.max : *b.wall.min / *a.wall.max;
+  // A side measured in one run is compared beyond the between-run noise (speed_ratio).
+  return a.runs < 2 || b.runs < 2 ? apart / (1 + row.run_noise.fraction) : apart;
 }
 
 std::optional<double> cost_of(const MethodRow& row, const Cell& cell) {
@@ -47,7 +49,7 @@ Ranking rank_by(std::size_t cells, const Score& score, const Against& against, c
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   const std::size_t leader = scored.front().second;
   out.leader = leader;
-  out.decided = true;
+  out.decided = scored.size() > 1;  // one contender is no ranking: the others failed, were left out or did not run
   for (std::size_t k = 1; k < scored.size(); ++k) {
     const std::size_t other = scored[k].second;
     if (k > 1 && scored.front().first / scored[k].first >= 1 + settings.min_change && bound(leader, other) > 1) {
@@ -106,6 +108,8 @@ Ratio speed_ratio(const MethodRow& row, std::size_t a, std::size_t b, double sca
   }
   const bool excludes_one = r.low && r.high && (*r.low > 1 || *r.high < 1);
   r.tie = !excludes_one || std::fabs(r.value - 1) < settings.min_change;
+  // Trials of one run cannot tell the machine from the moment it ran.
+  if (ca.runs < 2 || cb.runs < 2) widen_by_run_noise(r, row.run_noise.fraction, settings.min_change);
   return r;
 }
 
@@ -142,7 +146,7 @@ void rank_method(MethodRow& row, const std::vector<Configuration>& configs, cons
   for (std::size_t i = 0; i < n; ++i) {
     if (!speed_of(row, row.cells[i])) continue;
     if (i == *base) {
-      row.cells[i].speedup = Ratio{1.0, std::nullopt, std::nullopt, false};  // the reference itself
+      row.cells[i].speedup = Ratio{1.0, std::nullopt, std::nullopt, false, 0};  // the reference itself
     } else {
       row.cells[i].speedup = speed_ratio(row, i, *base, 1.0, settings);
     }

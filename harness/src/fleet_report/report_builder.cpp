@@ -14,7 +14,8 @@ namespace perfzero::fleet_report {
 
 std::size_t ReportBuilder::config_index(const results::Run& run, int nodes, const results::Case* c) {
   Configuration identified = identify(run.info);
-  const ConfigId id{identified.provider, identified.shape, identified.label, nodes};
+  identified.run_vcpus = vcpus_of_run(run.info);
+  const ConfigId id{identified.provider, identified.shape, identified.label, nodes, identified.run_vcpus};
   auto [it, inserted] = config_ids_.emplace(id, configs_.size());
   if (inserted) {
     identified.nodes = nodes;
@@ -37,7 +38,8 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run, st
     const std::string name = method_name_of(c.name);
     auto [per_config, inserted] = trials_.try_emplace(name);
     if (inserted) method_order_.push_back(name);
-    auto& kept = per_config->second[config].trials;
+    auto& cell = per_config->second[config];
+    auto& kept = cell.trials.trials;
     for (const auto& t : c.trials) {
       results::Trial slim;
       slim.number = t.number;
@@ -47,6 +49,7 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run, st
       slim.metrics = t.metrics;
       slim.flags = t.flags;  // a disturbed trial is left out of the figures
       kept.push_back(std::move(slim));
+      cell.run_of.push_back(runs_);
       ++trial_count_;
     }
   }
@@ -63,6 +66,34 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run, st
   }
 }
 
+namespace {
+
+// A --metric no trial reports as a rate is a typo more often than not: say so rather than rank silently.
+void warn_unreported_metrics(FleetReport& report, const std::set<std::string>& rates) {
+  for (const auto& wanted : report.settings.metrics) {
+    if (rates.count(wanted) == 0) {
+      report.warnings.push_back(fmt::format(
+          "--metric {}: no method reports it as a rate (unit <work>/s); each is ranked by its main metric", wanted));
+    }
+  }
+}
+
+}  // namespace
+
+std::set<std::string> ReportBuilder::rates_reported() const {
+  std::set<std::string> rates;
+  for (const auto& [method, per_config] : trials_) {
+    for (const auto& [config, kept] : per_config) {
+      for (const auto& t : kept.trials.trials) {
+        for (const auto& m : t.metrics) {
+          if (m.unit.size() > 2 && m.unit.ends_with("/s")) rates.insert(m.name);
+        }
+      }
+    }
+  }
+  return rates;
+}
+
 FleetReport ReportBuilder::finish(std::vector<std::string> problems) {
   FleetReport report;
   report.warnings = std::move(problems);
@@ -73,6 +104,7 @@ FleetReport ReportBuilder::finish(std::vector<std::string> problems) {
   // Configurations are sorted by name for every output; trials_ still holds the old indexes.
   std::vector<std::size_t> order(configs_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  mark_cpu_splits(configs_);
   name_configurations(configs_, order);
   std::vector<std::size_t> position(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
@@ -81,12 +113,14 @@ FleetReport ReportBuilder::finish(std::vector<std::string> problems) {
   report.baseline = find_baseline(report.configurations, options_.baseline, report.warnings);
   report.settings = options_.ranking;
   for (const auto& name : method_order_) {
-    std::vector<std::pair<std::size_t, const results::Case*>> runs;
-    for (const auto& [config, kept] : trials_[name]) runs.emplace_back(position[config], &kept);
+    std::vector<CellTrials> runs;
+    for (const auto& [config, kept] : trials_[name]) runs.push_back({position[config], &kept.trials, &kept.run_of});
     report.methods.push_back(build_method_row(name, runs, report.configurations, report.baseline, report.settings));
   }
+  if (!report.settings.metrics.empty()) warn_unreported_metrics(report, rates_reported());
   for (auto& r : instance_runs_) r.config = position[r.config];
   add_experiment_costs(report, instance_runs_, options_.catalog);
+  add_split_warnings(report);
   add_price_warnings(report, options_.max_price_age_days);
   return report;
 }

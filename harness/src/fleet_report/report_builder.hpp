@@ -2,12 +2,14 @@
 // Joins runs with the price catalog into the FleetReport every output formats. Runs are added one at a
 // time and only their numbers are kept, so 100,000 result files fit in little memory.
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "fleet_report/experiment_cost.hpp"
 #include "fleet_report/instance_timeline.hpp"
+#include "fleet_report/report_figures.hpp"
 #include "fleet_report/report_model.hpp"
 #include "pricing/price_catalog.hpp"
 #include "results/model.hpp"
@@ -33,17 +35,21 @@ class ReportBuilder {
   FleetReport finish(std::vector<std::string> problems);
 
  private:
-  using ConfigId = std::tuple<std::string, std::string, std::string, int>;  // provider, shape, label, nodes
+  // provider, shape, label, nodes, the vCPUs the run had: runs of one label on different CPU counts
+  // are different machines, reported apart (shape_check.hpp, split_by_cpus).
+  using ConfigId = std::tuple<std::string, std::string, std::string, int, double>;
 
   // The configuration of the run's cases on `nodes` hosts (made with `c`'s hosts when new).
   std::size_t config_index(const results::Run& run, int nodes, const results::Case* c);
+  // The names of the rate metrics (unit "<work>/s") any trial reported.
+  std::set<std::string> rates_reported() const;
 
   BuildOptions options_;
   std::vector<Configuration> configs_;
   std::map<ConfigId, std::size_t> config_ids_;
   std::vector<std::string> method_order_;
-  // method -> configuration -> its trials (outcome, wall time and metrics only)
-  std::map<std::string, std::map<std::size_t, results::Case>> trials_;
+  // method -> configuration -> its trials (outcome, wall time and metrics only), with the run each came from
+  std::map<std::string, std::map<std::size_t, KeptTrials>> trials_;
   std::vector<InstanceRun> instance_runs_;  // configuration indexes before finish() sorts them
   std::size_t runs_ = 0;
   std::size_t trial_count_ = 0;

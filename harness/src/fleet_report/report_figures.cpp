@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "fleet_report/rankings.hpp"
+#include "fleet_report/run_noise.hpp"
 #include "fleet_report/scaling.hpp"
 #include "results/flags.hpp"
 #include "results/statistics.hpp"
@@ -26,11 +27,23 @@ std::optional<double> metric_of(const results::Trial& t, const std::string& name
   return std::nullopt;
 }
 
-Cell summarize(const results::Case& c, const std::optional<MainMetric>& metric, bool use_flagged) {
+// Each run's median of the ranked figure: how far runs of one configuration land apart.
+void add_run_medians(Cell& cell, const std::map<std::size_t, std::vector<double>>& per_run) {
+  cell.runs = static_cast<int>(per_run.size());
+  for (const auto& [run, values] : per_run) {
+    if (const auto median = results::compute_stats(values).median) cell.run_medians.push_back(*median);
+  }
+}
+
+Cell summarize(const CellTrials& in, const std::optional<MainMetric>& metric, bool use_flagged) {
+  const results::Case& c = *in.trials;
+  std::map<std::size_t, std::vector<double>> per_run;
   Cell cell;
   cell.trials = static_cast<int>(c.trials.size());
   cell.outcome = results::case_outcome(c);
-  for (const auto& t : c.trials) {
+  for (std::size_t i = 0; i < c.trials.size(); ++i) {
+    const results::Trial& t = c.trials[i];
+    const std::size_t run = in.run_of != nullptr && i < in.run_of->size() ? (*in.run_of)[i] : 0;
     if (t.outcome != Outcome::succeeded) {
       if (cell.detail.empty()) cell.detail = t.detail.empty() ? std::string(to_string(t.outcome)) : t.detail;
       continue;
@@ -47,13 +60,26 @@ Cell summarize(const results::Case& c, const std::optional<MainMetric>& metric, 
       ++cell.flagged_kept;
     }
     cell.wall_times.push_back(t.wall_time);
+    if (!metric) per_run[run].push_back(t.wall_time);
     if (metric) {
-      if (const auto v = metric_of(t, metric->name)) cell.metric_values.push_back(*v);
+      if (const auto v = metric_of(t, metric->name)) {
+        cell.metric_values.push_back(*v);
+        per_run[run].push_back(*v);
+      }
     }
   }
+  add_run_medians(cell, per_run);
   cell.wall = results::compute_stats(cell.wall_times);
   cell.metric = results::compute_stats(cell.metric_values);
   return cell;
+}
+
+MainMetric main_metric_of(const results::MetricValue& m) {
+  MainMetric metric;
+  metric.name = m.name;
+  metric.unit = m.unit;
+  metric.work_unit = m.unit.substr(0, m.unit.size() - 2);
+  return metric;
 }
 
 // Throughput-based figures need a rate; without one the run itself is the unit of work.
@@ -90,8 +116,12 @@ void name_configurations(std::vector<Configuration>& configs, std::vector<std::s
     auto& c = configs[i];
     c.key = c.shape;
     if (providers[c.shape].size() > 1) c.key = (c.provider.empty() ? "?" : c.provider) + ":" + c.key;
-    const std::string label =
+    std::string label =
         labels[c.shape].size() > 1 ? " [" + (c.label.empty() ? std::string("no label") : c.label) + "]" : "";
+    if (c.split_by_cpus) {
+      label += c.run_vcpus > 0 ? fmt::format(" [{:g} vCPU{}]", c.run_vcpus, c.run_vcpus == 1 ? "" : "s")
+                               : std::string(" [vCPUs unrecorded]");
+    }
     base[i] = c.key + label;
     c.key = base[i];
     if (c.nodes > 1) c.key = base[i].substr(0, base[i].size() - label.size()) + hosts_suffix(c.nodes) + label;
@@ -131,17 +161,22 @@ std::string find_baseline(const std::vector<Configuration>& configs, const std::
   return "";
 }
 
-std::optional<MainMetric> choose_main_metric(const std::vector<std::pair<std::size_t, const results::Case*>>& runs) {
-  for (const auto& [config, c] : runs) {
-    for (const auto& t : c->trials) {
-      for (const auto& m : t.metrics) {
-        if (m.unit.size() > 2 && m.unit.ends_with("/s")) {
-          MainMetric metric;
-          metric.name = m.name;
-          metric.unit = m.unit;
-          metric.work_unit = m.unit.substr(0, m.unit.size() - 2);
-          return metric;
+std::optional<MainMetric> choose_main_metric(const std::vector<CellTrials>& runs,
+                                             const std::vector<std::string>& wanted) {
+  const auto is_rate = [](const results::MetricValue& m) { return m.unit.size() > 2 && m.unit.ends_with("/s"); };
+  for (const auto& name : wanted) {
+    for (const auto& in : runs) {
+      for (const auto& t : in.trials->trials) {
+        for (const auto& m : t.metrics) {
+          if (m.name == name && is_rate(m)) return main_metric_of(m);
         }
+      }
+    }
+  }
+  for (const auto& in : runs) {
+    for (const auto& t : in.trials->trials) {
+      for (const auto& m : t.metrics) {
+        if (is_rate(m)) return main_metric_of(m);
       }
     }
   }
@@ -180,15 +215,14 @@ std::pair<double, std::string> run_scale(double cheapest_usd_per_run) {
   return {scale, kWords[k]};
 }
 
-MethodRow build_method_row(const std::string& name,
-                           const std::vector<std::pair<std::size_t, const results::Case*>>& runs,
+MethodRow build_method_row(const std::string& name, const std::vector<CellTrials>& runs,
                            const std::vector<Configuration>& configs, const std::string& baseline,
                            const RankSettings& settings) {
   MethodRow row;
   row.name = name;
-  row.metric = choose_main_metric(runs);
+  row.metric = choose_main_metric(runs, settings.metrics);
   row.cells.resize(configs.size());
-  for (const auto& [config, c] : runs) row.cells[config] = summarize(*c, row.metric, settings.use_flagged);
+  for (const auto& in : runs) row.cells[in.config] = summarize(in, row.metric, settings.use_flagged);
   for (std::size_t i = 0; i < configs.size(); ++i) price_cell(row.cells[i], configs[i], row.metric);
   if (row.metric) {
     std::optional<double> cheapest;
@@ -208,22 +242,37 @@ MethodRow build_method_row(const std::string& name,
     }
   }
   std::tie(row.run_scale, row.runs_per) = run_scale(cheapest_run.value_or(1));
+  row.run_noise = run_noise_of(row, settings);
   rank_method(row, configs, baseline, settings);
   row.scaling = scaling_of(row, configs);
   return row;
 }
 
 void add_price_warnings(FleetReport& report, int max_age_days) {
+  // One line per kind, listing the shapes: the same mismatch on several shapes, the prices of one
+  // catalog date (which share its age).
+  std::vector<std::pair<std::string, std::vector<std::string>>> mismatches;  // message -> configurations
+  std::map<std::pair<int, std::string>, std::vector<std::string>> old;       // (age, date) -> configurations
   for (const auto& c : report.configurations) {
-    for (const auto& m : c.shape_mismatches) report.warnings.push_back(fmt::format("{}: {}", c.key, m));
+    for (const auto& m : c.shape_mismatches) {
+      auto it = std::find_if(mismatches.begin(), mismatches.end(), [&](const auto& kind) { return kind.first == m; });
+      if (it == mismatches.end()) it = mismatches.insert(mismatches.end(), {m, {}});
+      it->second.push_back(c.key);
+    }
     if (!c.pricing.usd_per_hour) {
       report.warnings.push_back(fmt::format("{}: unpriced ({})", c.key, c.pricing.unpriced_reason));
     } else if (c.pricing.age_days && *c.pricing.age_days > max_age_days) {
-      report.warnings.push_back(
-          fmt::format("{}: the price used is {} days old ({}, {}); refresh the catalog or pass "
-                      "your own with --catalog",
-                      c.key, *c.pricing.age_days, c.pricing.date, c.pricing.source));
+      old[{*c.pricing.age_days, c.pricing.date}].push_back(c.key);
     }
+  }
+  for (const auto& [message, keys] : mismatches) {
+    report.warnings.push_back(fmt::format("{}: {}", fmt::join(keys, ", "), message));
+  }
+  for (const auto& [when, keys] : old) {
+    report.warnings.push_back(fmt::format(
+        "{}: the price{} used {} {} days old ({}); refresh the catalog or pass "
+        "your own with --catalog",
+        fmt::join(keys, ", "), keys.size() == 1 ? "" : "s", keys.size() == 1 ? "is" : "are", when.first, when.second));
   }
 }
 

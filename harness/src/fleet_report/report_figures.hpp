@@ -24,14 +24,26 @@ void name_configurations(std::vector<Configuration>& configs, std::vector<std::s
 std::string find_baseline(const std::vector<Configuration>& configs, const std::string& wanted,
                           std::vector<std::string>& warnings);
 
+// One method's trials on one configuration, and the run each came from (any number that tells runs apart).
+struct KeptTrials {
+  results::Case trials;
+  std::vector<std::size_t> run_of;  // parallel to trials.trials
+};
+struct CellTrials {
+  std::size_t config = 0;
+  const results::Case* trials = nullptr;
+  const std::vector<std::size_t>* run_of = nullptr;  // nullptr: every trial from one run
+};
+
 // One method's row: `runs` holds, per configuration index, the trials run there.
-MethodRow build_method_row(const std::string& name,
-                           const std::vector<std::pair<std::size_t, const results::Case*>>& runs,
+MethodRow build_method_row(const std::string& name, const std::vector<CellTrials>& runs,
                            const std::vector<Configuration>& configs, const std::string& baseline,
                            const RankSettings& settings);
 
-// The first rate metric (unit "<work>/s") among the trials; nullopt when the method reports none.
-std::optional<MainMetric> choose_main_metric(const std::vector<std::pair<std::size_t, const results::Case*>>& runs);
+// The first of `wanted` (--metric) that the trials report as a rate (unit "<work>/s"), else their
+// first rate metric; nullopt when the method reports none.
+std::optional<MainMetric> choose_main_metric(const std::vector<CellTrials>& runs,
+                                             const std::vector<std::string>& wanted = {});
 
 // How to quote a cost per unit of work so the cheapest reads between $0.01 and $10: the scale
 // (a power of 1000) and its wording ("billion points", "TFLOP" for GFLOP).

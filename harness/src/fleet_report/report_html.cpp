@@ -83,7 +83,8 @@ void write_html_rules(const FleetReport& report, std::ostream& out) {
       "<p class=rules>Fastest, cheapest and speedups carry the {:g}% bootstrap interval of the ratio of medians "
       "({} resamplings, seed {}; at least {} trials each). A configuration is named only when its interval against "
       "every other excludes 1 and the change is at least {:g}% (<code>--min_change</code>); otherwise the report "
-      "says <i>tie</i>. {}</p>\n",
+      "says <i>tie</i>. Trials of one run cannot tell the machine from the moment it ran: against a configuration "
+      "measured in one run, the interval is widened by the between-run noise (<code>--run_noise</code>). {}</p>\n",
       s.confidence * 100, s.resamples, s.seed, s.min_trials, s.min_change * 100,
       s.use_flagged
           ? fmt::format("Disturbed trials are <b>kept</b> in the figures (<code>--use_flagged</code>): {}.", disturbed)

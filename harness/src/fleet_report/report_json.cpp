@@ -85,7 +85,8 @@ json ratio_json(const std::optional<Ratio>& r) {
   return {{"value", optional_number(r->value)},
           {"low", optional_number(r->low)},
           {"high", optional_number(r->high)},
-          {"tie", r->tie}};
+          {"tie", r->tie},
+          {"run_noise", r->run_noise}};
 }
 
 json ranking_json(const Ranking& r, const std::vector<Configuration>& configs, const std::string& summary) {
@@ -166,6 +167,11 @@ json method_json(const MethodRow& row, const FleetReport& report) {
           {"main_metric", metric},
           {"cost_per_run_quoted_per", row.runs_per},
           {"run_scale", row.run_scale},
+          {"run_noise",
+           {{"fraction", row.run_noise.fraction},
+            {"source", row.run_noise.source},
+            {"measured_from", row.run_noise.measured_from},
+            {"single_run", row.run_noise.single_run}}},
           {"fastest", key_of(row.fastest)},
           {"cheapest", key_of(row.cheapest)},
           {"fastest_ranking", ranking_json(row.speed, configs, fastest_summary(row, report))},

@@ -53,23 +53,31 @@ void write_method_table(const FleetReport& report, const MethodRow& row, std::os
     out << "**Cheapest**: " << md(cheapest) << "  \n";
   }
   const bool rate = row.metric.has_value();
-  out << "\n| configuration | status | wall time (min–max) | "
-      << (rate ? md(fmt::format("{} median (min–max)", row.metric->unit)) + " | " : "") << "$ per " << row.runs_per
-      << " | " << (rate ? "$ per " + md(row.metric->per) + " | per vCPU | per OCPU | " : "")
-      << (report.baseline.empty() ? "speedup" : "speedup vs " + md(report.baseline)) << " |\n|---|---|---|"
-      << (rate ? "---|" : "") << "---|" << (rate ? "---|---|---|" : "") << "---|\n";
+  if (rate) out << fmt::format("Ranked by {} ({}).  \n", md(row.metric->name), md(row.metric->unit));
+  const ShownColumns shown = shown_columns(row);  // a column empty for every configuration is left out
+  std::vector<std::string> head{"configuration", "status"};
+  if (shown.wall) head.emplace_back("wall time (min–max)");
+  if (rate && shown.metric) head.push_back(md(fmt::format("{} median (min–max)", row.metric->unit)));
+  if (shown.cost_per_run) head.push_back("$ per " + row.runs_per);
+  if (rate && shown.cost_per_unit) head.push_back("$ per " + md(row.metric->per));
+  if (rate && shown.per_vcpu) head.push_back("per vCPU");
+  if (rate && shown.per_ocpu) head.push_back("per OCPU");
+  if (shown.speedup) head.push_back("speedup vs " + md(report.baseline));
+  out << "\n| " << fmt::format("{}", fmt::join(head, " | ")) << " |\n|";
+  for (std::size_t i = 0; i < head.size(); ++i) out << "---|";
+  out << "\n";
   for (std::size_t i = 0; i < report.configurations.size(); ++i) {
     const Cell& cell = row.cells[i];
     const auto& key = report.configurations[i].key;
-    out << "| " << md(key) << marks(row, i) << " | " << md(status(cell, report.settings.use_flagged)) << " | "
-        << si_spread(cell.wall, "s") << " | ";
-    if (rate) out << md(si_spread(cell.metric, row.metric->unit)) << " | ";
-    out << money(scaled(cell.cost_per_run, row.run_scale)) << " | ";
-    if (rate) {
-      out << money(cell.cost_per_unit) << " | " << md(si(cell.per_vcpu, row.metric->unit)) << " | "
-          << md(si(cell.per_ocpu, row.metric->unit)) << " | ";
-    }
-    out << md(speedup_text(cell, key, report)) << " |\n";
+    out << "| " << md(key) << marks(row, i) << " | " << md(status(cell, report.settings.use_flagged)) << " | ";
+    if (shown.wall) out << si_spread(cell.wall, "s") << " | ";
+    if (rate && shown.metric) out << md(si_spread(cell.metric, row.metric->unit)) << " | ";
+    if (shown.cost_per_run) out << money(scaled(cell.cost_per_run, row.run_scale)) << " | ";
+    if (rate && shown.cost_per_unit) out << money(cell.cost_per_unit) << " | ";
+    if (rate && shown.per_vcpu) out << md(si(cell.per_vcpu, row.metric->unit)) << " | ";
+    if (rate && shown.per_ocpu) out << md(si(cell.per_ocpu, row.metric->unit)) << " | ";
+    if (shown.speedup) out << md(speedup_text(cell, key, report)) << " |";
+    out << "\n";
   }
   for (const auto& s : row.scaling) write_scaling(report, row, s, out);
 }
@@ -79,7 +87,9 @@ void write_markdown_rules(const FleetReport& report, std::ostream& out) {
   out << fmt::format(
       "Fastest, cheapest and speedups carry the {:g}% bootstrap interval of the ratio of medians ({} resamplings, "
       "seed {}; at least {} trials each). A configuration is named only when its interval against every other "
-      "excludes 1 and the change is at least {:g}% (--min_change); otherwise the report says tie.\n",
+      "excludes 1 and the change is at least {:g}% (--min_change); otherwise the report says tie. Trials of one run "
+      "cannot tell the machine from the moment it ran: against a configuration measured in one run, the interval "
+      "is widened by the between-run noise (--run_noise; each method's figure is in its ranking line).\n",
       s.confidence * 100, s.resamples, s.seed, s.min_trials, s.min_change * 100);
   int disturbed = 0;
   for (const auto& row : report.methods) {

@@ -76,7 +76,9 @@ struct Configuration {
   std::vector<std::string> measured_arch;        // the runs' `architecture` (x86_64, aarch64)
   std::vector<std::string> measured_cpu_vendor;  // the runs' `cpu_vendor` (GenuineIntel, AuthenticAMD, ...)
   std::vector<std::string> shape_mismatches;     // "catalog says 8 vCPUs, the run had 2; ..."
-  std::optional<ExperimentCost> experiment;      // nullopt: no run of it carried instance timelines
+  double run_vcpus = 0;  // the vCPUs its runs had (0: not recorded): runs with other counts are another configuration
+  bool split_by_cpus = false;  // its shape and label also ran on another CPU count: the key says " [2 vCPUs]"
+  std::optional<ExperimentCost> experiment;  // nullopt: no run of it carried instance timelines
 };
 
 // The experiment costs of every configuration that has one, added up.
@@ -106,6 +108,18 @@ struct Ratio {
   std::optional<double> low;  // nullopt: too few trials for an interval
   std::optional<double> high;
   bool tie = true;  // the interval holds 1, the change is under --min_change, or there is no interval
+  // The between-run noise the interval was widened by (0.25: low / 1.25, high x 1.25) because a side
+  // was measured in one run only (RunNoise); 0: not widened.
+  double run_noise = 0;
+};
+
+// How far one run's median may land from another's on the same configuration: a configuration
+// measured in one run is compared only beyond it (docs/report.md, "Fastest, cheapest and ties").
+struct RunNoise {
+  double fraction = 0.25;
+  std::string source;             // "measured", "--run_noise" or "default"
+  std::size_t measured_from = 0;  // configurations with repeated runs it was measured on
+  std::size_t single_run = 0;     // configurations measured in one run (the floor applies to them)
 };
 
 // "fastest" or "cheapest": the best point estimate among the cells whose trials all succeeded, and
@@ -135,7 +149,9 @@ struct Cell {
   std::optional<double> units_per_usd;  // performance per dollar: work units per USD
   std::optional<double> per_vcpu;       // main metric per vCPU
   std::optional<double> per_ocpu;
-  std::optional<Ratio> speedup;  // against --baseline (>1: faster than it)
+  std::optional<Ratio> speedup;     // against --baseline (>1: faster than it)
+  int runs = 0;                     // runs its figures came from
+  std::vector<double> run_medians;  // the ranked figure's median in each run (between-run spread)
   bool ok() const { return trials > 0 && succeeded == trials; }
 };
 
@@ -171,6 +187,7 @@ struct MethodRow {
   std::optional<std::size_t> fastest;
   std::optional<std::size_t> cheapest;
   std::vector<Scaling> scaling;  // one per shape the method ran on at several node counts
+  RunNoise run_noise;            // the floor its rankings used
 };
 
 // How rankings and speedups are told from noise (docs/report.md, "Fastest, cheapest and ties").
@@ -179,8 +196,11 @@ struct RankSettings {
   double confidence = 0.95;
   int resamples = 2000;
   std::uint64_t seed = 1;
-  std::size_t min_trials = 3;  // per side, for an interval at all
-  bool use_flagged = false;    // --use_flagged: disturbed trials stay in the figures
+  std::size_t min_trials = 3;       // per side, for an interval at all
+  bool use_flagged = false;         // --use_flagged: disturbed trials stay in the figures
+  std::optional<double> run_noise;  // --run_noise / 100; nullopt: measured from repeated runs, else the default
+  double default_run_noise = 0.25;
+  std::vector<std::string> metrics;  // --metric: rank by the first of these rates a method reports
 };
 
 struct FleetReport {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -74,10 +76,14 @@ double memory_gib_of(const nlohmann::json& sys) {
   return bytes > 0 ? bytes / 1073741824.0 : 0.0;
 }
 
-void note_measured(Configuration& config, const results::RunInfo& info) {
+double vcpus_of_run(const results::RunInfo& info) {
   double vcpus = optional_number_at(info.system, "effective_vcpus").value_or(0);
   if (vcpus <= 0) vcpus = optional_number_at(info.system_info, "logical_cpu_count").value_or(0);
-  if (vcpus > 0) add_distinct(config.measured_vcpus, rounded(vcpus, 0.01));
+  return vcpus > 0 ? rounded(vcpus, 0.01) : 0.0;
+}
+
+void note_measured(Configuration& config, const results::RunInfo& info) {
+  if (const double vcpus = vcpus_of_run(info); vcpus > 0) add_distinct(config.measured_vcpus, vcpus);
   if (const double gib = memory_gib_of(info.system); gib > 0)
     add_distinct(config.measured_memory_gib, rounded(gib, 0.1));
   if (const auto gpus = optional_number_at(info.system_info, "accelerator_count"))
@@ -93,8 +99,8 @@ namespace {
 // their price depends on what ran, but not their architecture.
 void check_cpu(Configuration& c, const pricing::Shape& shape) {
   if (std::any_of(c.measured_arch.begin(), c.measured_arch.end(), [&](const auto& a) { return a != shape.arch; })) {
-    c.shape_mismatches.push_back(fmt::format("catalog says {} ({}), the {} ran on {}; the price is the catalog's",
-                                             shape.arch, shape.name, c.runs.size() > 1 ? "runs" : "run",
+    c.shape_mismatches.push_back(fmt::format("catalog says {}, the {} ran on {}; the price is the catalog's",
+                                             shape.arch, c.runs.size() > 1 ? "runs" : "run",
                                              text::join(c.measured_arch, " and ")));
     return;  // another architecture has another vendor too: said once
   }
@@ -105,12 +111,11 @@ void check_cpu(Configuration& c, const pricing::Shape& shape) {
     if (!vendor.empty() && vendor != shape.cpu_vendor) other.push_back(v);
   }
   if (!other.empty()) {
-    c.shape_mismatches.push_back(fmt::format("catalog says {} CPUs ({}), the {} had {}; the price is the catalog's",
+    c.shape_mismatches.push_back(fmt::format("catalog says {} CPUs, the {} had {}; the price is the catalog's",
                                              shape.cpu_vendor == "amd"     ? "AMD"
                                              : shape.cpu_vendor == "intel" ? "Intel"
                                                                            : "Arm",
-                                             shape.name, c.runs.size() > 1 ? "runs" : "run",
-                                             text::join(other, " and ")));
+                                             c.runs.size() > 1 ? "runs" : "run", text::join(other, " and ")));
   }
 }
 
@@ -157,6 +162,47 @@ std::string not_in_catalog(const std::string& shape, const pricing::Catalog& cat
     hint = "; did you mean " + (head.empty() ? near.back() : text::join(head, ", ") + " or " + near.back()) + "?";
   }
   return fmt::format("'{}' is not in the catalog{}", shape, hint);
+}
+
+namespace {
+
+std::string shape_of(const Configuration& c) {
+  return fmt::format("{}\t{}\t{}\t{}", c.provider, c.shape, c.label, c.nodes);
+}
+
+}  // namespace
+
+void mark_cpu_splits(std::vector<Configuration>& configs) {
+  std::map<std::string, std::set<double>> counts;
+  for (const auto& c : configs) counts[shape_of(c)].insert(c.run_vcpus);
+  for (auto& c : configs) c.split_by_cpus = counts[shape_of(c)].size() > 1;
+}
+
+void add_split_warnings(FleetReport& report) {
+  std::map<std::string, std::vector<const Configuration*>> split;
+  std::vector<std::string> order;
+  for (const auto& c : report.configurations) {
+    if (!c.split_by_cpus) continue;
+    auto& group = split[shape_of(c)];
+    if (group.empty()) order.push_back(shape_of(c));
+    group.push_back(&c);
+  }
+  for (const auto& name : order) {
+    const auto& group = split[name];
+    std::vector<std::string> counts;
+    std::vector<std::string> keys;
+    for (const Configuration* c : group) {
+      counts.push_back(c->run_vcpus > 0 ? fmt::format("{:g}", c->run_vcpus) : "unrecorded");
+      keys.push_back(c->key);
+    }
+    const std::string last = counts.back();
+    counts.pop_back();
+    report.warnings.push_back(fmt::format(
+        "{}{}: runs on {} and {} vCPUs are different machines, reported apart as {} (one median of both would "
+        "describe neither)",
+        group.front()->shape, group.front()->label.empty() ? "" : " [" + group.front()->label + "]",
+        text::join(counts, ", "), last, text::join(keys, ", ")));
+  }
 }
 
 }  // namespace perfzero::fleet_report

@@ -22,10 +22,6 @@ constexpr double kFont = 12;
 constexpr int kPlotWidth = 340;
 constexpr std::size_t kMaxDots = 60;  // past this many trials a bar shows their middle half
 
-std::string failed_label(const Cell& cell) {
-  return fmt::format("{} {}/{}", to_string(cell.outcome), cell.trials - cell.succeeded, cell.trials);
-}
-
 // Where the chart's parts lie: the label column, the plot, the value column, and a value's x.
 struct BarsFrame {
   Axis axis;
@@ -49,7 +45,7 @@ BarsFrame bars_frame(const MethodRow& row, const FleetReport& report, const std:
     for (const double v : row.metric ? cell.metric_values : cell.wall_times) max_value = std::max(max_value, v);
     label_w = std::max(label_w, text_width(configs[j].key, kFont));
     const auto& stats = row.metric ? cell.metric : cell.wall;
-    value_w = std::max(value_w, text_width(cell.ok() ? si(stats.median, unit) : failed_label(cell), kFont));
+    value_w = std::max(value_w, text_width(stats.median ? si(stats.median, unit) : no_figure_label(cell), kFont));
   }
   BarsFrame f;
   f.axis = nice_axis(0, max_value > 0 ? max_value : 1);
@@ -86,9 +82,10 @@ std::string bar_row(const BarsFrame& f, const MethodRow& row, const Cell& cell, 
   const auto& values = row.metric ? cell.metric_values : cell.wall_times;
   const auto& stats = row.metric ? cell.metric : cell.wall;
   if (cell.trials == 0 || values.empty() || !stats.median) {
+    // Trials left out as disturbed did not fail: grey, like a configuration that did not run.
     return out + fmt::format(R"(<text x="{}" y="{}" class="{}">{}</text>)", f.left + 4, y + 16,
-                             cell.trials == 0 ? "na" : "bad",
-                             escape(cell.trials == 0 ? "not run" : failed_label(cell)));
+                             cell.trials == 0 || !left_out_label(cell).empty() ? "na" : "bad",
+                             escape(no_figure_label(cell)));
   }
   out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="14" class="bar{}"><title>median {}</title></rect>)",
                      f.left, y + 5, std::max(1, f.px(*stats.median) - f.left), cell.ok() ? "" : " partial",
@@ -110,7 +107,7 @@ std::string bar_row(const BarsFrame& f, const MethodRow& row, const Cell& cell, 
                        escape(si(stats.p25, unit)), escape(si(stats.p75, unit)));
   }
   out += fmt::format(R"(<text x="{}" y="{}" class="value">{}{}</text>)", f.left + kPlotWidth + 10, y + 16,
-                     escape(si(stats.median, unit)), cell.ok() ? "" : escape(" (" + failed_label(cell) + ")"));
+                     escape(si(stats.median, unit)), cell.ok() ? "" : escape(" (" + no_figure_label(cell) + ")"));
   return out;
 }
 

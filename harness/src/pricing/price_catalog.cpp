@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -24,9 +25,30 @@ const BillingRule* Catalog::billing_for(const std::string& provider) const {
 }
 
 Quote flexible_price(const FlexiblePrice& f, double ocpus, double memory_gib) {
-  return {ocpus * f.usd_per_ocpu_hour + memory_gib * f.usd_per_gib_hour,
-          fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour", ocpus, f.usd_per_ocpu_hour, memory_gib,
-                      f.usd_per_gib_hour)};
+  // OCI's minimums (https://docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm,
+  // flexible shapes): one OCPU, and memory of at least 1 GB per OCPU.
+  const double billed_ocpus = std::max(ocpus, 1.0);
+  const double billed_memory = memory_gib > 0 ? std::max(memory_gib, billed_ocpus) : 0.0;
+  std::string how = fmt::format("{:g} OCPU x ${:g} + {:g} GiB x ${:g} per hour", billed_ocpus, f.usd_per_ocpu_hour,
+                                billed_memory, f.usd_per_gib_hour);
+  if (billed_ocpus != ocpus) how += fmt::format(" (OCI bills at least 1 OCPU; the run had {:g})", ocpus);
+  if (billed_memory != memory_gib) {
+    how += fmt::format(" (OCI bills at least 1 GB per OCPU; the run had {:g} GiB)", memory_gib);
+  }
+  return {billed_ocpus * f.usd_per_ocpu_hour + billed_memory * f.usd_per_gib_hour, how};
+}
+
+std::optional<FlexSize> parse_flex_size(const std::string& name) {
+  static const std::regex kFlexSize(R"(^(.+\.Flex)-([0-9]+(?:\.[0-9]+)?)(?:ocpu)?(?:-([0-9]+(?:\.[0-9]+)?)gb)?$)",
+                                    std::regex::icase);
+  std::smatch m;
+  if (!std::regex_match(name, m, kFlexSize)) return std::nullopt;
+  FlexSize size;
+  size.shape = m[1].str();
+  size.ocpus = std::stod(m[2].str());
+  if (m[3].matched) size.memory_gib = std::stod(m[3].str());
+  if (size.ocpus <= 0) return std::nullopt;
+  return size;
 }
 
 std::optional<Quote> spot_price(const Catalog& catalog, const Shape* shape, const std::string& provider,

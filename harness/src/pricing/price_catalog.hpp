@@ -79,7 +79,19 @@ struct Quote {
 };
 
 // A flexible shape's hour for `ocpus` and `memory_gib`: "4 OCPU x $0.025 + 16 GiB x $0.0015 per hour".
+// OCI bills at least 1 OCPU, and at least 1 GB per OCPU (memory_gib 0: unknown, left out); a size
+// under those is billed at them, and the words say so.
 Quote flexible_price(const FlexiblePrice& f, double ocpus, double memory_gib);
+
+// A flexible shape named with its size, as the fleet and the README do: VM.Standard.E4.Flex-2,
+// VM.Standard.E4.Flex-2ocpu, VM.Standard.E4.Flex-2ocpu-16gb.
+struct FlexSize {
+  std::string shape;  // VM.Standard.E4.Flex
+  double ocpus = 0;
+  std::optional<double> memory_gib;
+};
+// nullopt when `name` is not "<...>.Flex-N[ocpu][-Mgb]".
+std::optional<FlexSize> parse_flex_size(const std::string& name);
 
 // One host of `shape` on spot capacity: the shape's dated spot price (fixed shapes), else the
 // provider's fixed discount off `on_demand_usd_per_hour`; nullopt when the catalog has neither.
