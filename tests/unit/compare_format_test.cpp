@@ -57,7 +57,7 @@ TEST(CompareFormat, MarkdownIsOneTableRowPerMetricWithPipesEscaped) {
 
 TEST(CompareFormat, JsonCarriesEveryFigureAndTheGate) {
   const auto doc = nlohmann::json::parse(to_json_text(sample()));
-  EXPECT_EQ(doc["compare_version"], 3);
+  EXPECT_EQ(doc["compare_version"], 4);
   EXPECT_EQ(doc["regression"], true);
   EXPECT_EQ(doc["counts"]["slower"], 1);
   EXPECT_EQ(doc["counts"]["missing"], 1);

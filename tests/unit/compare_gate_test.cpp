@@ -72,7 +72,8 @@ TEST(Gate, TheGateLineSaysTheStatusTheExitAndWhy) {
   EXPECT_EQ(gate_line(report_of({row(Verdict::slower), row(Verdict::missing, true, 5, 0)})),
             "gate: failed (exit 1): 1 slower, 1 with no measurement from the candidate\n");
   EXPECT_EQ(gate_line(report_of({row(Verdict::unknown)})),
-            "gate: undecided (exit 5): 1 undecided (too noisy, unreliable or unknown); --pass_on=undecided accepts "
+            "gate: undecided (exit 5): 1 undecided (too noisy, unreliable, confounded or unknown); --pass_on=undecided "
+            "accepts "
             "them\n");
   EXPECT_EQ(gate_line(report_of({row(Verdict::unknown)}, {true, false})),
             "gate: passed (exit 0): 1 undecided (accepted: --pass_on=undecided)\n");

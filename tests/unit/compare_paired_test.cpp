@@ -110,6 +110,34 @@ TEST(PairedVerdict, NoChangeWithLittleNoiseIsEquivalentAndASmallRealOneBelowThre
   EXPECT_EQ(small.verdict, Verdict::below_threshold) << small.reason;
 }
 
+// Issue 37: an early look whose estimate is past the threshold while its interval reaches below it
+// is not "slower beyond the threshold": the change is real, its size against 5 % is not known yet.
+TEST(PairedVerdict, AnEstimatePastTheThresholdIsNotSlowerUntilTheIntervalIs) {
+  PairedSeries early;  // +1 % .. +10 %: estimate +5.5 %, every difference above zero
+  for (int i = 1; i <= 10; ++i) {
+    early.baseline.push_back(1.0);
+    early.candidate.push_back(1.0 + 0.01 * i);
+    early.disturbed.push_back(false);
+  }
+  MetricComparison m;
+  m.direction = Direction::lower_is_better;
+  EXPECT_FALSE(judge_pairs(m, early, 0.0079, Settings{}, false));
+  EXPECT_EQ(m.verdict, Verdict::unknown) << m.reason;
+  ASSERT_TRUE(m.change && m.ci_low);
+  EXPECT_GT(*m.change, 0.05);
+  EXPECT_GT(*m.ci_low, 0.0);
+  EXPECT_LT(*m.ci_low, 0.05);
+  EXPECT_FALSE(judge_pairs(m, early, 0.0079, Settings{}, true));
+  EXPECT_EQ(m.verdict, Verdict::unknown);
+  EXPECT_NE(m.reason.find("not shown beyond the threshold"), std::string::npos) << m.reason;
+  // The same differences with a threshold of 1 %: the interval's lower end is past it, so slower.
+  Settings one;
+  one.min_change = 0.01;
+  ASSERT_TRUE(judge_pairs(m, early, 0.0079, one, false));
+  EXPECT_EQ(m.verdict, Verdict::slower) << m.reason;
+  EXPECT_NE(m.reason.find("lies beyond +1.0%"), std::string::npos) << m.reason;
+}
+
 TEST(PairedVerdict, UndecidedIsOpenBeforeTheLastLookAndUnknownOnIt) {
   Settings s;
   // Differences of about +-10 % either way: the interval holds no change and reaches past +-5 %.

@@ -56,8 +56,9 @@ void add_pass_on_flag(CLI::App& app, GatePassOn& out, const std::string& group) 
              (kind == "undecided" ? out.undecided : out.missing) = true;
            }
          },
-         "What the gate accepts besides a decided row that is not slower: undecided (too noisy, unreliable, unknown "
-         "rows exit 0, not 5), missing (rows the candidate measured nothing for exit 0, not 1); comma-separated")
+         "What the gate accepts besides a decided row that is not slower: undecided (too noisy, unreliable, "
+         "confounded, unknown rows exit 0, not 5), missing (rows the candidate measured nothing for exit 0, not 1); "
+         "comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"undecided", "missing"}))
       ->type_name("KINDS")
@@ -101,9 +102,11 @@ std::optional<std::string> parse_compare_flags(int argc, const char* const* argv
   CLI::App app{
       "Compares two runs per method and metric: the change in median with a 95% bootstrap interval, a "
       "Mann-Whitney U p-value and a verdict (faster, slower, same, below threshold, equivalent, changed, too noisy, "
-      "unreliable, missing). Trials flagged as disturbed (host busy, GPU throttled) are left out. Exit status (the "
+      "unreliable, confounded, missing). Trials flagged as disturbed (host busy, GPU throttled) are left out. Two runs "
+      "made at different times are said to be when the host load differed or disturbed trials were judged, and a "
+      "direction that load explains is 'confounded' (use perfzero ab). Exit status (the "
       "gate): 0 passed; 1 failed: a gated metric significantly slower beyond --min_change, or one the candidate "
-      "measured nothing for; 5 undecided: a gated metric too noisy or unreliable to decide (--pass_on accepts "
+      "measured nothing for; 5 undecided: a gated metric too noisy, unreliable or confounded (--pass_on accepts "
       "either); 2 bad flags or unreadable runs; 4 an output that cannot be written.",
       "perfzero compare"};
   app.get_formatter()->column_width(30);

@@ -11,6 +11,7 @@
 #include "common/files.hpp"
 #include "compare/compare_runs.hpp"
 #include "compare/comparison_output.hpp"
+#include "compare/confounding.hpp"
 #include "compare/formats.hpp"
 #include "compare/gate.hpp"
 #include "compare/history_compare.hpp"
@@ -124,6 +125,7 @@ int compare_command(const cli::CompareOptions& options) {
   const results::LoadedRun baseline = load(options.baseline);
   const results::LoadedRun candidate = load(options.candidate);
   compare::RunComparison report = compare::compare_runs(baseline.run, candidate.run, settings_of(options));
+  compare::mark_confounding(report, baseline.run, candidate.run);
   report.baseline.source = options.baseline;
   report.candidate.source = options.candidate;
   report.baseline.partial = baseline.partial();

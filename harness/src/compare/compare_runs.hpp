@@ -25,6 +25,7 @@ struct RunComparison {
   std::optional<double> z_threshold;   // set when the baseline is a history (compare/history_compare.hpp)
   std::vector<MetricComparison> rows;  // baseline's case order, then cases only in the candidate
   std::string design;                  // `ab`: how the pairs were run and judged, in a sentence
+  std::string confounding;             // runs made at different times: the warning (compare/confounding.hpp)
 
   int count(Verdict v) const;
   // A gated row is slower: the exit status is 1.

@@ -22,6 +22,7 @@ enum class Verdict {
   too_noisy,        // too few trials to reach significance, or a spread above --max_cv
   unreliable,       // too few undisturbed trials: the host was busy (or the GPU throttled) while they ran
   unknown,          // `ab`: the budget ran out before the metric was decided
+  confounded,       // two runs made at different times, and the load difference between them explains the direction
   missing,          // on one side only (or with no succeeded trial on one side)
 };
 

@@ -49,11 +49,16 @@ std::string verdict_text(const MetricComparison& m) {
   if (!m.gated && m.verdict == Verdict::slower) out += " (not gated)";
   // Why it cannot decide, where it is read: "unreliable (host busy in 20/20 vs 20/20 trials)".
   if (m.verdict == Verdict::unreliable) out += " (" + disturbance_words(m.baseline, m.candidate) + ")";
+  // The direction it read, and that the load explains it: "confounded (reads slower; runs at different times)".
+  if (m.verdict == Verdict::confounded) {
+    out += m.change && *m.change != 0 ? fmt::format(" (reads {}; runs made at different times)", percent(m.change))
+                                      : " (runs made at different times)";
+  }
   return out;
 }
 
 std::string advice(const RunComparison& report) {
-  std::string out;
+  std::string out = report.confounding.empty() ? "" : report.confounding + "\n";
   if (const int n = report.count(Verdict::unreliable)) {
     out += fmt::format(
         "{} row(s) unreliable: most trials ran while the host was busy (or the GPU throttled), so their figures "

@@ -59,7 +59,7 @@ std::string to_json_text(const RunComparison& report) {
   for (const Verdict v : all_verdicts()) counts[std::string(to_string(v))] = report.count(v);
   const GateResult g = gate(report);
   const json doc = {
-      {"compare_version", 3},
+      {"compare_version", 4},
       {"baseline", label_json(report.baseline)},
       {"candidate", label_json(report.candidate)},
       {"settings",
@@ -72,6 +72,7 @@ std::string to_json_text(const RunComparison& report) {
         {"metrics", report.settings.metrics.empty() ? json(nullptr) : json(report.settings.metrics)},
         {"pass_on", {{"undecided", report.settings.pass_on.undecided}, {"missing", report.settings.pass_on.missing}}}}},
       {"design", report.design.empty() ? json(nullptr) : json(report.design)},
+      {"confounding", report.confounding.empty() ? json(nullptr) : json(report.confounding)},
       {"regression", report.regression()},
       {"gate",
        {{"status", std::string(to_string(g.status))},

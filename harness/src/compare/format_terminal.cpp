@@ -23,6 +23,7 @@ const char* colour_of(Verdict v) {
     case Verdict::too_noisy:
     case Verdict::changed:
     case Verdict::unreliable:
+    case Verdict::confounded:
     case Verdict::unknown:
       return "\033[33m";
     case Verdict::missing:

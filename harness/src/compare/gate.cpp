@@ -48,6 +48,7 @@ RowGate row_gate(const MetricComparison& m) {
       return m.candidate.succeeded == 0 ? RowGate::no_measurement : RowGate::not_judged;
     case Verdict::too_noisy:
     case Verdict::unreliable:
+    case Verdict::confounded:
     case Verdict::unknown:
       return RowGate::undecided;
     case Verdict::faster:
@@ -113,7 +114,7 @@ std::string gate_line(const RunComparison& report) {
                             ? "with no measurement from the candidate (accepted: --pass_on=missing)"
                             : "with no measurement from the candidate");
   add(g.undecided, report.settings.pass_on.undecided ? "undecided (accepted: --pass_on=undecided)"
-                                                     : "undecided (too noisy, unreliable or unknown)");
+                                                     : "undecided (too noisy, unreliable, confounded or unknown)");
   std::string line = fmt::format("gate: {} (exit {})", to_string(g.status), g.exit_status);
   if (!parts.empty()) line += ": " + parts;
   if (g.status == GateStatus::undecided) line += "; --pass_on=undecided accepts them";

@@ -17,7 +17,7 @@ enum class RowGate {
   not_judged,      // the candidate measured it and the baseline did not (a new case): nothing to hold it to
   slower,          // fails
   no_measurement,  // fails (unless --pass_on=missing): the candidate has no succeeded trial of it
-  undecided,       // too noisy, unreliable or unknown: exit 5 (unless --pass_on=undecided)
+  undecided,       // too noisy, unreliable, confounded or unknown: exit 5 (unless --pass_on=undecided)
 };
 
 std::string_view to_string(RowGate g);

@@ -30,6 +30,8 @@ std::string_view to_string(Verdict v) {
       return "unreliable";
     case Verdict::unknown:
       return "unknown";
+    case Verdict::confounded:
+      return "confounded";
     case Verdict::missing:
       return "missing";
   }
@@ -37,9 +39,10 @@ std::string_view to_string(Verdict v) {
 }
 
 const std::vector<Verdict>& all_verdicts() {
-  static const std::vector<Verdict> all = {
-      Verdict::slower,  Verdict::faster,    Verdict::same,       Verdict::below_threshold, Verdict::equivalent,
-      Verdict::changed, Verdict::too_noisy, Verdict::unreliable, Verdict::unknown,         Verdict::missing};
+  static const std::vector<Verdict> all = {Verdict::slower,          Verdict::faster,     Verdict::same,
+                                           Verdict::below_threshold, Verdict::equivalent, Verdict::changed,
+                                           Verdict::too_noisy,       Verdict::unreliable, Verdict::confounded,
+                                           Verdict::unknown,         Verdict::missing};
   return all;
 }
 
