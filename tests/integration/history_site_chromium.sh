@@ -42,12 +42,12 @@ for i in $(seq 0 15); do runs+=("$work/runs/run$i"); done
   >"$work/site.log"
 site=$work/site
 
-# Nothing on any page may come from elsewhere, and no page runs a script but the cost pages' own
-# (perfzero report's page, which sorts its tables).
-if grep -rEio '<script|<link|<img|<iframe|@import|url\(|src=' "$site"/index.html "$site"/series "$site"/runs; then
+# Nothing on any page may come from elsewhere, and no page runs a script but the index's filter and
+# the cost pages' own (perfzero report's page, which sorts its tables), both inline.
+if grep -rEio '<script|<link|<img|<iframe|@import|url\(|src=' "$site"/series "$site"/runs; then
   echo "FAIL: a page refers to an outside resource or runs a script"; exit 1
 fi
-if grep -rEio '<script[^>]*src|<link|<img|<iframe|@import|url\(|src=' "$site"/cost; then
+if grep -rEio '<script[^>]*src|<link|<img|<iframe|@import|url\(|src=' "$site"/cost "$site"/index.html; then
   echo "FAIL: a cost page refers to an outside resource"; exit 1
 fi
 grep -qF "Content-Security-Policy" "$site/index.html" || { echo "FAIL: the index sets no Content-Security-Policy"; exit 1; }
@@ -66,10 +66,16 @@ need() {  # FILE NEEDLE...: each needle is in the rendered page
   done
 }
 dom "$site/index.html" >"$work/index.dom"
-need "$work/index.dom" '<svg class="spark"' 'service.request' 'latency_ms' '>slower<' 'c8000000' 'c7i.large' \
-  'href="series/' 'Cost per date'
+need "$work/index.dom" '<svg class="overview"' '<svg class="spark"' '<h2>service.request</h2>' \
+  'Main metric <b>latency_ms</b>' '>slower<' 'c8000000' 'c7i.large' 'href="series/' 'Cost per date' \
+  '<input type="search" id="filter" placeholder'
+# The filter's script ran (the box is shown), and a filter in the address hides what it does not match.
+dom "$site/index.html?filter=no-such-method" >"$work/filtered.dom"
+need "$work/filtered.dom" '0 of 1 methods' '<section class="method" id="m1" data-find="service.request'
+grep -qE '<section class="method" id="m1" data-find="[^"]*" hidden' "$work/filtered.dom" ||
+  { echo "FAIL: the filter hid nothing"; exit 1; }
 # The latency's series (the harness's own counters and wall time are series too).
-latency=$(grep -o 'href="series/[0-9a-f]*.html">service.request</a></td><td>latency_ms<' "$work/index.dom" |
+latency=$(grep -o 'href="series/[0-9a-f]*.html">latency_ms</a>' "$work/index.dom" |
   sed 's|href="series/\([0-9a-f]*\).html".*|\1|' | head -1)
 [ -n "$latency" ] || { echo "FAIL: the index has no row for service.request latency_ms"; exit 1; }
 dom "$site/series/$latency.html" >"$work/series.dom"
@@ -94,6 +100,10 @@ seen = set()
 for page in ["index.html", f"series/{sys.argv[2]}.html", f"runs/{sys.argv[3]}.html"]:
     text = open(os.path.join(site, page), encoding="utf-8").read()
     for href in re.findall(r"href='([^']+)'", text):
+        if href.startswith("#"):  # a place on the page itself: its id must be there
+            if f"id={href[1:]}>" not in text and f"id={href[1:]} " not in text:
+                sys.exit(f"FAIL: {page} links to {href}, which it does not hold")
+            continue
         target = os.path.normpath(os.path.join(os.path.dirname(os.path.join(site, page)), href.split("#")[0]))
         if not os.path.isfile(target):
             sys.exit(f"FAIL: {page} links to {href}, which does not exist")
@@ -111,10 +121,12 @@ dom "$(grep cost/ "$work/links" | head -1)" >"$work/cost.dom"
 need "$work/cost.dom" 'c7i.large' 'service.request'
 
 for page in index "series/$latency" "runs/$ninth"; do
-  out="$site/screenshot-${page//\//-}.png"
-  timeout 120 "$chromium" "${flags[@]}" --window-size=1280,1400 --screenshot="$out" "file://$site/$page.html" \
-    >"$work/chromium-shot.log" 2>&1
-  size=$(stat -c %s "$out")
-  [ "$size" -gt 20000 ] || { echo "FAIL: the screenshot of $page is $size bytes: blank?"; exit 1; }
+  for width in 1400 700; do
+    out="$site/screenshot-${page//\//-}-$width.png"
+    timeout 120 "$chromium" "${flags[@]}" --window-size=$width,1400 --screenshot="$out" "file://$site/$page.html" \
+      >"$work/chromium-shot.log" 2>&1
+    size=$(stat -c %s "$out")
+    [ "$size" -gt 20000 ] || { echo "FAIL: the screenshot of $page at $width px is $size bytes: blank?"; exit 1; }
+  done
 done
 echo "history site rendered by $("$chromium" --version 2>/dev/null | head -1): screenshots in $site"

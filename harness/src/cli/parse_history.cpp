@@ -44,6 +44,13 @@ CLI::App* add_changes(CLI::App& app, HistoryOptions& out) {
       ->add_option("--junit", out.junit_file,
                    "Also write JUnit XML: one test case per series, a slower change a failure")
       ->type_name("FILE");
+  changes
+      ->add_flag("--fail_on_change", out.fail_on_change,
+                 "Exit by the gate (docs/compare.md): 1 when a series' latest change point is slower, 5 "
+                 "(undecided) when a series cannot be judged (the flags left it empty, or it is too short to "
+                 "split) or there is none, else 0")
+      ->group("Gate");
+  add_pass_on_flag(*changes, out.pass_on, "Gate");
   add_db_flag(*changes, out);
   return changes;
 }
@@ -100,7 +107,8 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   CLI::App app{
       "Stores runs in a results database and reads them back (docs/history.md). Exit 0 when done, 2 for bad "
       "flags, an unreadable run or an unknown execution id, 4 when the database refused (cannot be opened or "
-      "written, a lock held past 30 s).",
+      "written, a lock held past 30 s); history changes --fail_on_change: 1 for a slower change point, 5 when "
+      "undecided.",
       "perfzero history"};
   app.require_subcommand(1);
   auto* ingest = app.add_subcommand(
@@ -118,6 +126,9 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   auto* show = app.add_subcommand("show", "One stored run: its cases, trials and metrics");
   show->add_option("EXECUTION_ID", out.execution_id, "The run's execution id (perfzero history list)")->required();
   show->add_option("--format", out.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  show->add_flag("--use_flagged", out.use_flagged,
+                 "Each metric's median over all its succeeded trials, disturbed ones (host_busy, ...) too; by "
+                 "default they are left out and counted");
   add_db_flag(*show, out);
   CLI::App* changes = add_changes(app, out);
   CLI::App* site = add_site(app, out);
@@ -128,6 +139,9 @@ std::optional<std::string> parse_history_flags(int argc, const char* const* argv
   }
   if (out.db.empty()) throw UsageError("history: --db must not be empty");
   if (out.action == "site" && out.site_out.empty()) throw UsageError("history site: --out must not be empty");
+  if ((out.pass_on.undecided || out.pass_on.missing) && !out.fail_on_change) {
+    throw UsageError("history changes --pass_on: only with --fail_on_change (it says what the gate accepts)");
+  }
   if (out.action == "changes" || out.action == "site") {
     check_metrics_pattern("--method", out.method);
     check_metrics_pattern("--metric", out.metric);

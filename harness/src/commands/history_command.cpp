@@ -1,4 +1,4 @@
-// `perfzero history ingest|list|show` (docs/history.md).
+// `perfzero history ingest|list|show|changes|site|prune` (docs/history.md).
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -114,7 +114,9 @@ json run_json(const results::Run& run) {
   return {{"run", results::run_info_to_json(run.info)}, {"status", run.status}, {"cases", std::move(cases)}};
 }
 
-void print_run(const results::Run& run) {
+// Each metric's median over its undisturbed trials (all of them with --use_flagged), and what the
+// flags left out: a busy host's run shows why a median is missing instead of a number from noise.
+void print_run(const results::Run& run, bool use_flagged) {
   fmt::print("{}  {}  label {}  system {}  {}\n", run.info.execution_id, text::utc_time(run.info.execution_timestamp),
              run.info.execution_label, run.info.system_name, run.status);
   if (!run.info.source.empty()) {
@@ -123,13 +125,28 @@ void print_run(const results::Run& run) {
                src.branch.empty() ? "" : " on " + text::printable(src.branch),
                src.build_label.empty() ? "" : ", build " + text::printable(src.build_label));
   }
+  int left_out = 0;
   for (const auto& c : compare::collect_values(run)) {
-    fmt::print("  {}\n", c.case_name);
+    fmt::print("  {}\n", text::printable(c.case_name));
     for (const auto& s : c.series) {
-      const auto stats = results::compute_stats(s.values);
-      fmt::print("    {:<32} median {} {}  ({} trials)\n", s.metric,
-                 stats.median ? fmt::format("{:.6g}", *stats.median) : "-", s.unit, s.values.size());
+      const auto side = compare::side_of(c, s, use_flagged);
+      const auto stats = results::compute_stats(side.values);
+      std::string note;
+      if (side.disturbed > 0) {
+        note = use_flagged ? fmt::format(", {} disturbed among them", side.disturbed)
+                           : fmt::format(", {} disturbed left out", side.disturbed);
+      }
+      if (!use_flagged) left_out += side.disturbed;
+      fmt::print("    {:<32} median {} {}  ({} trials{})\n", text::printable(s.metric),
+                 stats.median ? fmt::format("{:.6g}", *stats.median) : "-", text::printable(s.unit), side.values.size(),
+                 note);
     }
+  }
+  if (left_out > 0) {
+    fmt::print(
+        "  {} metric value(s) of disturbed trials (host busy, GPU throttled) left out; --use_flagged judges "
+        "them\n",
+        left_out);
   }
 }
 
@@ -140,7 +157,7 @@ int show(const cli::HistoryOptions& o) {
   if (o.format == "json") {
     fmt::print("{}\n", run_json(*run).dump(2, ' ', false, json::error_handler_t::replace));
   } else {
-    print_run(*run);
+    print_run(*run, o.use_flagged);
   }
   return 0;
 }

@@ -37,6 +37,10 @@ struct GateResult {
 // The rows together, with the settings' --pass_on.
 GateResult gate(const RunComparison& report);
 
+// The status and exit status of counted rows (`counts`' slower, no_measurement and undecided) once
+// --pass_on is applied: the one rule, which gate() and `history changes --fail_on_change` use.
+GateResult decide(GateResult counts, const PassOn& pass_on);
+
 // "gate: failed (exit 1): 1 slower, 2 with no measurement from the candidate": one line for people.
 std::string gate_line(const RunComparison& report);
 

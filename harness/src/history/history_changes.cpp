@@ -14,6 +14,7 @@
 #include "common/files.hpp"
 #include "common/junit_xml.hpp"
 #include "common/utc_time.hpp"
+#include "history/changes_gate.hpp"
 
 namespace perfzero::history {
 
@@ -260,6 +261,16 @@ std::string left_out_words(const history::SeriesLeftOut& left_out) {
       left_out.points, left_out.runs.size(), left_out.trials);
 }
 
+json left_out_json(const history::SeriesLeftOut& left_out) {
+  return {{"points", left_out.points},
+          {"runs", left_out.runs.size()},
+          {"trials", left_out.trials},
+          {"series_emptied", left_out.emptied.size()},
+          {"why", left_out.points == 0 ? ""
+                                       : "every trial of each point was disturbed (host busy, GPU throttled); "
+                                         "--use_flagged judges them"}};
+}
+
 int history_changes(const cli::HistoryOptions& o, history::Store& store) {
   history::SeriesLeftOut left_out;
   const auto series = store.series(series_filter(o), &left_out);
@@ -270,15 +281,22 @@ int history_changes(const cli::HistoryOptions& o, history::Store& store) {
   }
   const auto settings = change_point_settings(o);
   const auto changes = find_series_changes(series, settings);
+  std::optional<ChangesGate> gate;
+  if (o.fail_on_change) {
+    gate = changes_gate(changes, series, left_out, settings, o.metric, {o.pass_on.undecided, o.pass_on.missing});
+  }
   if (!o.junit_file.empty()) files::write_atomically(o.junit_file, changes_junit(changes, series));
   if (o.format == "json") {
-    fmt::print("{}\n", changes_json(changes, series, settings).dump(2, ' ', false, json::error_handler_t::replace));
+    json out = changes_json(changes, series, settings);
+    out["left_out"] = left_out_json(left_out);
+    if (gate) out["gate"] = changes_gate_json(*gate);
+    fmt::print("{}\n", out.dump(2, ' ', false, json::error_handler_t::replace));
   } else if (o.format == "markdown") {
-    fmt::print("{}", changes_markdown(changes, series, settings));
+    fmt::print("{}{}", changes_markdown(changes, series, settings), gate ? "\n" + changes_gate_line(*gate) : "");
   } else {
-    fmt::print("{}", changes_text(changes, series, settings));
+    fmt::print("{}{}", changes_text(changes, series, settings), gate ? "\n" + changes_gate_line(*gate) : "");
   }
-  return 0;
+  return gate ? gate->result.exit_status : 0;
 }
 
 }  // namespace perfzero::history

@@ -28,6 +28,8 @@ history::SeriesFilter series_filter(const cli::HistoryOptions& o);
 // their 30 trials was disturbed (host busy, GPU throttled); --use_flagged judges them"; empty when
 // nothing was.
 std::string left_out_words(const history::SeriesLeftOut& left_out);
+// The same for programs: {"points", "runs", "trials", "series_emptied", "why"} (all 0 when nothing was).
+nlohmann::json left_out_json(const history::SeriesLeftOut& left_out);
 // --since YYYY-MM-DD as epoch seconds (UTC midnight); a UsageError for anything else.
 double since_epoch(const std::string& date);
 std::vector<SeriesChange> find_series_changes(const std::vector<history::Series>& series,

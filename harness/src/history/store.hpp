@@ -72,6 +72,8 @@ struct SeriesLeftOut {
   std::set<std::int64_t> runs;
   std::set<std::pair<std::int64_t, std::string>> run_cases;  // each (run, case) counted once in `trials`
   std::int64_t trials = 0;
+  // The (case, metric) of each series left with no point: every run's trials of it disturbed.
+  std::vector<std::pair<std::string, std::string>> emptied;
 };
 
 // What resolve_id found for a prefix of an execution id.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "history/store.hpp"
@@ -98,6 +99,7 @@ GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const R
                           const std::map<std::int64_t, std::size_t>& name_of_series,
                           const std::map<std::int64_t, SeriesKey>& stored_series, SeriesLeftOut* left_out) {
   GroupedPoints grouped;
+  std::set<std::pair<std::size_t, std::size_t>> left_groups;  // those with a point left out
   std::string points_sql = std::string("SELECT p.run_id, p.series_id, ") +
                            (filter.use_flagged ? "p.value_all, p.trials_all" : "p.value, p.trials, p.trials_all") +
                            " FROM series_points p JOIN runs r ON r.id = p.run_id " + where.sql;
@@ -119,6 +121,7 @@ GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const R
         if (left_out->run_cases.emplace(run_id, stored_series.at(series_id).case_name).second) {
           left_out->trials += r.size() > 4 ? std::stoll(r[4].value_or("0")) : 0;
         }
+        left_groups.emplace(run->second.configuration, name->second);
       }
       continue;
     }
@@ -126,6 +129,15 @@ GroupedPoints read_points(SqlConnection& db, const SeriesFilter& filter, const R
         {run_id, series_id,
          SeriesPoint{run->second.execution_id, run->second.execution_timestamp, run->second.commit,
                      std::stod(r[2].value_or("0")), std::stoi(r[3].value_or("0"))}});
+  }
+  if (left_out != nullptr) {
+    for (const auto& key : left_groups) {
+      if (grouped.count(key) > 0) continue;
+      const auto stored = std::find_if(name_of_series.begin(), name_of_series.end(),
+                                       [&](const auto& entry) { return entry.second == key.second; });
+      const SeriesKey& k = stored_series.at(stored->first);
+      left_out->emptied.emplace_back(k.case_name, k.metric);
+    }
   }
   return grouped;
 }

@@ -9,6 +9,7 @@
 #include "compare/compare_runs.hpp"
 #include "fleet_report/figure_text.hpp"
 #include "fleet_report/html_text.hpp"
+#include "history_site/site_html.hpp"
 #include "history_site/site_page.hpp"
 #include "history_site/site_writer.hpp"
 #include "results/statistics.hpp"
@@ -18,39 +19,6 @@ namespace perfzero::history_site {
 namespace {
 
 using fleet_report::html::escape;
-
-std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
-
-std::string percent(double fraction) { return fmt::format("{:+.1f} %", fraction * 100); }
-
-std::string value_text(const std::optional<double>& v, const std::string& unit) { return fleet_report::si(v, unit); }
-
-// The CSS class a verdict is shown with.
-const char* verdict_class(compare::Verdict v) {
-  switch (v) {
-    case compare::Verdict::slower:
-      return "slower";
-    case compare::Verdict::faster:
-      return "faster";
-    case compare::Verdict::changed:
-      return "changed";
-    default:
-      return "";
-  }
-}
-
-std::string verdict_html(compare::Verdict v) {
-  return fmt::format("<span class='{}'>{}</span>", verdict_class(v), escape(compare::to_string(v)));
-}
-
-std::string change_html(const Change& c) {
-  return fmt::format("{} {} <span class=meta>(95 % {} to {}, p = {:.2g})</span>", verdict_html(c.verdict),
-                     percent(c.change), percent(c.ci_low), percent(c.ci_high), c.p_value);
-}
-
-std::string configuration_text(const history::Series& s) {
-  return s.image.empty() ? s.system_name : s.system_name + " · " + s.image;
-}
 
 // The run's heading and what the history stored of it, each fact only when it has one.
 std::string run_facts_html(const history::RunRow& row) {
@@ -138,46 +106,6 @@ std::vector<std::pair<std::size_t, std::string>> change_marks(const SeriesWithCh
                        fmt::format("{} {}", short_commit(series.series.points[c.index].commit), percent(c.change)));
   }
   return marks;
-}
-
-// One row of the index: the series, its latest value, its sparkline and its latest change.
-std::string index_row_html(const SeriesWithChanges& series, const std::string& page_name) {
-  const auto& s = series.series;
-  constexpr std::size_t kSpark = 100;
-  const std::size_t first = s.points.size() > kSpark ? s.points.size() - kSpark : 0;
-  std::vector<double> values;
-  for (std::size_t i = first; i < s.points.size(); ++i) values.push_back(s.points[i].value);
-  std::vector<std::size_t> marks;
-  for (const auto& c : series.changes) {
-    if (c.index >= first) marks.push_back(c.index - first);
-  }
-  std::string latest_change = "none";
-  if (!series.changes.empty()) {
-    const auto& c = series.changes.back();
-    latest_change = fmt::format("{} at {} ({})", change_html(c), escape(short_commit(s.points[c.index].commit)),
-                                date_of(s.points[c.index].execution_timestamp));
-  }
-  return fmt::format(
-      "<tr><td>{}</td><td>{}</td><td><a href='series/{}.html'>{}</a></td><td>{}</td><td class=n>{}</td>"
-      "<td class=n>{}</td><td>{}</td><td>{}</td></tr>",
-      escape(s.label), escape(configuration_text(s)), page_name, escape(s.case_name), escape(s.metric), s.points.size(),
-      escape(value_text(s.points.empty() ? std::nullopt : std::optional<double>(s.points.back().value), s.unit)),
-      sparkline(values, marks), latest_change);
-}
-
-// The index's list of cost pages, newest date first; what it says when there are none.
-std::string cost_dates_html(const SiteOptions& options,
-                            const std::vector<std::pair<std::string, std::size_t>>& cost_pages) {
-  if (!options.cost_since) return "<p>Not made (<code>--cost_days 0</code>).</p>";
-  if (cost_pages.empty()) return "<p>No run in the dates it covers.</p>";
-  std::string body = fmt::format(
-      "<p class=meta><code>perfzero report</code> of each date's runs: speed and price per "
-      "configuration, prices from {}.</p><table><tr><th>date</th><th>runs</th></tr>",
-      escape(options.catalog_file.empty() ? "no catalog" : options.catalog_file));
-  for (auto it = cost_pages.rbegin(); it != cost_pages.rend(); ++it) {
-    body += fmt::format("<tr><td><a href='cost/{0}.html'>{0}</a></td><td class=n>{1}</td></tr>", it->first, it->second);
-  }
-  return body + "</table>";
 }
 
 }  // namespace
@@ -277,37 +205,6 @@ void SiteWriter::write_series_page(std::size_t k) {
   body += "<h2>Change points</h2>" + change_points_html(series_[k]);
   body += series_runs_html(s, first);
   write(fmt::format("series/{}.html", series_pages_[k]), page(s.case_name + " · " + s.metric, body, 1));
-}
-
-void SiteWriter::write_index() {
-  std::string body = "<h1>perfzero history</h1>";
-  body += fmt::format(
-      "<p class=meta>{} run(s) and {} series from {}; generated {}. Change points as <code>perfzero history "
-      "changes</code> finds them: E-Divisive means, each kept at Student's t p &lt; {:g}{}.</p>",
-      runs_in_history_, series_.size(), escape(options_.source), escape(options_.generated),
-      options_.change_points.max_pvalue,
-      options_.change_points.min_magnitude > 0
-          ? fmt::format(" and a change of at least {:g} %", options_.change_points.min_magnitude * 100)
-          : std::string());
-  if (!problems_.empty()) {
-    body += "<div class=warn><b>Runs that could not be read</b><ul>";
-    for (const auto& p : problems_) body += "<li>" + escape(p) + "</li>";
-    body += "</ul></div>";
-  }
-  body += "<h2>Series</h2>";
-  if (series_.empty() && options_.left_out.empty()) {
-    body += "<p>No series: the history holds no run with a succeeded trial.</p>";
-  } else if (series_.empty()) {
-    body += "<p>No series: " + escape(options_.left_out) + ".</p>";
-  } else if (!options_.left_out.empty()) {
-    body += "<p class=warn>" + escape(options_.left_out) + ".</p>";
-  }
-  body +=
-      "<table id=series><tr><th>label</th><th>configuration</th><th>method</th><th>metric</th><th>runs</th>"
-      "<th>latest</th><th>trend</th><th>latest change</th></tr>";
-  for (std::size_t k = 0; k < series_.size(); ++k) body += index_row_html(series_[k], series_pages_[k]);
-  body += "</table><h2>Cost per date</h2>" + cost_dates_html(options_, cost_pages_);
-  write("index.html", page("perfzero history", body, 0));
 }
 
 }  // namespace perfzero::history_site

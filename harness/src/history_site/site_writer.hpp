@@ -1,12 +1,14 @@
 #pragma once
 // `perfzero history site`: a static, self-contained site of the results history (docs/history.md):
-// index.html (every series with its sparkline and latest change), series/ID.html (every trial of
-// its configuration's last runs as a dot, the medians, the change points with their commits),
-// runs/ID.html (a run's results and its compare against the previous run of its configuration) and
-// cost/DATE.html (`perfzero report` of the runs of that date). Inline CSS and SVG, nothing fetched;
-// only the cost pages (perfzero report's own) carry a small script that sorts their tables. A page's
-// ID is a hash of what it shows (the run's execution id; the series' label, system, image, method and
-// metric), so its address stays the same as the history grows.
+// index.html (a section per method: its main metric plotted per configuration and label with the
+// change points and their commits, its other metrics and counters a click away, a filter box),
+// series/ID.html (every trial of its configuration's last runs as a dot, the medians, the change
+// points with their commits), runs/ID.html (a run's results and its compare against the previous
+// run of its configuration) and cost/DATE.html (`perfzero report` of the runs of that date). Inline
+// CSS and SVG, nothing fetched; only the index (its filter) and the cost pages (perfzero report's
+// own, sorting tables) carry a small inline script. A page's ID is a hash of what it shows (the
+// run's execution id; the series' label, system, image, method and metric), so its address stays
+// the same as the history grows.
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -50,6 +52,9 @@ class SiteWriter {
   void finish_cost_date();
   void write_series_page(std::size_t k);
   void write_index();
+  // A method's section of the index (site_index.cpp): `members` index series_; `number` names its anchor.
+  std::string method_section_html(const std::string& method, const std::vector<std::size_t>& members,
+                                  std::size_t number) const;
   void write(const std::string& relative, const std::string& html);
   // The name of the run's page once it is written; nullptr before (or never: a damaged document).
   const std::string* written_run_page(const std::string& execution_id) const;
