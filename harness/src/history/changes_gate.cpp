@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "compare/comparison.hpp"
+#include "compare/gated_metrics.hpp"
 
 namespace perfzero::history {
 
@@ -15,7 +15,7 @@ ChangesGate changes_gate(const std::vector<SeriesChange>& changes, const std::ve
   compare::GateResult counts;
   int judged = 0;
   for (const auto& s : series) {
-    if (!compare::gates(metric_pattern, s.metric)) continue;
+    if (!compare::is_gated(metric_pattern, s.metric, s.direction)) continue;
     ++judged;
     const SeriesChange* latest = nullptr;
     for (const auto& c : changes) {
@@ -27,8 +27,10 @@ ChangesGate changes_gate(const std::vector<SeriesChange>& changes, const std::ve
       ++out.too_short;
     }
   }
+  // An emptied series has no point left to say its direction: it counts unless its name alone keeps
+  // it out of the gate (a counter, a command's CPU halves).
   for (const auto& [case_name, metric] : left_out.emptied)
-    out.emptied += compare::gates(metric_pattern, metric) ? 1 : 0;
+    out.emptied += compare::is_gated(metric_pattern, metric, Direction::lower_is_better) ? 1 : 0;
   out.no_series = judged == 0 && out.emptied == 0;
   counts.undecided = out.too_short + out.emptied + (out.no_series ? 1 : 0);
   out.result = compare::decide(counts, pass_on);

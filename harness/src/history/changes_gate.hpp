@@ -3,8 +3,8 @@
 // gate, decided by the one verdict policy (compare/gate.hpp). A series whose latest change point is
 // slower fails; a series the change points cannot be judged in is undecided: one the flags left
 // empty (every run's trials of it disturbed), one too short to split (fewer than 2 * min_segment
-// runs), or no series at all. The rest pass. As in compare, the counters' series are shown but gate
-// only when --metric names them (compare::gates).
+// runs), or no series at all. The rest pass. The series that gate are those compare gates
+// (compare/gated_metrics.hpp), or those --metric names.
 #include <string>
 #include <vector>
 
