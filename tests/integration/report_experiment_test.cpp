@@ -62,7 +62,7 @@ TEST(ReportExperiment, ARunsInstanceTimelineIsBilledBootToUploadAsTheCatalogSays
       dir.path());
   ASSERT_EQ(f.exit_code, 0) << f.err;
   const auto report = read_json(dir.path() / "report" / "report.json");
-  EXPECT_EQ(report.at("report_schema_version"), "1.3.0");
+  EXPECT_EQ(report.at("report_schema_version"), "1.4.0");
   const auto& e = report.at("configurations").at(0).at("experiment");
   EXPECT_EQ(e.at("instances"), 1);
   EXPECT_DOUBLE_EQ(e.at("billed_seconds").get<double>(), 296);

@@ -222,7 +222,7 @@ TEST(ReportClusters, EveryOutputShowsTheScaling) {
             std::string::npos);
   EXPECT_NE(csv.str().find(",3,240,2.4,0.8,1\n"), std::string::npos) << csv.str();
   const auto json = to_json(r);
-  EXPECT_EQ(json["report_schema_version"], "1.3.0");
+  EXPECT_EQ(json["report_schema_version"], "1.4.0");
   EXPECT_EQ(json["configurations"][2]["nodes"], 3);
   EXPECT_EQ(json["configurations"][2]["price"]["usd_per_host_hour"], 2.0);
   EXPECT_EQ(json["configurations"][2]["hosts"].size(), 3U);

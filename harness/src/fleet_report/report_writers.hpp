@@ -11,7 +11,7 @@
 namespace perfzero::fleet_report {
 
 // 1.1: intervals, ties, left-out trials, shape checks; 1.2: clusters (nodes, hosts, scaling)
-inline constexpr const char* kReportSchemaVersion = "1.3.0";
+inline constexpr const char* kReportSchemaVersion = "1.4.0";
 
 nlohmann::json to_json(const FleetReport& report);
 void write_markdown(const FleetReport& report, std::ostream& out);
