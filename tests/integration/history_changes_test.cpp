@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <random>
+#include <regex>
 
 #include "../unit/scoped_env.hpp"
 #include "../unit/temp_dir.hpp"
@@ -139,6 +140,10 @@ TEST(HistoryChanges, APlantedStepIsFoundAtItsCommitInEveryFormat) {
   // Text and Markdown say the same.
   const auto text = run_perfzero({"history", "changes", "--db=" + db}, dir.path());
   EXPECT_TRUE(contains(text.out, "slower")) << text.out;
+  // The step's means as every table for people writes values: three significant digits, the unit once.
+  EXPECT_TRUE(std::regex_search(text.out, std::regex(R"((9\.\d\d|10(\.\d)?) ms -> (11\.\d|12(\.\d)?) ms)")))
+      << text.out;
+  EXPECT_FALSE(std::regex_search(text.out, std::regex(R"(\d\.\d{3,} ms)"))) << "never 6 digits: " << text.out;
   EXPECT_TRUE(contains(text.out, "commit " + kCommitB.substr(0, 12) + " (was " + kCommitA.substr(0, 12) + ")"))
       << text.out;
   const auto md = run_perfzero({"history", "changes", "--db=" + db, "--format=markdown", "--metric=slept"}, dir.path());

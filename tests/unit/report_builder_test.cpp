@@ -137,8 +137,13 @@ TEST(ReportBuilder, UnpricedFailedAndMissingAreShownNotDropped) {
   EXPECT_EQ(cell_status(crashed), "crashed 1/2: exit status 1");
   EXPECT_EQ(cell_of(r, "b", "laptop").trials, 0);
   const auto& a = r.methods.front();
-  EXPECT_EQ(r.configurations[*a.fastest].key, "laptop");  // the crashed cell is not ranked
-  EXPECT_FALSE(a.cheapest.has_value());                   // the only ok cell is unpriced
+  // The crashed cell is not ranked, which leaves laptop the only contender: no winner (issue 37).
+  EXPECT_FALSE(a.fastest.has_value());
+  EXPECT_EQ(a.speed.contenders, 1U);
+  ASSERT_TRUE(a.speed.leader.has_value());
+  EXPECT_EQ(r.configurations[*a.speed.leader].key, "laptop");
+  EXPECT_FALSE(a.speed.decided);
+  EXPECT_FALSE(a.cheapest.has_value());  // the only ok cell is unpriced
   bool unpriced_warned = false;
   bool old_price_warned = false;
   for (const auto& w : r.warnings) {

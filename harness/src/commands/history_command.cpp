@@ -10,6 +10,7 @@
 #include "commands/history_site_command.hpp"
 #include "common/errors.hpp"
 #include "common/escape.hpp"
+#include "common/si_number.hpp"
 #include "common/utc_time.hpp"
 #include "compare/compare_runs.hpp"
 #include "history/history_changes.hpp"
@@ -137,9 +138,9 @@ void print_run(const results::Run& run, bool use_flagged) {
                            : fmt::format(", {} disturbed left out", side.disturbed);
       }
       if (!use_flagged) left_out += side.disturbed;
-      fmt::print("    {:<32} median {} {}  ({} trials{})\n", text::printable(s.metric),
-                 stats.median ? fmt::format("{:.6g}", *stats.median) : "-", text::printable(s.unit), side.values.size(),
-                 note);
+      const std::string median = stats.median ? text::si(*stats.median, text::printable(s.unit)) : "";
+      fmt::print("    {:<32} median {}  ({} trials{})\n", text::printable(s.metric), median.empty() ? "-" : median,
+                 side.values.size(), note);
     }
   }
   if (left_out > 0) {

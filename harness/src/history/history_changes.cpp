@@ -13,6 +13,7 @@
 #include "common/escape.hpp"
 #include "common/files.hpp"
 #include "common/junit_xml.hpp"
+#include "common/si_number.hpp"
 #include "common/utc_time.hpp"
 #include "history/changes_gate.hpp"
 
@@ -23,6 +24,11 @@ namespace {
 using nlohmann::json;
 
 std::string percent(double fraction) { return fmt::format("{:+.2f} %", fraction * 100); }
+
+// "103 ms -> 110 ms": the step's two means as every table for people writes values.
+std::string step(const compare::ChangePoint& point, const std::string& unit) {
+  return fmt::format("{} -> {}", text::si(point.mean_before, unit), text::si(point.mean_after, unit));
+}
 
 std::string short_commit(const std::string& commit) { return commit.empty() ? "-" : commit.substr(0, 12); }
 
@@ -148,13 +154,12 @@ std::string changes_text(const std::vector<SeriesChange>& changes, const std::ve
       last = c.series;
     }
     out += fmt::format(
-        "  {}  {:<7} {:>9} [{}, {}]  p={:.2g}  {:.6g} -> {:.6g} {}  commit {} (was {})  run {}  "
+        "  {}  {:<7} {:>9} [{}, {}]  p={:.2g}  {}  commit {} (was {})  run {}  "
         "({} runs before, {} after)\n",
         text::utc_time(c.at().execution_timestamp), compare::to_string(c.verdict), percent(c.point.change),
-        percent(c.point.ci_low), percent(c.point.ci_high), c.point.p_value, c.point.mean_before, c.point.mean_after,
-        text::printable(s.unit), text::printable(short_commit(c.at().commit)),
-        text::printable(short_commit(c.previous().commit)), text::printable(c.at().execution_id), c.point.before,
-        c.point.after);
+        percent(c.point.ci_low), percent(c.point.ci_high), c.point.p_value, step(c.point, text::printable(s.unit)),
+        text::printable(short_commit(c.at().commit)), text::printable(short_commit(c.previous().commit)),
+        text::printable(c.at().execution_id), c.point.before, c.point.after);
   }
   return out;
 }
@@ -190,12 +195,11 @@ std::string changes_junit(const std::vector<SeriesChange>& changes, const std::v
       if (c.series == &s) latest = &c;
     }
     if (latest != nullptr) {
-      const std::string figures =
-          fmt::format("{} {} [{}, {}] at commit {} (run {}, {}): {:.6g} -> {:.6g} {}, p={:.2g}",
-                      compare::to_string(latest->verdict), percent(latest->point.change), percent(latest->point.ci_low),
-                      percent(latest->point.ci_high), short_commit(latest->at().commit), latest->at().execution_id,
-                      text::utc_time(latest->at().execution_timestamp), latest->point.mean_before,
-                      latest->point.mean_after, s.unit, latest->point.p_value);
+      const std::string figures = fmt::format(
+          "{} {} [{}, {}] at commit {} (run {}, {}): {}, p={:.2g}", compare::to_string(latest->verdict),
+          percent(latest->point.change), percent(latest->point.ci_low), percent(latest->point.ci_high),
+          short_commit(latest->at().commit), latest->at().execution_id,
+          text::utc_time(latest->at().execution_timestamp), step(latest->point, s.unit), latest->point.p_value);
       if (latest->verdict == compare::Verdict::slower) tc.failure = figures;
       tc.output = "latest change point: " + figures;
     }
@@ -245,12 +249,11 @@ RunChanges changes_made_by(history::Store& store, const results::RunInfo& run,
 
 std::string run_change_line(const SeriesChange& c) {
   const auto& s = *c.series;
-  return fmt::format(
-      "perfzero: change point in {} {}: {} {} [{}, {}], {:.6g} -> {:.6g} {} (p={:.2g}) at commit {}, run {}",
-      text::printable(s.case_name), text::printable(s.metric), compare::to_string(c.verdict), percent(c.point.change),
-      percent(c.point.ci_low), percent(c.point.ci_high), c.point.mean_before, c.point.mean_after,
-      text::printable(s.unit), c.point.p_value, text::printable(short_commit(c.at().commit)),
-      text::printable(c.at().execution_id));
+  return fmt::format("perfzero: change point in {} {}: {} {} [{}, {}], {} (p={:.2g}) at commit {}, run {}",
+                     text::printable(s.case_name), text::printable(s.metric), compare::to_string(c.verdict),
+                     percent(c.point.change), percent(c.point.ci_low), percent(c.point.ci_high),
+                     step(c.point, text::printable(s.unit)), c.point.p_value,
+                     text::printable(short_commit(c.at().commit)), text::printable(c.at().execution_id));
 }
 
 std::string left_out_words(const history::SeriesLeftOut& left_out) {
