@@ -10,7 +10,8 @@ Each pair: a suite of one command, a shell busy loop (--iterations, ~4 ms at 400
 10 trials and 1 warm-up, run twice one after the other; during one of the two runs (the baseline's in
 even pairs, the candidate's in odd ones) a hog, one busy process pinned to CPU 0 (taskset), runs. Then
 `perfzero compare` judges them twice: with --use_flagged (the disturbed trials judged, as in the
-issue) and with its defaults. Gated rows are the defaults' (wall time and user/system CPU seconds).
+issue) and with its defaults. Gated rows are the defaults' (wall time and the process tree's CPU time,
+compare/gated_metrics.hpp).
 
 usage: /usr/bin/python3 benchmarks/verdicts/hog_during_one_run.py [--perfzero build/ci/harness/perfzero]
            [--pairs 100] [--iterations 4000] [--work_dir DIR]
@@ -18,7 +19,6 @@ Full size (about 15 minutes on the 2-vCPU VM): --pairs 100. A quick check: --pai
 """
 import argparse
 import json
-import math
 import os
 import pathlib
 import shutil
@@ -27,16 +27,9 @@ import sys
 import tempfile
 import time
 
+from proportions import wilson
+
 DIRECTIONAL = ("slower", "faster", "changed")
-
-
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def run(perfzero, suite, out, hog):

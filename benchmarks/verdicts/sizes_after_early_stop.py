@@ -16,11 +16,10 @@ the whole run, as a neighbour that stays.
 
 usage: /usr/bin/python3 benchmarks/verdicts/sizes_after_early_stop.py [--perfzero build/ci/harness/perfzero]
            [--sessions 100] [--iterations 4000] [--metric wall_time] [--hog] [--work_dir DIR]
-Full size (about 20 minutes on the 2-vCPU VM): --sessions 100. A quick check: --sessions 10.
+Full size (8 minutes on the quiet 2-vCPU VM, 2026-12-06): --sessions 100. A quick check: --sessions 10.
 """
 import argparse
 import json
-import math
 import os
 import pathlib
 import shutil
@@ -30,18 +29,11 @@ import sys
 import tempfile
 import time
 
+from proportions import wilson
+
 
 def spin(iterations):
     return f"/bin/sh -c 'i=0; while [ $i -lt {iterations} ]; do i=$((i+1)); done'"
-
-
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def session(args, work, s):

@@ -37,6 +37,8 @@ import tempfile
 import threading
 import time
 
+from proportions import wilson
+
 
 class FlickeringLoad:
     """Busy loops on every CPU, switched on and off at random on a thread until stopped."""
@@ -102,15 +104,6 @@ def run_ab(perfzero, work, baseline, candidate, extra):
 
 def alarm(doc):
     return any(r["gated"] and r["verdict"] in ("slower", "faster") for r in doc["results"])
-
-
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def aa_ab(args, work):
