@@ -17,13 +17,7 @@
 namespace perfzero::testing::history_dashboard_test {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+bool has(const std::string& text, const std::string& part) { return occurrences(text, part) > 0; }
 
 // Two methods of another label: a rate, and a latency with a metric beside it.
 constexpr const char* kShellSuite = R"(
@@ -70,8 +64,8 @@ TEST(HistoryDashboard, TheIndexGroupsByMethodPlotsEachMainMetricAndLoadsNothing)
   const auto site = run_perfzero({"history", "site", "--db=" + db, "--out=site", "--no_catalog"}, dir.path());
   ASSERT_EQ(site.exit_code, 0) << site.err;
   const std::string index = slurp(dir.path() / "site/index.html");
-  EXPECT_EQ(count(index, "<section class=method"), 3U) << index;
-  EXPECT_EQ(count(index, "<svg class='overview'"), 3U);
+  EXPECT_EQ(occurrences(index, "<section class=method"), 3U) << index;
+  EXPECT_EQ(occurrences(index, "<svg class='overview'"), 3U);
   const std::string rate = section_of(index, "shell.rate");
   EXPECT_TRUE(has(rate, "Main metric <b>ops</b> (ops/s, higher is better): its first rate")) << rate;
   const std::string latency = section_of(index, "shell.latency");
@@ -85,7 +79,7 @@ TEST(HistoryDashboard, TheIndexGroupsByMethodPlotsEachMainMetricAndLoadsNothing)
   EXPECT_TRUE(has(index, "point(s) of 1 run(s) left out")) << index;
   // The filter: a box hidden until its inline script shows it, the policy lets no other script run.
   EXPECT_TRUE(has(index, "<input type=search id=filter hidden")) << index;
-  EXPECT_EQ(count(index, "<script>"), 1U);
+  EXPECT_EQ(occurrences(index, "<script>"), 1U);
   EXPECT_TRUE(has(index, "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"));
   EXPECT_FALSE(has(index, "<section class=method hidden")) << "without JavaScript every method is listed";
   // Counters, when this machine counts: a click away, each linked to its series page.

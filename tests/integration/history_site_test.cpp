@@ -17,13 +17,7 @@
 namespace perfzero::testing::history_site_test {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+bool has(const std::string& text, const std::string& part) { return occurrences(text, part) > 0; }
 
 // The series page of sleep's slept_ms, found from the index.
 std::string slept_page(const fs::path& site) {
@@ -77,11 +71,11 @@ TEST(HistorySite, APlantedStepIsDrawnWithItsCommitAndEveryRunIsComparedWithTheOn
   EXPECT_TRUE(has(index, "<svg class='spark'")) << "the other metrics' sparklines";
   EXPECT_TRUE(std::regex_search(index, std::regex(">slower</span> \\+(1[5-9]|2[0-5])\\.[0-9] %"))) << index;
   EXPECT_TRUE(has(index, kCommitB.substr(0, 10)));
-  EXPECT_EQ(count(index, "<script"), 1U) << "the filter's, inline";
+  EXPECT_EQ(occurrences(index, "<script"), 1U) << "the filter's, inline";
   EXPECT_FALSE(has(index, "<script src"));
   const std::string series = slept_page(dir.path() / "site");
-  EXPECT_EQ(count(series, "<circle class='t'"), 12U * 6U) << "every trial of every run a dot";
-  EXPECT_EQ(count(series, "<line class='cp'"), 1U);
+  EXPECT_EQ(occurrences(series, "<circle class='t'"), 12U * 6U) << "every trial of every run a dot";
+  EXPECT_EQ(occurrences(series, "<line class='cp'"), 1U);
   EXPECT_TRUE(has(series, kCommitB.substr(0, 10) + " +")) << series;
   EXPECT_TRUE(has(series, "<td class=n>6 / 6</td>"));
   // Every run has a page, named by a hash of its id (the same in the next build of the site); each
@@ -103,7 +97,7 @@ TEST(HistorySite, APlantedStepIsDrawnWithItsCommitAndEveryRunIsComparedWithTheOn
   ASSERT_EQ(
       run_perfzero({"history", "site", "--db=" + db, "--out=short", "--last=4", "--cost_days=0"}, dir.path()).exit_code,
       0);
-  EXPECT_EQ(count(slept_page(dir.path() / "short"), "<circle class='t'"), 4U * 6U);
+  EXPECT_EQ(occurrences(slept_page(dir.path() / "short"), "<circle class='t'"), 4U * 6U);
   EXPECT_EQ(run_page(dir.path() / "short", "run08-i"), run_page(dir.path() / "site", "run08-i")) << "stable names";
   EXPECT_TRUE(run_page(dir.path() / "short", "run07-h").empty()) << "read to compare with, not drawn";
   EXPECT_TRUE(fs::is_empty(dir.path() / "short/cost"));
@@ -138,7 +132,7 @@ TEST(HistorySite, HostileTextIsEscapedAndADamagedRunIsNamedWhileTheRestIsWritten
   EXPECT_TRUE(has(index, "not a zlib stream")) << index;
   // The damaged run keeps its place in the series (its point is stored) but has no page to link to.
   const std::string series = slept_page(dir.path() / "site");
-  EXPECT_EQ(count(series, "<circle class='t'"), 3U * 6U);
+  EXPECT_EQ(occurrences(series, "<circle class='t'"), 3U * 6U);
   EXPECT_TRUE(run_page(dir.path() / "site", dirs[2]).empty());
   ASSERT_FALSE(run_page(dir.path() / "site", dirs[1]).empty()) << "the pages of the runs around it are written";
   const std::string after = slurp(dir.path() / "site/runs" / (run_page(dir.path() / "site", dirs[3]) + ".html"));

@@ -52,6 +52,13 @@ inline std::string slurp(const std::filesystem::path& path) {
 
 inline nlohmann::json read_json(const std::filesystem::path& path) { return nlohmann::json::parse(slurp(path)); }
 
+// How often `part` occurs in `text` (overlapping occurrences counted), for checks on pages and output.
+inline std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
 class RunningPerfzero {
  public:
   // `binary`: another copy of perfzero, e.g. one installed without some worker.
