@@ -138,9 +138,8 @@ void print_run(const results::Run& run, bool use_flagged) {
                            : fmt::format(", {} disturbed left out", side.disturbed);
       }
       if (!use_flagged) left_out += side.disturbed;
-      const std::string median = stats.median ? text::si(*stats.median, text::printable(s.unit)) : "";
-      fmt::print("    {:<32} median {}  ({} trials{})\n", text::printable(s.metric), median.empty() ? "-" : median,
-                 side.values.size(), note);
+      fmt::print("    {:<32} median {}  ({} trials{})\n", text::printable(s.metric),
+                 text::si_or(stats.median, text::printable(s.unit), "-"), side.values.size(), note);
     }
   }
   if (left_out > 0) {

@@ -107,6 +107,11 @@ std::vector<std::string> si_ticks(const std::vector<double>& ticks, std::string_
   return out;
 }
 
+std::string si_or(const std::optional<double>& value, std::string_view unit, std::string_view none) {
+  std::string out = si(value, unit);
+  return out.empty() ? std::string(none) : out;
+}
+
 std::string si_range(double median, double low, double high, std::string_view unit) {
   const SiUnit u = parse_unit(unit);
   const int power = natural_power(median, u);  // the range is written at the median's prefix

@@ -16,6 +16,8 @@ namespace perfzero::text {
 // "593 M". A unit with a prefix of its own (GB/s) takes the combined one. The dimensionless units
 // "1" and "" print no unit. "" for no value or one that is not finite.
 std::string si(const std::optional<double>& value, std::string_view unit = "");
+// si(), or `none` ("-" in a table's cell) where it would be "".
+std::string si_or(const std::optional<double>& value, std::string_view unit, std::string_view none);
 
 // A median and its range at the median's prefix: "444 M points/s (408–480 M points/s)",
 // "3.9 ms (2.6–10.2 ms)".

@@ -18,10 +18,7 @@ std::string interval(const MetricComparison& m) {
   return fmt::format("[{}, {}]", percent(m.ci_low), percent(m.ci_high));
 }
 
-std::string value_text(const std::optional<double>& v, std::string_view unit) {
-  const std::string text = v ? text::si(v, unit) : std::string();
-  return text.empty() ? std::string("-") : text;
-}
+std::string value_text(const std::optional<double>& v, std::string_view unit) { return text::si_or(v, unit, "-"); }
 
 std::string significance(const MetricComparison& m) {
   if (m.p_value) return fmt::format("{:.3g}", *m.p_value);

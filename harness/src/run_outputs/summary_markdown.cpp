@@ -18,12 +18,6 @@ namespace perfzero::run_outputs {
 
 namespace {
 
-// Every measured value in summary.md as every human-facing table writes it: "103 ms", "1.17 MB".
-std::string value_text(const std::optional<double>& value, std::string_view unit) {
-  const std::string out = value ? text::si(value, unit) : std::string();
-  return out.empty() ? std::string("-") : out;
-}
-
 std::string header(const results::Run& run) {
   const auto& info = run.info;
   // Every text here may come from a flag or a file a user wrote: each is made plain Markdown.
@@ -57,7 +51,7 @@ std::string case_row(const results::Case& c) {
   std::string metric_text;
   for (const auto& m : stats.metrics) {
     if (!metric_text.empty()) metric_text += "; ";
-    metric_text += fmt::format("{} = {}", m.name, value_text(m.stats.median, m.unit));  // md_cell'd whole below
+    metric_text += fmt::format("{} = {}", m.name, text::si_or(m.stats.median, m.unit, "-"));  // md_cell'd whole below
   }
   const std::string cv = stats.wall_time.cv ? fmt::format("{:.1f}%", *stats.wall_time.cv * 100) : "-";
   std::string flagged = stats.trials_flagged > 0 ? fmt::format(" ({} flagged)", stats.trials_flagged) : "";
@@ -67,7 +61,7 @@ std::string case_row(const results::Case& c) {
   }
   return fmt::format("| {} | {} | {}/{}{} | {} | {} | {} |\n", text::md_cell(c.name),
                      to_string(results::case_outcome(c)), stats.trials_succeeded, c.trials.size(), flagged,
-                     text::md_cell(value_text(stats.wall_time.median, "s")), cv, text::md_cell(metric_text));
+                     text::md_cell(text::si_or(stats.wall_time.median, "s", "-")), cv, text::md_cell(metric_text));
 }
 
 std::string comparisons_section(const results::Run& run) {
@@ -79,11 +73,11 @@ std::string comparisons_section(const results::Run& run) {
   for (const auto& r : comparisons) {
     std::string goal = "-";
     if (r.spec->goal) {
-      goal = fmt::format("{} ({})", value_text(r.spec->goal, ""),
+      goal = fmt::format("{} ({})", text::si_or(r.spec->goal, "", "-"),
                          r.goal_met ? (*r.goal_met ? "met" : "not met") : "no data");
     }
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", text::md_cell(r.spec->name), value_text(r.ours, ""),
-                       value_text(r.theirs, ""), r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", text::md_cell(r.spec->name), text::si_or(r.ours, "", "-"),
+                       text::si_or(r.theirs, "", "-"), r.ratio ? fmt::format("{:.2f}x", *r.ratio) : "-", goal);
   }
   return out;
 }
