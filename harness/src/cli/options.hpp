@@ -10,6 +10,7 @@
 #include "cli/ab_options.hpp"
 #include "cli/compare_options.hpp"
 #include "cli/history_options.hpp"
+#include "cli/python_flags.hpp"
 #include "cli/report_options.hpp"
 #include "config/run_plan.hpp"
 #include "samplers/counter_readings.hpp"
@@ -52,6 +53,7 @@ struct Options {
   std::optional<double> host_busy_threshold;        // --host_busy_threshold, else the suites' key
   std::string lock_gpu_clocks;   // --lock_gpu_clocks: "base" or "max" (nvml::clock_lock_from); "" leaves them
   bool doctor = false;           // --doctor: check the machine first (quick) and record the verdict in run.json
+  PythonFlags python;            // PerfZero's flags for Python classes (docs/python.md)
   config::RunSettings settings;  // --benchmark_num_trials, --warmup_trials, --timeout, --monitor_interval_ms
   // Flags as given, name -> value, for the report's benchmark_info.flags.
   std::vector<std::pair<std::string, std::string>> given;
@@ -74,6 +76,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
 struct ListOptions {
   bool json = false;   // --format=json: the catalog with parameters and workers
   bool names = false;  // --format=names: one method name a line (for shell completion)
+  PythonFlags python;  // --python_path: list the Python classes there too (--python: with which interpreter)
 };
 
 struct ValidateOptions {

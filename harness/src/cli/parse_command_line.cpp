@@ -331,6 +331,7 @@ void validate_combinations(const Options& o) {
   if (!o.list && o.benchmark_methods.empty() && o.configs.empty()) {
     throw UsageError("nothing to run: give --benchmark_methods=..., --config=FILE or --list (perfzero --help)");
   }
+  (void)python_settings_of(o.python);  // a bad --perfzero_constructor_args is a usage error before anything runs
   if (o.force_resume && !o.resume) throw UsageError("--force_resume: only with --resume");
   if (o.fail_on_change && o.history_db.empty()) throw UsageError("--fail_on_change: only with --history");
   if (o.resume && o.output_dir.empty()) {
@@ -353,6 +354,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, bool top_level
   add_host_busy_threshold_flag(app, o.host_busy_threshold, "Running");
   add_running_outputs(app, o);
   add_recording_options(app, o);
+  add_python_flags(app, o.python);
 
   refuse_empty_values(argc, argv);
   if (auto early = parse_or_translate(app, argc, argv)) return std::move(*early);

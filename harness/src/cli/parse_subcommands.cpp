@@ -30,13 +30,19 @@ InvocationResult parse_run(int argc, const char* const* argv, bool top_level) {
 }
 
 InvocationResult parse_list(int argc, const char* const* argv) {
-  CLI::App app{"Lists every method the installed workers offer, with its parameters.", "perfzero list"};
+  CLI::App app{
+      "Lists every method the installed workers offer, with its parameters; with --python_path, also the "
+      "Python classes' benchmark* methods found there.",
+      "perfzero list"};
   std::string format = "text";
+  PythonFlags python;
+  add_python_flags(app, python, false);
   app.add_option("--format", format,
                  "text (default), json (the catalog with parameters and workers) or names (one method a line)")
       ->check(CLI::IsMember({"text", "json", "names"}));
   if (auto text = parse_or_help(app, argc, argv)) return help(*text);
-  return ready(ListOptions{format == "json", format == "names"});
+  (void)python_settings_of(python);
+  return ready(ListOptions{format == "json", format == "names", std::move(python)});
 }
 
 InvocationResult parse_validate(int argc, const char* const* argv) {

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/options.hpp"
 #include "config/plan_builder.hpp"
 #include "config/run_plan.hpp"
@@ -19,7 +21,8 @@ int version_command();
 std::string version_line();
 
 void list_methods(std::FILE* out, const method_catalog::Catalog& catalog);
-void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog);
+void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog,
+                       const nlohmann::json& python = nlohmann::json());
 int validate_suites(const cli::ValidateOptions& options, method_catalog::LazyCatalog& catalog);
 int doctor_command(const cli::DoctorOptions& options);
 // The commands that read finished runs; each in its own file (report_command.cpp, ...).
@@ -31,7 +34,13 @@ int compare_command(const cli::CompareOptions& options);
 int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog);
 int history_command(const cli::HistoryOptions& options);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
+// perfzero list --python_path: the Python classes' methods there, after the built-ins (`names`: one
+// name a line); the modules that did not import are warnings on stderr. Null when no --python_path.
+nlohmann::json list_python_methods(std::FILE* out, const cli::ListOptions& options);
+
+// site_packages: the --git_repos checkouts, for benchmark_info.site_package_info.
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
-                   const std::vector<config::Comparison>& comparisons, bool interleave);
+                   const std::vector<config::Comparison>& comparisons, bool interleave,
+                   const nlohmann::json& site_packages = nlohmann::json::object());
 
 }  // namespace perfzero::commands

@@ -28,7 +28,7 @@ void list_methods(std::FILE* out, const method_catalog::Catalog& catalog) {
 }
 
 // The workers' own list documents merged, each method saying which worker runs it (docs/cli.md).
-void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog) {
+void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog, const nlohmann::json& python) {
   nlohmann::json doc = detail::method_list_json(catalog.registry(), "");
   doc.erase("worker");
   for (auto& m : doc["methods"]) {
@@ -39,6 +39,7 @@ void list_methods_json(std::FILE* out, const method_catalog::Catalog& catalog) {
   nlohmann::json workers = nlohmann::json::array();
   for (const auto& w : catalog.workers()) workers.push_back({{"name", w.name}, {"executable", w.executable.string()}});
   doc["workers"] = workers;
+  if (!python.is_null()) doc["python"] = python;
   fmt::print(out, "{}\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 

@@ -12,6 +12,9 @@
 #include "config/plan_builder.hpp"
 #include "engines/engine.hpp"
 #include "method_catalog/catalog.hpp"
+#include "python_methods/data_downloads.hpp"
+#include "python_methods/git_repos.hpp"
+#include "python_methods/python_inputs.hpp"
 #include "runner/signals.hpp"
 #include "runner/trial_runner.hpp"
 
@@ -19,13 +22,35 @@ namespace perfzero::commands {
 
 namespace {
 
+void say_workspace(const std::string& line) { fmt::print(stderr, "perfzero: {}\n", line); }
+
+// PerfZero's steps before the plan: the repositories that --python_path may name are checked out
+// (the classes are listed from them), and the data is copied. Returns site_package_info's entries.
+nlohmann::json prepare_workspace(cli::Options& resolved) {
+  namespace fs = std::filesystem;
+  const cli::PythonFlags& flags = resolved.python;
+  auto repos = python_methods::parse_git_repos(flags.git_repos);
+  const auto downloads = python_methods::parse_data_downloads(flags.data_downloads);
+  std::error_code ec;
+  const fs::path workspace = fs::absolute(flags.workspace, ec);
+  if (!repos.empty()) python_methods::check_out(repos, workspace / "site-packages", say_workspace);
+  if (!downloads.empty()) {
+    if (resolved.root_data_dir.empty()) resolved.root_data_dir = (workspace / "data").string();
+    python_methods::fetch_data(downloads, resolved.root_data_dir, say_workspace);
+  }
+  return python_methods::site_package_info(repos);
+}
+
 int run(const cli::Options& options, method_catalog::LazyCatalog& catalog) {
+  cli::Options resolved = options;
+  const nlohmann::json site_packages = prepare_workspace(resolved);
   // The workers are asked for their methods only when a method name needs them.
   if (!options.benchmark_methods.empty()) (void)catalog.get();
   const config::RegistrySource registry = [&catalog]() -> const Registry& { return catalog.get().registry(); };
   std::vector<config::Suite> suites;
   for (const auto& file : options.configs) suites.push_back(config::load_suite(file, registry));
   config::PlanInputs inputs = config::installed_plan_inputs(catalog.learned_or_empty());
+  python_methods::add_python_inputs(inputs, cli::python_settings_of(options.python));
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = options.settings;
   inputs.max_cases = options.max_cases;
@@ -39,9 +64,9 @@ int run(const cli::Options& options, method_catalog::LazyCatalog& catalog) {
   }
   bool interleave = options.interleave;
   for (const auto& suite : inputs.suites) interleave = interleave || suite.interleave;
-  cli::Options resolved = options;  // the flag wins over the suites' key
+  // The flag wins over the suites' key.
   if (!resolved.host_busy_threshold) resolved.host_busy_threshold = config::host_busy_threshold_of(inputs.suites);
-  return run_benchmarks(resolved, plan, comparisons, interleave);
+  return run_benchmarks(resolved, plan, comparisons, interleave, site_packages);
 }
 
 // One overload per command (cli::Invocation's alternatives); std::visit refuses to build without
@@ -56,10 +81,12 @@ int command(const cli::ListOptions& options) {
   const method_catalog::Catalog catalog = method_catalog::discover_installed(stderr);
   if (options.names) {
     for (const auto& m : catalog.registry().methods()) fmt::print("{}\n", m.full_name());
+    (void)list_python_methods(stdout, options);
   } else if (options.json) {
-    list_methods_json(stdout, catalog);
+    list_methods_json(stdout, catalog, list_python_methods(stdout, options));
   } else {
     list_methods(stdout, catalog);
+    (void)list_python_methods(stdout, options);
   }
   return to_int(ExitCode::all_succeeded);
 }

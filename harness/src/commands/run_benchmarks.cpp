@@ -124,7 +124,8 @@ int exit_status(const std::optional<int>& stop, const results::RunStatus& status
 }  // namespace
 
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,
-                   const std::vector<config::Comparison>& comparisons, bool interleave) {
+                   const std::vector<config::Comparison>& comparisons, bool interleave,
+                   const nlohmann::json& site_packages) {
   const session::HarnessPaths paths = session::find_harness_paths();
   // The run directory is claimed first (its lock: a second perfzero must not touch a live run's
   // allocation); on --resume that also releases what a killed run held, so the request below does not
@@ -133,7 +134,8 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
   if (options.slurm_allocate) {
     make_hold = engines::prepare_run(config::LaunchEngine::slurm, "--slurm_allocate", plan, paths, say);
   }
-  const session::SessionSettings settings = session_settings(options);
+  session::SessionSettings settings = session_settings(options);
+  settings.site_packages = site_packages;
   session::RunSession run_session(settings, paths, plan, comparisons);
   const std::filesystem::path dir = run_session.output().dir;
   std::unique_ptr<engines::RunHold> hold;

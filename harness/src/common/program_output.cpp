@@ -35,7 +35,8 @@ bool drain(int fd, std::string& into, std::size_t max_bytes) {
 
 // Starts argv with stdin from /dev/null and stdout and stderr on the pipes' write ends, with a clean
 // signal mask; returns posix_spawnp's error (0: started, its pid in `pid`).
-int spawn_on_pipes(const std::vector<std::string>& argv, int out_write, int err_write, bool own_group, pid_t& pid) {
+int spawn_on_pipes(const std::vector<std::string>& argv, int out_write, int err_write, bool own_group, char* const* envp,
+                   pid_t& pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -58,7 +59,7 @@ int spawn_on_pipes(const std::vector<std::string>& argv, int out_write, int err_
   args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  const int spawned = ::posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  const int spawned = ::posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), envp);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   return spawned;
@@ -106,10 +107,9 @@ void wait_for_end(const std::string& program, pid_t pid, bool own_group, Clock::
   }
 }
 
-}  // namespace
 
-ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit, std::size_t max_bytes,
-                          bool own_group) {
+ProgramOutput run_with(const std::vector<std::string>& argv, char* const* envp, std::chrono::milliseconds limit,
+                       std::size_t max_bytes, bool own_group) {
   ProgramOutput result;
   if (argv.empty()) {
     result.error = "no program given";
@@ -131,7 +131,7 @@ ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::mil
   FdGuard err_write{err_pipe[1]};
 
   pid_t pid = -1;
-  const int spawned = spawn_on_pipes(argv, out_pipe[1], err_pipe[1], own_group, pid);
+  const int spawned = spawn_on_pipes(argv, out_pipe[1], err_pipe[1], own_group, envp, pid);
   // Only the child holds the write ends now: its end closes them, which ends the reading below.
   ::close(out_write.fd);
   out_write.fd = -1;
@@ -147,6 +147,23 @@ ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::mil
   read_outputs(out_read.fd, err_read.fd, deadline, max_bytes, result);
   wait_for_end(argv[0], pid, own_group, deadline, result);
   return result;
+}
+
+}  // namespace
+
+ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit, std::size_t max_bytes,
+                          bool own_group) {
+  return run_with(argv, environ, limit, max_bytes, own_group);
+}
+
+ProgramOutput run_program_with_environment(const std::vector<std::string>& argv,
+                                           const std::vector<std::string>& environment,
+                                           std::chrono::milliseconds limit, std::size_t max_bytes) {
+  std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
+  for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  return run_with(argv, envp.data(), limit, max_bytes, true);
 }
 
 }  // namespace perfzero::files

@@ -24,4 +24,10 @@ struct ProgramOutput {
 ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
                           std::size_t max_bytes = std::size_t{1} << 20, bool own_group = true);
 
+// The same with `environment` ("NAME=value" each) as the program's whole environment.
+ProgramOutput run_program_with_environment(const std::vector<std::string>& argv,
+                                           const std::vector<std::string>& environment,
+                                           std::chrono::milliseconds limit, std::size_t max_bytes = std::size_t{1}
+                                                                                                     << 20);
+
 }  // namespace perfzero::files

@@ -13,6 +13,7 @@
 #include "common/text.hpp"
 #include "config/case_dirs.hpp"
 #include "config/method_selector.hpp"
+#include "method_catalog/known_workers.hpp"
 #include "redact/redact.hpp"
 
 namespace perfzero::config {
@@ -264,11 +265,125 @@ class PlanCollector {
   std::map<std::string, std::size_t> names_;  // name -> index in plan_
 };
 
-void add_flag_methods(const PlanInputs& inputs, PlanCollector& plan) {
+
+// The family a built-in name starts with is a worker's (present or known but absent): such a name
+// is never looked for as a Python class, so a typo in it still gets the built-in suggestions.
+bool names_builtin_family(const std::string& spec, const Registry& registry) {
+  const std::string family = text::trim(spec).substr(0, text::trim(spec).find('.'));
+  for (const auto& m : registry.methods()) {
+    if (m.family == family) return true;
+  }
+  return !method_catalog::missing_worker_message(family, spec).empty();
+}
+
+// The interpreter and path of a Python method, every layer applied; checked to exist.
+PythonMethod python_how(const PlanInputs& inputs, const std::vector<const PythonSettings*>& layers,
+                        const std::map<std::string, std::string>& env, const std::string& origin) {
+  const PythonSettings s = merged(layers);
+  PythonMethod how;
+  how.interpreter = s.python.value_or(inputs.default_python);
+  how.python_path = s.python_path.value_or(std::vector<std::string>{});
+  how.class_type = s.class_type.value_or(kPerfZeroClassType);
+  how.constructor_args = s.constructor_args.value_or("{}");
+  const auto path = env.find("PATH");
+  const std::string search = path != env.end() ? path->second : inputs.path_env;
+  const bool found = how.interpreter.find('/') != std::string::npos
+                         ? files::is_executable_file(how.interpreter)
+                         : !files::find_program(how.interpreter, search).empty();
+  if (!found) {
+    throw ConfigError(fmt::format(
+        "{}: the Python interpreter '{}' {} (name one with --python, a suite's 'python' key or $PERFZERO_PYTHON)",
+        origin, how.interpreter,
+        how.interpreter.find('/') != std::string::npos ? "is not an executable file" : "was not found on PATH (" + search + ")"));
+  }
+  return how;
+}
+
+// Every Python name of the plan, asked of each interpreter once (an import of TensorFlow costs
+// seconds), before any case is made.
+class PythonNames {
+ public:
+  explicit PythonNames(const PythonLister& lister) : lister_(lister) {}
+  void ask(const PythonMethod& how, const std::string& spec, const std::string& origin) {
+    auto& queries = asked_[key_of(how)];
+    queries.first = how;
+    queries.second.push_back({spec, origin});
+  }
+  void resolve() {
+    for (auto& [key, asked] : asked_) answers_[key] = lister_(asked.first, asked.second);
+  }
+  const std::vector<PythonListed>& methods(const PythonMethod& how, const std::string& spec) const {
+    return answers_.at(key_of(how)).at(spec);
+  }
+
+ private:
+  // The interpreter and its path decide what imports; the class type and arguments do not.
+  static std::string key_of(const PythonMethod& how) {
+    return how.interpreter + '\n' + text::join(how.python_path, "\n");
+  }
+  const PythonLister& lister_;
+  std::map<std::string, std::pair<PythonMethod, std::vector<PythonQuery>>> asked_;
+  std::map<std::string, std::map<std::string, std::vector<PythonListed>>> answers_;
+};
+
+// The perfzero package's runner runs it in a child, like any method; PYTHONPATH puts the package
+// first, then the method's own directories, then what the harness (or the suite's env) had.
+void make_python_case(const PlanInputs& inputs, const PythonMethod& how, const PythonListed& listed, PlannedCase& c) {
+  c.external = true;
+  c.python = how;
+  c.python->spec = listed.name;
+  c.method = listed.name;
+  if (c.description.empty()) c.description = listed.description;
+  c.command.argv = {how.interpreter,    "-m",           "perfzero.runner", "run",
+                    "--method",         listed.name,    "--class_type",    how.class_type,
+                    "--constructor_args", how.constructor_args};
+  c.command.working_dir = inputs.python_working_dir;
+  c.command.output = OutputFormat::perfzero;
+  std::vector<std::string> path;
+  if (!inputs.python_package_dir.empty()) path.push_back(inputs.python_package_dir);
+  path.insert(path.end(), how.python_path.begin(), how.python_path.end());
+  const auto own = c.env.find("PYTHONPATH");
+  const std::string rest = own != c.env.end() ? own->second : inputs.inherited_pythonpath;
+  if (!rest.empty()) path.push_back(rest);
+  c.env["PYTHONPATH"] = text::join(path, ":");
+  // Its prints reach perfzero.log in the order they were made, beside the harness's own lines.
+  c.env.emplace("PYTHONUNBUFFERED", "1");
+}
+
+// A name no worker's family claims is a Python class's when an interpreter can be asked.
+bool is_python_name(const PlanInputs& inputs, const std::string& spec) {
+  return inputs.list_python && !names_builtin_family(spec, inputs.catalog->registry());
+}
+
+void ask_flag_python_names(const PlanInputs& inputs, PythonNames& names) {
+  const RunSettings none;
+  for (const auto& spec_list : inputs.method_specs) {
+    for (const auto& spec : text::split(spec_list, ',')) {
+      if (text::trim(spec).empty() || !is_python_name(inputs, spec)) continue;
+      const PlannedCase c = with_settings({&none, &inputs.flags}, "--benchmark_methods");
+      names.ask(python_how(inputs, {&inputs.python_flags}, c.env, "--benchmark_methods"), text::trim(spec),
+                "--benchmark_methods");
+    }
+  }
+}
+
+void add_flag_methods(const PlanInputs& inputs, const PythonNames& names, PlanCollector& plan) {
   const RunSettings none;
   for (const auto& spec_list : inputs.method_specs) {
     for (const auto& spec : text::split(spec_list, ',')) {
       if (text::trim(spec).empty()) continue;
+      if (is_python_name(inputs, spec)) {
+        PlannedCase base = with_settings({&none, &inputs.flags}, "--benchmark_methods");
+        const PythonMethod how = python_how(inputs, {&inputs.python_flags}, base.env, "--benchmark_methods");
+        for (const PythonListed& listed : names.methods(how, text::trim(spec))) {
+          PlannedCase c = base;
+          c.origin = "--benchmark_methods";
+          make_python_case(inputs, how, listed, c);
+          c.name = c.method;
+          plan.add(std::move(c));
+        }
+        continue;
+      }
       for (const MethodInfo* method : select_methods(spec, "--benchmark_methods", inputs.catalog->registry())) {
         PlannedCase c = with_settings({&none, &inputs.flags}, "--benchmark_methods");
         c.method = method->full_name();
@@ -314,6 +429,37 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
   }
 }
 
+PythonMethod entry_python_how(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs) {
+  const PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
+  return python_how(inputs, {&suite.python_defaults, &entry.python, &inputs.python_flags}, c.env, entry.origin);
+}
+
+void add_python_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, const PythonNames& names,
+                      PlanCollector& plan) {
+  const PythonMethod how = entry_python_how(suite, entry, inputs);
+  const auto& listed = names.methods(how, entry.python_spec);
+  if (!entry.name.empty() && listed.size() > 1) {
+    throw ConfigError(fmt::format("{}: name: '{}' can name one method, but '{}' selects {}", entry.origin, entry.name,
+                                  entry.python_spec, listed.size()));
+  }
+  for (const LaunchPoint& launch : launch_points(suite, entry, inputs)) {
+    for (const PythonListed& method : listed) {
+      PlannedCase c = with_settings({&suite.defaults, &entry.settings, &inputs.flags}, entry.origin);
+      c.description = entry.description;
+      c.origin = entry.origin;
+      make_python_case(inputs, how, method, c);
+      c.name = entry.name.empty() ? c.method : entry.name;
+      c.command.metric_directions = entry.metric_directions;
+      apply_launch_point(launch, c);
+      if (plan.contains(c.name)) {
+        throw ConfigError(fmt::format("{}: '{}' is already used by another method of this run (at {})", entry.origin,
+                                      c.name, plan.origin_of(c.name)));
+      }
+      plan.add(std::move(c));
+    }
+  }
+}
+
 void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, PlanCollector& plan) {
   const auto launches = launch_points(suite, entry, inputs);
   for (std::size_t i = 0; i < entry.methods.size(); ++i) {
@@ -337,14 +483,29 @@ void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanIn
 
 std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
   if (inputs.catalog == nullptr) throw std::logic_error("build_plan: PlanInputs::catalog is not set");
+  PythonNames python_names(inputs.list_python);
+  ask_flag_python_names(inputs, python_names);
+  for (const Suite& suite : inputs.suites) {
+    for (const SuiteEntry& entry : suite.entries) {
+      if (!entry.is_python()) continue;
+      if (!inputs.list_python) {
+        throw ConfigError(fmt::format("{}: python_method: this command cannot run Python methods", entry.origin));
+      }
+      python_names.ask(entry_python_how(suite, entry, inputs), entry.python_spec, entry.origin);
+    }
+  }
+  python_names.resolve();
+
   PlanCollector plan;
-  add_flag_methods(inputs, plan);
+  add_flag_methods(inputs, python_names, plan);
 
   long double total = static_cast<long double>(plan.size());
   for (const Suite& suite : inputs.suites) {
     for (const SuiteEntry& entry : suite.entries) {
       check_case_count(suite, entry, inputs, total);
-      if (entry.external) {
+      if (entry.is_python()) {
+        add_python_entry(suite, entry, inputs, python_names, plan);
+      } else if (entry.external) {
         add_external_entry(suite, entry, inputs, plan);
       } else {
         add_builtin_entry(suite, entry, inputs, plan);

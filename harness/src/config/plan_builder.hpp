@@ -1,6 +1,7 @@
 #pragma once
 // Combines the methods named on the command line and in suites into the list a run executes.
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,16 @@ struct PlanInputs {
   std::string bin_dir;                               // replaces {bindir} in commands: perfzero's helper programs
   const method_catalog::Catalog* catalog = nullptr;  // the methods and their workers; must be set
   std::optional<std::uint64_t> max_cases;            // --max_cases; else each suite's, else kDefaultMaxCases
+  // Python methods (docs/python.md): the flags' layer; the interpreter when nothing names one
+  // ($PERFZERO_PYTHON, else python3); the perfzero package's directory, first on the child's
+  // PYTHONPATH; the inherited PYTHONPATH, after the method's own; where the children start.
+  PythonSettings python_flags;
+  std::string default_python = "python3";
+  std::string python_package_dir;
+  std::string inherited_pythonpath;
+  std::filesystem::path python_working_dir;
+  // Which methods a Python name selects; unset: a name no worker runs is an unknown method.
+  PythonLister list_python;
 };
 
 // What every plan on this installation starts from: the catalog, $PATH for external commands and

@@ -10,6 +10,7 @@
 
 #include "common/auto_trials.hpp"
 #include "config/launch.hpp"
+#include "config/python_method.hpp"
 #include "perfzero/metric.hpp"
 #include "perfzero/param.hpp"
 
@@ -44,6 +45,8 @@ struct PlannedCase {
   ParamMap params;               // the given parameters (built-ins get defaults for the rest in the worker)
   std::filesystem::path worker;  // built-ins: the perfzero-worker-* executable that runs the method
   ExternalCommand command;
+  // A Python method: `command` runs the perfzero package's runner with it (docs/python.md).
+  std::optional<PythonMethod> python;
   int trials = 1;                         // with trials: auto, the most it may get (auto_trials->max_trials)
   std::optional<AutoTrials> auto_trials;  // trials: auto: the noise decides how many (common/auto_trials.hpp)
   int warmup_trials = 0;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
+#include "config/python_settings.hpp"
 #include "config/suite_entry.hpp"
 #include "config/suite_settings.hpp"
 #include "config/yaml_checks.hpp"
@@ -101,8 +102,12 @@ Suite load_suite(const std::filesystem::path& path, const RegistrySource& regist
   if (const auto n = root["suite"]) suite.name = check.string_of(n, "suite");
   if (const auto d = root["description"]) suite.description = check.string_of(d, "description");
   if (const auto defaults = root["defaults"]) {
-    check.check_keys(defaults, "defaults", kSettingKeys);
+    std::vector<std::string> keys = kSettingKeys;
+    keys.insert(keys.end(), python_setting_keys().begin(), python_setting_keys().end());
+    check.check_keys(defaults, "defaults", keys);
     suite.defaults = read_settings(check, defaults, "defaults");
+    suite.python_defaults =
+        read_python_settings(check, defaults, "defaults", std::filesystem::absolute(path).parent_path());
   }
   read_entries(check, root, path, registry, suite);
   if (const auto n = root["interleave"]) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/python_method.hpp"
 #include "config/run_plan.hpp"
 #include "perfzero/registry.hpp"
 
@@ -33,7 +34,13 @@ struct SuiteEntry {
   std::vector<ParamAxis> external_axes;
   OutputFormat output = OutputFormat::perfzero;
   std::map<std::string, Direction> metric_directions;  // commands: which way is better, per metric
+  // Python method (python_method: MODULE.CLASS.METHOD, .filter:REGEX or :METHOD): what it selects is
+  // asked of the interpreter when the plan is built; `name`, when given, renames its one case.
+  std::string python_spec;
+  PythonSettings python;
   RunSettings settings;
+
+  bool is_python() const { return !python_spec.empty(); }
 };
 
 struct Suite {
@@ -41,6 +48,7 @@ struct Suite {
   std::string name;
   std::string description;
   RunSettings defaults;
+  PythonSettings python_defaults;  // the Python keys of `defaults`
   std::vector<SuiteEntry> entries;
   std::vector<Comparison> comparisons;
   bool interleave = false;                 // run trials round-robin across methods (like --interleave)

@@ -10,6 +10,7 @@
 #include "common/text.hpp"
 #include "config/method_selector.hpp"
 #include "config/output_format.hpp"
+#include "config/python_settings.hpp"
 #include "config/suite_settings.hpp"
 
 namespace perfzero::config {
@@ -40,6 +41,20 @@ const std::vector<std::string> kCommandKeys{"name",
                                             "max_log_bytes",
                                             "metric_directions",
                                             "launch"};
+
+// python_method: a PerfZero class's methods; its run keys as a command's, but no params (a
+// PerfZero method takes none) and no command of its own.
+const std::vector<std::string>& python_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k{"python_method", "name",       "description", "trials",       "timeout",
+                               "env",           "warmup_trials", "monitor_interval_ms", "min_trials", "max_trials",
+                               "min_time",      "max_time",   "max_noise",   "max_result_bytes", "max_log_bytes",
+                               "metric_directions", "launch"};
+    k.insert(k.end(), python_setting_keys().begin(), python_setting_keys().end());
+    return k;
+  }();
+  return keys;
+}
 
 template <typename ParseOne>
 std::vector<ParamAxis> read_axes(const yaml::Checker& check, const YAML::Node& params, const std::string& key,
@@ -185,6 +200,32 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
   return out;
 }
 
+SuiteEntry read_python(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
+                       const std::filesystem::path& suite_dir) {
+  check.check_keys(entry, key, python_keys());
+  SuiteEntry out;
+  out.external = true;
+  out.origin = check.where(entry);
+  out.python_spec = text::trim(check.string_of(entry["python_method"], key + ".python_method"));
+  if (out.python_spec.find('.') == std::string::npos) {
+    check.fail(entry["python_method"], key + ".python_method",
+               "expected MODULE.CLASS.METHOD, MODULE.CLASS:METHOD or MODULE.CLASS.filter:REGEX, got '" +
+                   out.python_spec + "'");
+  }
+  if (const auto n = entry["name"]) {
+    out.name = check.string_of(n, key + ".name");
+    if (out.name.empty() || out.name.find('/') != std::string::npos) {
+      check.fail(n, key + ".name", "expected a non-empty name without '/'");
+    }
+  }
+  if (const auto d = entry["description"]) out.description = check.string_of(d, key + ".description");
+  if (const auto d = entry["metric_directions"])
+    out.metric_directions = read_directions(check, d, key + ".metric_directions");
+  out.python = read_python_settings(check, entry, key, suite_dir);
+  out.settings = read_settings(check, entry, key);
+  return out;
+}
+
 }  // namespace
 
 SuiteEntry read_entry(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
@@ -199,16 +240,22 @@ SuiteEntry read_entry(const yaml::Checker& check, const YAML::Node& entry, const
     return out;
   }
   check.expect_map(entry, key);
-  if (entry["method"] && entry["command"]) {
-    check.fail(entry, key, "give either 'method' (a built-in) or 'command' (an external program), not both");
+  if ((entry["method"] ? 1 : 0) + (entry["command"] ? 1 : 0) + (entry["python_method"] ? 1 : 0) > 1) {
+    check.fail(entry, key,
+               "give one of 'method' (a built-in), 'command' (an external program) or 'python_method' (a Python "
+               "class's method), not several");
   }
   SuiteEntry out;
   if (entry["method"]) {
     out = read_builtin(check, entry, key, registry);
   } else if (entry["command"]) {
     out = read_command(check, entry, key, suite_dir);
+  } else if (entry["python_method"]) {
+    out = read_python(check, entry, key, suite_dir);
   } else {
-    check.fail(entry, key, "expected a 'method' (a built-in benchmark) or a 'command' (an external program)");
+    check.fail(entry, key,
+               "expected a 'method' (a built-in benchmark), a 'command' (an external program) or a "
+               "'python_method' (a Python class's method)");
   }
   out.key = key;
   return out;

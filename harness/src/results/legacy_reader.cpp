@@ -147,7 +147,7 @@ LoadedRun read_legacy_run(const std::filesystem::path& dir) {
             try {
               json report = parse_file(dir / t.report);
               fill_trial_from_report(report, t);
-              c.external = report.at("perfzero_cpp").value("method_type", "builtin") == "command";
+              set_method_type(c, report.at("perfzero_cpp").value("method_type", "builtin"));
               if (!info_from_report) run.info = run_info_from_report(report);
               info_from_report = true;
             } catch (const std::exception& e) {
@@ -179,7 +179,8 @@ LoadedRun read_single_report(const std::filesystem::path& file) {
     c.name = report.at("benchmark_result").at("name").get<std::string>();
     c.method = ours.value("method", c.name);
     c.params = ours.value("params", json::object());
-    c.external = ours.value("method_type", "builtin") == "command";
+    c.python = ours.value("python", json());
+    set_method_type(c, ours.value("method_type", "builtin"));
     c.trials_planned = ours.value("trials_planned", 1);
     c.launch = ours.value("launch", json());
     Trial t;

@@ -32,6 +32,7 @@ Case case_heading(const Case& c) {
   heading.description = c.description;
   heading.origin = c.origin;
   heading.external = c.external;
+  heading.python = c.python;
   heading.output = c.output;
   heading.params = c.params;
   heading.trials_planned = c.trials_planned;
@@ -44,6 +45,17 @@ Case case_heading(const Case& c) {
   heading.launch = c.launch;
   heading.dir = c.dir;
   return heading;
+}
+
+const char* method_type(const Case& c) {
+  if (!c.python.is_null()) return "python";
+  return c.external ? "command" : "builtin";
+}
+
+void set_method_type(Case& c, const std::string& type) {
+  c.external = type == "command" || type == "python";
+  // A report names the type only: the Python details come with it where it keeps them.
+  if (type == "python" && c.python.is_null()) c.python = nlohmann::json::object();
 }
 
 }  // namespace perfzero::results

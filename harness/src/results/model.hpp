@@ -16,7 +16,7 @@
 namespace perfzero::results {
 
 // Minor versions only add keys; a reader refuses another major version.
-inline constexpr const char* kSchemaVersion = "1.9.0";
+inline constexpr const char* kSchemaVersion = "1.10.0";
 inline constexpr int kSchemaMajor = 1;
 
 struct MetricValue {
@@ -78,6 +78,8 @@ struct Case {
   int monitor_interval_ms = 0;
   std::vector<std::string> command;  // external commands only
   std::string working_dir;
+  // A Python method (docs/python.md): {spec, interpreter, python_path, class_type}; null otherwise.
+  nlohmann::json python;
   // launch: {engine, nodes, tasks_per_node, hosts, hostfile, extra_args} for a multi-rank method
   // (schema 1.5.0); null for a local one.
   nlohmann::json launch;
@@ -119,6 +121,8 @@ struct RunInfo {
   std::vector<std::string> suite_files;
   std::string harness_version;
   nlohmann::json harness_info = nlohmann::json::object();  // url, branch, hash
+  // The repositories --git_repos checked out, {dir: {url, branch, hash}} (PerfZero's site_package_info)
+  nlohmann::json site_packages = nlohmann::json::object();
   nlohmann::json env_vars = nlohmann::json::object();      // redacted
   nlohmann::json flags = nlohmann::json::object();         // redacted
   SourceInfo source;                                       // the commit, branch, build label
@@ -140,6 +144,11 @@ struct Run {
   Case* find_case(const std::string& name);
   const Case* find_case(const std::string& name) const;
 };
+
+// "builtin", "command" or "python": the reports' perfzero_cpp.method_type.
+const char* method_type(const Case& c);
+// method_type's text back to the two fields it stands for.
+void set_method_type(Case& c, const std::string& type);
 
 // The worst outcome among a case's trials; interrupted when none ran.
 Outcome case_outcome(const Case& c);

@@ -159,11 +159,11 @@ std::optional<AutoTrials> auto_trials_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json case_header_to_json(const Case& c) {
-  return {{"name", c.name},
+  json out = {{"name", c.name},
           {"method", c.method},
           {"description", c.description},
           {"origin", c.origin},
-          {"method_type", c.external ? "command" : "builtin"},
+          {"method_type", method_type(c)},
           {"output", c.output},
           {"params", c.params},
           {"trials_planned", c.trials_planned},
@@ -175,6 +175,9 @@ nlohmann::json case_header_to_json(const Case& c) {
           {"working_dir", c.working_dir},
           {"launch", c.launch},
           {"dir", c.dir}};
+  // Only for Python methods: the run.json of every other case stays as it was.
+  if (!c.python.is_null()) out["python"] = c.python;
+  return out;
 }
 
 Case case_header_from_json(const nlohmann::json& j) {
@@ -183,7 +186,8 @@ Case case_header_from_json(const nlohmann::json& j) {
   c.method = j.value("method", c.name);
   c.description = j.value("description", "");
   c.origin = j.value("origin", "");
-  c.external = j.value("method_type", "builtin") == "command";
+  c.python = j.value("python", json());
+  set_method_type(c, j.value("method_type", "builtin"));
   c.output = j.value("output", "perfzero");
   c.params = j.value("params", json::object());
   c.trials_planned = whole_number_or(j, "trials_planned", 0);
@@ -230,6 +234,7 @@ nlohmann::json run_info_to_json(const RunInfo& i) {
           {"suite_files", i.suite_files},
           {"harness_version", i.harness_version},
           {"harness_info", i.harness_info},
+          {"site_packages", i.site_packages},
           {"env_vars", i.env_vars},
           {"flags", i.flags},
           {"source", source_info_to_json(i.source)},
@@ -252,6 +257,7 @@ RunInfo run_info_from_json(const nlohmann::json& j) {
   i.suite_files = j.value("suite_files", std::vector<std::string>{});
   i.harness_version = j.value("harness_version", "");
   i.harness_info = j.value("harness_info", json::object());
+  i.site_packages = j.value("site_packages", json::object());
   i.env_vars = j.value("env_vars", json::object());
   i.flags = j.value("flags", json::object());
   i.source = source_info_from_json(j.value("source", json()));

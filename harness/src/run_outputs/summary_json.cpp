@@ -77,7 +77,7 @@ json case_json(const results::Case& c, std::map<std::string, int>& totals) {
   totals[std::string(to_string(outcome))] += 1;
   return {{"name", c.name},
           {"method", c.method},
-          {"method_type", c.external ? "command" : "builtin"},
+          {"method_type", results::method_type(c)},
           {"params", c.params},
           {"dir", c.dir},
           {"outcome", to_string(outcome)},

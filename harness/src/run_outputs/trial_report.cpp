@@ -30,8 +30,9 @@ json metrics_json(const results::Trial& t) {
 // PerfZero's keys for the build being measured: build_version holds its commit and build_label the
 // build's label (--ml_framework_build_label, else --build_label), unless the method names its own.
 json framework_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
+  const bool python = !c.python.is_null();
   json fw = {
-      {"name", c.external ? "external" : "perfzero-cpp"},
+      {"name", python ? "python" : c.external ? "external" : "perfzero-cpp"},
       {"version", c.external ? "" : run.harness_version},
       {"build_version", run.source.commit},
       {"build_label", !run.ml_framework_build_label.empty() ? run.ml_framework_build_label : run.source.build_label}};
@@ -39,16 +40,25 @@ json framework_json(const results::RunInfo& run, const results::Case& c, const r
     for (const char* key : {"name", "version", "build_version"}) {
       if (t.ml_framework_info.contains(key) && t.ml_framework_info[key].is_string()) fw[key] = t.ml_framework_info[key];
     }
+    // A framework's CUDA and cuDNN, as PerfZero records TensorFlow's (the Python runner fills them).
+    for (const char* key : {"cuda_version", "cudnn_version"}) {
+      if (t.ml_framework_info.contains(key) && t.ml_framework_info[key].is_string()) fw[key] = t.ml_framework_info[key];
+    }
   }
   return fw;
 }
 
-// The libraries this harness was built with stand where PerfZero lists Python packages.
-json site_package_info() {
-  return {{"boost", BOOST_LIB_VERSION},
-          {"fmt", std::to_string(FMT_VERSION)},
-          {"nlohmann_json", fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
-                                        NLOHMANN_JSON_VERSION_PATCH)}};
+// The libraries this harness was built with stand where PerfZero lists Python packages, beside the
+// repositories --git_repos checked out ({url, branch, hash}, as PerfZero records them).
+json site_package_info(const results::RunInfo& run) {
+  json info = {{"boost", BOOST_LIB_VERSION},
+               {"fmt", std::to_string(FMT_VERSION)},
+               {"nlohmann_json", fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+                                             NLOHMANN_JSON_VERSION_PATCH)}};
+  if (run.site_packages.is_object()) {
+    for (const auto& [name, repo] : run.site_packages.items()) info[name] = repo;
+  }
+  return info;
 }
 
 json ours_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
@@ -63,7 +73,7 @@ json ours_json(const results::RunInfo& run, const results::Case& c, const result
       {"outcome_detail", t.detail},
       {"case", c.name},
       {"method", c.method},
-      {"method_type", c.external ? "command" : "builtin"},
+      {"method_type", results::method_type(c)},
       {"params", c.params},
       {"trial", t.number},
       {"trials_planned", c.trials_planned},
@@ -93,6 +103,7 @@ json ours_json(const results::RunInfo& run, const results::Case& c, const result
     ours["command"] = c.command;
     ours["working_dir"] = c.working_dir;
   }
+  if (!c.python.is_null()) ours["python"] = c.python;
   // A multi-rank method (launch: mpirun): every rank's end and usage, and the hosts they ran on.
   if (c.launch.is_object()) ours["launch"] = c.launch;
   if (t.ranks.is_object()) {
@@ -180,7 +191,7 @@ nlohmann::json build_trial_report(const results::RunInfo& run, const results::Ca
         {"output_url", "file://" + std::filesystem::absolute(trial_dir).string()},
         {"env_vars", run.env_vars},
         {"flags", run.flags},
-        {"site_package_info", site_package_info()}}},
+        {"site_package_info", site_package_info(run)}}},
       {"ml_framework_info", framework_json(run, c, t)},
       {"system_info", run.system_info},
       {"process_info",

@@ -114,6 +114,10 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
   if (planned.external) {
     command.argv = planned.command.argv;
     add_report_flags(planned.command.output, trial_dir, command.argv);
+    if (planned.python) {
+      // PerfZero's output_dir and root_data_dir, which the class's constructor receives.
+      command.argv.insert(command.argv.end(), {"--output_dir", trial_dir.string(), "--root_data_dir", root_data_dir});
+    }
     command.working_dir = planned.command.working_dir;
     for (const auto& [name, value] : planned.params) {
       env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);

@@ -38,6 +38,7 @@ results::RunInfo make_run_info(const SessionSettings& o, const ClaimedOutput& ou
                                          provenance::process_environment(), std::filesystem::current_path(ec));
   run.output_dir = output.dir.string();
   run.suite_files = o.suite_files;
+  run.site_packages = o.site_packages;
   run.harness_version = build_info::kVersion;
   // WriteBuildInfo.cmake already strips a token from the URL; a build made otherwise is checked again.
   run.harness_info = {{"url", redact::redact_urls(build_info::kGitUrl)},
@@ -77,6 +78,15 @@ results::Case case_of(const config::PlannedCase& planned) {
   if (planned.external) {
     c.command = redact::redact_argv(planned.command.argv);
     c.working_dir = redact::redact_urls(planned.command.working_dir.string());
+  }
+  if (planned.python) {
+    const auto& p = *planned.python;
+    c.python = {{"spec", p.spec},
+                {"interpreter", redact::redact_urls(p.interpreter)},
+                {"python_path", redact::redact_argv(p.python_path)},
+                {"class_type", p.class_type},
+                {"constructor_args",
+                 redact::redacted_params(nlohmann::json::parse(p.constructor_args, nullptr, false))}};
   }
   if (planned.launch.engine != config::LaunchEngine::local) {
     const auto& l = planned.launch;

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "samplers/counter_readings.hpp"
 
 namespace perfzero::session {
@@ -30,6 +32,8 @@ struct SessionSettings {
   // Where it goes.
   std::string output_dir;     // empty: results/runs/EXECUTION_ID
   std::string root_data_dir;  // {root_data_dir} in methods' parameters
+  // --git_repos' checkouts, {dir: {url, branch, hash}}: benchmark_info.site_package_info
+  nlohmann::json site_packages = nlohmann::json::object();
   bool resume = false;
   bool force_resume = false;         // resume although the plan changed
   bool resumable = true;             // false: errors never suggest a --resume the command lacks
