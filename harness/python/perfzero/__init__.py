@@ -5,7 +5,7 @@ they matter, never imported here, so importing perfzero costs a benchmark nothin
 """
 from perfzero.benchmark import Benchmark
 from perfzero.frameworks import FRAMEWORK_MODULES, framework_info, require
-from perfzero.measure import MeasureResult, measure
+from perfzero.timing import MeasureResult, measure
 from perfzero.results import Skipped, report, skip
 
 __version__ = "0.1.0"  # the harness's version (CMakeLists.txt's project(VERSION)); a test compares them

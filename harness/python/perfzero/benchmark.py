@@ -31,11 +31,11 @@ class Benchmark:
     def report_benchmark(self, iters=None, cpu_time=None, wall_time=None, throughput=None, extras=None, name=None,
                          metrics=None):
         """Reports one benchmark entry. `metrics`: a list of {name, value, min_value, max_value}
-        (and optionally unit and direction); wall_time becomes metric reported_wall_time (s, lower
+        (and optionally unit and direction), or a dict name -> value; wall_time becomes metric reported_wall_time (s, lower
         is better) and throughput reported_throughput (higher is better); iters and cpu_time go to
         the extras. Called more than once, the last call is the result and the earlier ones are kept
         in extras["python"]["earlier_reports"]."""
-        listed = list(metrics or [])
+        listed = results.as_metric_list(metrics)
         if wall_time is not None:
             listed.append({"name": "reported_wall_time", "value": wall_time, "unit": "s", "direction": "lower"})
         if throughput is not None:

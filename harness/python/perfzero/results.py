@@ -125,15 +125,20 @@ def normalize_metric(metric):
     return out
 
 
-def normalize_metrics(metrics):
-    """A list of protocol metrics from a dict name -> value or a list of metric dicts."""
+def as_metric_list(metrics):
+    """The metric dicts of a dict name -> value or a list of metric dicts (None: none)."""
     if metrics is None:
         return []
     if isinstance(metrics, dict):
-        metrics = [{"name": k, "value": v} for k, v in metrics.items()]
-    elif not isinstance(metrics, (list, tuple)):
+        return [{"name": k, "value": v} for k, v in metrics.items()]
+    if not isinstance(metrics, (list, tuple)):
         raise TypeError("metrics must be a dict of name -> value or a list of dicts, not %s" % type(metrics).__name__)
-    out = [normalize_metric(m) for m in metrics]
+    return list(metrics)
+
+
+def normalize_metrics(metrics):
+    """A list of protocol metrics from a dict name -> value or a list of metric dicts."""
+    out = [normalize_metric(m) for m in as_metric_list(metrics)]
     seen = set()
     for m in out:
         if m["name"] in seen:

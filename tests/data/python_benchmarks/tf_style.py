@@ -22,3 +22,19 @@ class TinyMatmulBenchmark(tf.test.Benchmark):
         """Two reports under different names: the last is the result."""
         self.report_benchmark(iters=1, name="first_entry", metrics=[{"name": "step", "value": 1.0}])
         self.report_benchmark(iters=2, name="second_entry", metrics=[{"name": "step", "value": 2.0}])
+
+
+class ModelGardenStyleBenchmark(tf.test.Benchmark):
+    """Built as tensorflow/models' PerfZero classes are (class type perfzero: output_dir and
+    root_data_dir), timed with perfzero.measure, reported through TensorFlow's report_benchmark."""
+
+    def __init__(self, output_dir=None, root_data_dir=None, **kwargs):
+        super().__init__()
+        self.output_dir = output_dir
+        self.root_data_dir = root_data_dir
+
+    def benchmark_measured_add(self):
+        import perfzero
+        x = tf.ones((16, 16))
+        series = perfzero.measure(lambda: tf.add(x, x), name="add", min_repetitions=5)
+        self.report_benchmark(wall_time=series.median, extras={"root_data_dir": self.root_data_dir})
