@@ -1,6 +1,6 @@
 """Real TensorFlow (PyPI, build/venv): tf.test.Benchmark subclasses report through TensorFlow's own
 report_benchmark and BenchmarkEntries file (TEST_REPORT_FILE_PREFIX), as under PerfZero, and the
-result names TensorFlow. Four processes started together: TensorFlow's import is most of the time."""
+result names TensorFlow. Three processes started together: TensorFlow's import is most of the time."""
 import unittest
 
 import pyrunner
@@ -15,11 +15,9 @@ class TensorFlowClasses(unittest.TestCase):
     def setUpClass(cls):
         python = pyrunner.VENV_PYTHON
         matmul = pyrunner.Run("tf_style.TinyMatmulBenchmark.benchmark_matmul", python=python, class_type="tf_benchmark")
-        two = pyrunner.Run("tf_style.TinyMatmulBenchmark.benchmark_two_entries", python=python,
-                           class_type="tf_benchmark")
         garden = pyrunner.Run("tf_style.ModelGardenStyleBenchmark.benchmark_measured_add", python=python)
         listing = pyrunner.Listing(["--method", "tf_style.TinyMatmulBenchmark.filter:.*"], python=python)
-        cls.matmul, cls.two, cls.garden = matmul.wait(120), two.wait(120), garden.wait(120)
+        cls.matmul, cls.garden = matmul.wait(120), garden.wait(120)
         cls.listing = listing.wait(120)
 
     def check_framework(self, result):
@@ -45,14 +43,6 @@ class TensorFlowClasses(unittest.TestCase):
         self.assertEqual(extras["python"]["entry_name"], "TinyMatmulBenchmark.benchmark_matmul")
         self.check_framework(result)
 
-    def test_two_entries_last_wins(self):
-        self.assertEqual(self.two.returncode, 0, self.two.describe())
-        result = self.two.result
-        self.assertEqual(result["metrics"], [{"name": "step", "value": 2.0}])
-        python = result["extras"]["python"]
-        self.assertEqual((python["entry_name"], python["report_benchmark_calls"]), ("TinyMatmulBenchmark.second_entry", 2))
-        self.assertEqual(python["earlier_reports"][0]["entry_name"], "TinyMatmulBenchmark.first_entry")
-
     def test_model_garden_style_with_measure(self):
         self.assertEqual(self.garden.returncode, 0, self.garden.describe())
         result = self.garden.result
@@ -61,6 +51,13 @@ class TensorFlowClasses(unittest.TestCase):
         self.assertEqual(metrics_by_name(result)["reported_wall_time"]["value"], sorted(series["values"])[2])
         self.assertEqual(result["extras"]["root_data_dir"], "/data/root")
         self.check_framework(result)
+        # Two entry files: the last written is the result, the other kept.
+        python = result["extras"]["python"]
+        self.assertEqual((python["entry_name"], python["report_benchmark_calls"]),
+                         ("ModelGardenStyleBenchmark.benchmark_measured_add", 2))
+        (earlier,) = python["earlier_reports"]
+        self.assertEqual((earlier["entry_name"], earlier["metrics"]),
+                         ("ModelGardenStyleBenchmark.zz_first_entry", [{"name": "step", "value": 1.0}]))
 
     def test_list_with_tensorflow(self):
         code, listing, _ = self.listing

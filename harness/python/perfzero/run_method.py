@@ -28,7 +28,7 @@ def _construct(cls, class_type, constructor_args, output_dir, root_data_dir, tpu
     return cls(output_dir=output_dir, root_data_dir=root_data_dir, tpu=tpu, **constructor_args)
 
 
-def _call(spec, class_type, constructor_args, output_dir, root_data_dir, tpu):
+def _call(spec, class_type, constructor_args, output_dir, root_data_dir, tpu, tf_order):
     """Imports, constructs and calls the method; _Outcome for what is not a report."""
     label = "%s.%s" % (spec.class_name, spec.method)
     try:
@@ -37,6 +37,7 @@ def _call(spec, class_type, constructor_args, output_dir, root_data_dir, tpu):
         if e.missing_framework:
             raise _Outcome("skipped", e.missing_framework)
         raise _Outcome("error", "module '%s' does not import: %s" % (spec.module, e.message))
+    tf_entries.record_call_order(os.environ[tf_entries.PREFIX_ENV], tf_order)
     cls = getattr(module, spec.class_name, None)
     if cls is None or not callable(getattr(cls, spec.method, None)):
         raise _Outcome("error", "%s.%s has no method %s" % (spec.module, spec.class_name, spec.method))
@@ -72,11 +73,12 @@ def run(spec, class_type, constructor_args, output_dir, root_data_dir, tpu, star
     prefix = os.path.join(output_dir, "proto_")
     os.environ[tf_entries.PREFIX_ENV] = prefix
     before = tf_entries.entry_files(prefix)
+    tf_order = []
     try:
-        _call(spec, class_type, constructor_args, output_dir, root_data_dir, tpu)
+        _call(spec, class_type, constructor_args, output_dir, root_data_dir, tpu, tf_order)
         if not session.reports:
             # A tf.test.Benchmark (or PerfZero class built on it) reported through TensorFlow's file.
-            for report in tf_entries.read_reports(sorted(tf_entries.entry_files(prefix) - before)):
+            for report in tf_entries.read_reports(tf_entries.entry_files(prefix) - before, tf_order):
                 session.reports.append({"metrics": results.normalize_metrics(report["metrics"]),
                                         "extras": results.normalize_extras(report["extras"]),
                                         "entry_name": jsonsafe.text(report["entry_name"])})

@@ -1,7 +1,9 @@
 """perfzero.measure: the C++ perfzero::measure() loop for Python (harness/src/api/measure.cpp): warm-ups,
 then timed repetitions until the minimums are met (and the noise target, when set), a time cap or a
 repetition cap; every value kept and recorded in the result file's `repetitions`."""
+import itertools
 import math
+import operator
 import time
 
 from perfzero import results, sync as device_sync
@@ -28,6 +30,17 @@ def relative_noise(count, mean, stddev):
     return t_quantile_975(count - 1) * stddev / math.sqrt(count) / abs(mean)
 
 
+def mean_and_stddev(values):
+    """The mean and the sample standard deviation (0 for one value), two passes in C loops."""
+    count = len(values)
+    mean = math.fsum(values) / count
+    if count < 2:
+        return mean, 0.0
+    deviations = map(operator.sub, values, itertools.repeat(mean))
+    same = map(operator.sub, values, itertools.repeat(mean))
+    return mean, math.sqrt(math.fsum(map(operator.mul, deviations, same)) / (count - 1))
+
+
 class MeasureResult:
     """One measured series: every timed value (seconds) in order, and why the loop stopped."""
 
@@ -37,10 +50,8 @@ class MeasureResult:
         self.values = values
         self.warmups = warmups
         self.stopped_by = stopped_by
-
-    @property
-    def mean(self):
-        return math.fsum(self.values) / len(self.values)
+        self.mean, self.stddev = mean_and_stddev(values)
+        self.relative_noise = relative_noise(len(values), self.mean, self.stddev)
 
     @property
     def median(self):
@@ -55,17 +66,6 @@ class MeasureResult:
     @property
     def max(self):
         return max(self.values)
-
-    @property
-    def stddev(self):
-        if len(self.values) < 2:
-            return 0.0
-        m = self.mean
-        return math.sqrt(math.fsum((v - m) ** 2 for v in self.values) / (len(self.values) - 1))
-
-    @property
-    def relative_noise(self):
-        return relative_noise(len(self.values), self.mean, self.stddev)
 
     def to_protocol(self):
         noise = self.relative_noise
@@ -117,6 +117,40 @@ def measure(fn, *, name="time", warmups=1, min_repetitions=5, min_time=0.0, nois
             wait(result)
     if warmups:
         wait = device_sync.resolve(sync)  # the warm-ups may have initialized CUDA
+    if setup is None and wait is None and noise_target is None:
+        values, stopped_by = _plain_loop(fn, clock, started + max_time, min_repetitions, min_time, max_repetitions)
+    else:
+        values, stopped_by = _full_loop(fn, setup, wait, clock, started + max_time, min_repetitions, min_time,
+                                        max_repetitions, noise_target)
+    measured = MeasureResult(name, values, warmups, stopped_by)
+    session.add_repetitions(measured.to_protocol())
+    return measured
+
+
+# Two loops with the same stopping rules: the plain one (no setup, no sync, no noise target) keeps the
+# cost of a repetition to two clock reads, an append and three tests.
+def _plain_loop(fn, clock, deadline, min_repetitions, min_time, max_repetitions):
+    values = []
+    append = values.append
+    total = 0.0
+    count = 0
+    while True:
+        t0 = clock()
+        fn()
+        t1 = clock()
+        seconds = t1 - t0
+        append(seconds)
+        count += 1
+        total += seconds
+        if count >= max_repetitions:
+            return values, "max_repetitions"
+        if t1 >= deadline:
+            return values, "time_cap"
+        if count >= min_repetitions and total >= min_time:
+            return values, "min_repetitions_and_time"
+
+
+def _full_loop(fn, setup, wait, clock, deadline, min_repetitions, min_time, max_repetitions, noise_target):
     values = []
     append = values.append
     total = 0.0
@@ -124,7 +158,6 @@ def measure(fn, *, name="time", warmups=1, min_repetitions=5, min_time=0.0, nois
     # Welford's running mean and squared deviations: the noise test stays O(1) per repetition.
     mean = 0.0
     m2 = 0.0
-    deadline = started + max_time
     while True:
         if setup is not None:
             setup()
@@ -138,15 +171,12 @@ def measure(fn, *, name="time", warmups=1, min_repetitions=5, min_time=0.0, nois
         count += 1
         total += seconds
         if count >= max_repetitions:
-            stopped_by = "max_repetitions"
-            break
+            return values, "max_repetitions"
         if t1 >= deadline:
-            stopped_by = "time_cap"
-            break
+            return values, "time_cap"
         if noise_target is None:
             if count >= min_repetitions and total >= min_time:
-                stopped_by = "min_repetitions_and_time"
-                break
+                return values, "min_repetitions_and_time"
             continue
         delta = seconds - mean
         mean += delta / count
@@ -154,8 +184,4 @@ def measure(fn, *, name="time", warmups=1, min_repetitions=5, min_time=0.0, nois
         if count >= min_repetitions and total >= min_time:
             stddev = math.sqrt(m2 / (count - 1)) if count > 1 else 0.0
             if relative_noise(count, mean, stddev) <= noise_target:
-                stopped_by = "noise_target"
-                break
-    measured = MeasureResult(name, values, warmups, stopped_by)
-    session.add_repetitions(measured.to_protocol())
-    return measured
+                return values, "noise_target"

@@ -34,7 +34,9 @@ class ModelGardenStyleBenchmark(tf.test.Benchmark):
         self.root_data_dir = root_data_dir
 
     def benchmark_measured_add(self):
+        """Reports twice, under names whose order is not alphabetical: the last report is the result."""
         import perfzero
+        self.report_benchmark(iters=1, name="zz_first_entry", metrics=[{"name": "step", "value": 1.0}])
         x = tf.ones((16, 16))
         series = perfzero.measure(lambda: tf.add(x, x), name="add", min_repetitions=5)
         self.report_benchmark(wall_time=series.median, extras={"root_data_dir": self.root_data_dir})
