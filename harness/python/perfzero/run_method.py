@@ -63,13 +63,15 @@ def _call(spec, class_type, constructor_args, output_dir, root_data_dir, tpu, tf
 def run(spec, class_type, constructor_args, output_dir, root_data_dir, tpu, started):
     """Runs the method; returns the exit status after writing the result file."""
     label = "%s.%s" % (spec.class_name, spec.method)
-    session = results.Session(runner_info={"entry_name": label})
-    session.on_report = lambda: results.write_result(_finished(session.result(), started))
+    session = results.Session(runner_info={"entry_name": label}, on_report=lambda: None)
     results.current = session
-    # What the file says if the method ends the process itself before reporting.
-    results.write_result({"protocol_version": results.PROTOCOL_VERSION,
-                          "error": "%s ended the process before returning (os._exit, or a crash in native code)"
-                                   % label})
+    if os.environ.get(results.RESULT_FILE_ENV):
+        # What the file says if the method ends the process itself: an error before it reports, its
+        # reports after (run by hand, the result is printed once, at the end).
+        results.write_result({"protocol_version": results.PROTOCOL_VERSION,
+                              "error": "%s ended the process before returning (os._exit, or a crash in native code)"
+                                       % label})
+        session.on_report = lambda: results.write_result(_finished(session.result(), started))
     prefix = os.path.join(output_dir, "proto_")
     os.environ[tf_entries.PREFIX_ENV] = prefix
     before = tf_entries.entry_files(prefix)
