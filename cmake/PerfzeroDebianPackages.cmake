@@ -5,11 +5,12 @@
 #                     (component worker_<name>)
 #   perfzero-dev      public headers, the static API library with the components it links, and the
 #                     CMake package for out-of-tree workers            (component development)
+#   python3-perfzero  the perfzero Python package, Architecture all   (component python3-perfzero)
 # Dependencies come from dpkg-shlibdeps; file names are Debian's, perfzero_VERSION_ARCH.deb.
 get_property(perfzero_worker_components GLOBAL PROPERTY PERFZERO_WORKER_COMPONENTS)
-set(perfzero_deb_components runtime ${perfzero_worker_components} development)
-# What an image installs: every component but the development one (docker/Dockerfile,
-# docker/build-arm64.sh read this file).
+set(perfzero_deb_components runtime ${perfzero_worker_components} development python3-perfzero)
+# What an image installs: every component but the development one and the Python package, which only
+# an image with a Python interpreter needs (docker/Dockerfile, docker/build-arm64.sh read this file).
 string(REPLACE ";" " " perfzero_runtime_components "runtime;${perfzero_worker_components}")
 file(WRITE ${PROJECT_BINARY_DIR}/install-components.txt "${perfzero_runtime_components}\n")
 
@@ -46,7 +47,7 @@ foreach(component ${perfzero_deb_components})
   set(CPACK_DEBIAN_${upper}_FILE_NAME DEB-DEFAULT)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/debian/copyright ${PROJECT_BINARY_DIR}/debian/changelog.gz
           DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component})
-  if(NOT component STREQUAL "runtime")
+  if(NOT component MATCHES "^(runtime|python3-perfzero)$")
     # A worker is run by perfzero, and perfzero-dev's workers are too: both need the same version.
     set(CPACK_DEBIAN_${upper}_PACKAGE_DEPENDS "perfzero (= ${PROJECT_VERSION})")
   endif()
@@ -62,6 +63,17 @@ and comparisons.")
 set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "benchmark harness: headers and libraries for out-of-tree workers
 The public headers, the static API library and the CMake package
 (find_package(perfzero)) to build a team's own perfzero-worker-<name>.")
+# Pure Python: one package for every architecture, needing only an interpreter (frameworks are the
+# user's: a benchmark that lacks one is skipped, docs/python.md).
+set(CPACK_DEBIAN_PYTHON3-PERFZERO_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_PYTHON3-PERFZERO_PACKAGE_DEPENDS "python3 (>= 3.8)")
+set(CPACK_DEBIAN_PYTHON3-PERFZERO_PACKAGE_SECTION python)
+set(CPACK_DEBIAN_PYTHON3-PERFZERO_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/python3-perfzero/prerm)
+set(CPACK_DEBIAN_PYTHON3-PERFZERO_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_DEBIAN_PYTHON3-PERFZERO_DESCRIPTION "benchmark harness: the perfzero Python package
+perfzero.report, perfzero.Benchmark (tf.test.Benchmark's report_benchmark),
+perfzero.measure and the runner that perfzero starts for Python benchmark
+classes, in /usr/share/perfzero/python; Debian's python3 imports it.")
 foreach(component ${perfzero_worker_components})
   string(REPLACE "worker_" "" name ${component})
   string(TOUPPER ${component} upper)

@@ -2,7 +2,8 @@
 # The Debian packages end to end (docs/packages.md): cpack -G DEB from this build tree, lintian on
 # them, then in a clean debian:bookworm-slim container: apt-get install ./*.deb (every package but
 # perfzero-cuda, whose CUDA libraries Debian does not package), the smoke suite from
-# /usr/share/perfzero/suites, the out-of-tree worker example built against perfzero-dev, and a purge
+# /usr/share/perfzero/suites, the out-of-tree worker example built against perfzero-dev, the Python
+# package imported by Debian's python3 (python3-perfzero), and a purge
 # that leaves nothing behind. Exit 77 (ctest: skipped) with the reason when Docker cannot be made
 # to work, unless CI=true.
 # usage: deb_packages_test.sh BUILD_DIR SOURCE_DIR
@@ -26,11 +27,15 @@ version=$(sed -n 's/^project(perfzero_cpp VERSION \([0-9.]*\).*/\1/p' "$source_d
 arch=$(dpkg --print-architecture)
 check "Debian file names (perfzero_VERSION_ARCH.deb)" test -f "$work/debs/perfzero_${version}_${arch}.deb"
 check "a perfzero-dev package" test -f "$work/debs/perfzero-dev_${version}_${arch}.deb"
-# perfzero-dev holds headers and static libraries only: no shared library to depend on.
+# perfzero-dev holds headers and static libraries only, python3-perfzero Python: no shared library to
+# depend on.
 for deb in "$work"/debs/*.deb; do
-  [[ "$deb" == */perfzero-dev_* ]] && continue
+  [[ "$deb" == */perfzero-dev_* || "$deb" == */python3-perfzero_* ]] && continue
   check "$(basename "$deb"): its dependencies name libc6 (dpkg-shlibdeps)" sh -c "dpkg-deb -f '$deb' Depends | grep -q libc6"
 done
+python_deb="$work/debs/python3-perfzero_${version}_all.deb"
+check "python3-perfzero is Architecture all" sh -c "dpkg-deb -f '$python_deb' Architecture | grep -qx all"
+check "python3-perfzero depends on python3" sh -c "dpkg-deb -f '$python_deb' Depends | grep -q '^python3 '"
 dpkg-deb -c "$work/debs/perfzero_${version}_${arch}.deb" > "$work/contents.txt"
 check "the core package's helpers are in /usr/libexec/perfzero" grep -q './usr/libexec/perfzero/perfzero-worker-core$' "$work/contents.txt"
 if command -v lintian > /dev/null; then
@@ -58,7 +63,12 @@ docker run --rm -v "$work/debs:/debs:ro" -v "$work/example:/example:ro" -v "$wor
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q > /tmp/apt.log 2>&1 || { tail /tmp/apt.log; exit 10; }
   apt-get install -y -q --no-install-recommends /debs/*.deb > /tmp/install.log 2>&1 || { tail -n 30 /tmp/install.log; exit 11; }
-  say "installed: $(dpkg-query -W -f="\${Package} " "perfzero*")"
+  say "installed: $(dpkg-query -W -f="\${Package} " "perfzero*" python3-perfzero)"
+  # Debian'"'"'s python3 imports the package through perfzero.pth; its runner answers.
+  python3 -c "import perfzero; print(perfzero.__file__)" | grep -qx /usr/share/perfzero/python/perfzero/__init__.py ||
+    { say "python3 does not import perfzero from /usr/share/perfzero/python"; exit 24; }
+  python3 -m perfzero.runner list --method no_such_module.Class.benchmark_x > /tmp/list.json 2> /dev/null
+  [ $? -eq 3 ] && grep -q "No module named" /tmp/list.json || { cat /tmp/list.json; exit 25; }
   command -v perfzero | grep -qx /usr/bin/perfzero || exit 12
   perfzero --version | head -n 3
   perfzero list --format=names > /tmp/names.txt 2>&1 || { cat /tmp/names.txt; exit 13; }
@@ -76,8 +86,8 @@ docker run --rm -v "$work/debs:/debs:ro" -v "$work/example:/example:ro" -v "$wor
   PERFZERO_WORKER_PATH=/tmp/example perfzero --benchmark_methods=team.Example.benchmark_sum --output_dir=/tmp/team \
     --benchmark_num_trials=1 > /tmp/team.log 2>&1 || { cat /tmp/team.log; exit 19; }
   say "the out-of-tree worker built against perfzero-dev ran"
-  apt-get purge -y -q "perfzero*" > /tmp/purge.log 2>&1 || { tail /tmp/purge.log; exit 20; }
-  left=$(dpkg-query -W -f="\${Package} \${Status}\n" "perfzero*" 2> /dev/null | grep -v "not-installed" || true)
+  apt-get purge -y -q "perfzero*" python3-perfzero > /tmp/purge.log 2>&1 || { tail /tmp/purge.log; exit 20; }
+  left=$(dpkg-query -W -f="\${Package} \${Status}\n" "perfzero*" python3-perfzero 2> /dev/null | grep -v "not-installed" || true)
   [ -z "$left" ] || { say "still known to dpkg: $left"; exit 21; }
   for path in /usr/bin/perfzero /usr/libexec/perfzero /usr/share/perfzero /usr/share/doc/perfzero \
               /usr/share/man/man1/perfzero.1.gz /usr/include/perfzero /usr/lib/cmake/perfzero; do
