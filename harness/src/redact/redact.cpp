@@ -1,6 +1,7 @@
 #include "redact/redact.hpp"
 
 #include <cctype>
+#include <optional>
 
 #include "common/text.hpp"
 
@@ -135,12 +136,53 @@ std::string redact_value(std::string_view name, std::string_view value) {
   return looks_secret(name) ? std::string(kRedacted) : redact_text(value);
 }
 
-std::string redact_text(std::string_view text) { return redact_words(text); }
+namespace {
+
+constexpr std::size_t kMaxJsonTextBytes = std::size_t{1} << 20;
+constexpr int kMaxJsonTextDepth = 64;
+
+// A JSON object given as text (a PerfZero class's --constructor_args, a worker's parameters): its
+// members are redacted by name as a suite's parameters are, {"api_token": "..."} included, which
+// word-by-word redaction cannot see. nullopt: not a JSON object (or too large or deep to look at).
+std::optional<std::string> redact_json_object_text(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '{' || text.size() > kMaxJsonTextBytes) return std::nullopt;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = first; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxJsonTextDepth) return std::nullopt;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  const auto parsed = nlohmann::json::parse(text, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  return redacted_json(parsed).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string redact_text(std::string_view text) {
+  if (auto json = redact_json_object_text(text)) return *json;
+  return redact_words(text);
+}
 
 std::vector<std::string> redact_argv(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
   bool next_is_secret = false;
   for (const auto& arg : argv) {
+    if (auto json = redact_json_object_text(arg)) {
+      out.push_back(next_is_secret ? std::string(kRedacted) : *json);
+      next_is_secret = false;
+      continue;
+    }
     const bool script = arg.find_first_of(" \t\n") != std::string::npos;
     out.push_back(script ? redact_words(arg) : redact_word(arg, next_is_secret));
     if (script) next_is_secret = false;
