@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
@@ -72,7 +72,8 @@ config::PythonSettings python_settings_of(const PythonFlags& flags) {
       }
       s.python_path = std::move(dirs);
     }
-    if (!flags.class_type.empty()) s.class_type = config::checked_class_type(flags.class_type, "--benchmark_class_type");
+    if (!flags.class_type.empty())
+      s.class_type = config::checked_class_type(flags.class_type, "--benchmark_class_type");
     if (!flags.constructor_args.empty()) {
       s.constructor_args = config::checked_constructor_args(flags.constructor_args, "--perfzero_constructor_args");
     }

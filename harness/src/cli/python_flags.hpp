@@ -13,13 +13,13 @@ class App;
 namespace perfzero::cli {
 
 struct PythonFlags {
-  std::string python;              // --python: the interpreter
-  std::string python_path;         // --python_path: DIR,DIR (relative: the workspace's site-packages, else here)
-  std::string git_repos;           // --git_repos: URL;BRANCH;HASH,...
+  std::string python;                   // --python: the interpreter
+  std::string python_path;              // --python_path: DIR,DIR (relative: the workspace's site-packages, else here)
+  std::string git_repos;                // --git_repos: URL;BRANCH;HASH,...
   std::string workspace = "workspace";  // --workspace: where --git_repos are checked out (PerfZero's default)
-  std::string class_type;          // --benchmark_class_type
-  std::string constructor_args;    // --perfzero_constructor_args: a JSON object
-  std::string data_downloads;      // --data_downloads: URL;RELATIVE_PATH,...
+  std::string class_type;               // --benchmark_class_type
+  std::string constructor_args;         // --perfzero_constructor_args: a JSON object
+  std::string data_downloads;           // --data_downloads: URL;RELATIVE_PATH,...
 };
 
 // The flags on `run`; `list` takes only --python and --python_path (all = false).

@@ -35,8 +35,8 @@ bool drain(int fd, std::string& into, std::size_t max_bytes) {
 
 // Starts argv with stdin from /dev/null and stdout and stderr on the pipes' write ends, with a clean
 // signal mask; returns posix_spawnp's error (0: started, its pid in `pid`).
-int spawn_on_pipes(const std::vector<std::string>& argv, int out_write, int err_write, bool own_group, char* const* envp,
-                   pid_t& pid) {
+int spawn_on_pipes(const std::vector<std::string>& argv, int out_write, int err_write, bool own_group,
+                   char* const* envp, pid_t& pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -107,7 +107,6 @@ void wait_for_end(const std::string& program, pid_t pid, bool own_group, Clock::
   }
 }
 
-
 ProgramOutput run_with(const std::vector<std::string>& argv, char* const* envp, std::chrono::milliseconds limit,
                        std::size_t max_bytes, bool own_group) {
   ProgramOutput result;
@@ -157,8 +156,8 @@ ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::mil
 }
 
 ProgramOutput run_program_with_environment(const std::vector<std::string>& argv,
-                                           const std::vector<std::string>& environment,
-                                           std::chrono::milliseconds limit, std::size_t max_bytes) {
+                                           const std::vector<std::string>& environment, std::chrono::milliseconds limit,
+                                           std::size_t max_bytes) {
   std::vector<char*> envp;
   envp.reserve(environment.size() + 1);
   for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));

@@ -26,8 +26,7 @@ ProgramOutput run_program(const std::vector<std::string>& argv, std::chrono::mil
 
 // The same with `environment` ("NAME=value" each) as the program's whole environment.
 ProgramOutput run_program_with_environment(const std::vector<std::string>& argv,
-                                           const std::vector<std::string>& environment,
-                                           std::chrono::milliseconds limit, std::size_t max_bytes = std::size_t{1}
-                                                                                                     << 20);
+                                           const std::vector<std::string>& environment, std::chrono::milliseconds limit,
+                                           std::size_t max_bytes = std::size_t{1} << 20);
 
 }  // namespace perfzero::files

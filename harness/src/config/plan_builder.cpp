@@ -265,7 +265,6 @@ class PlanCollector {
   std::map<std::string, std::size_t> names_;  // name -> index in plan_
 };
 
-
 // The family a built-in name starts with is a worker's (present or known but absent): such a name
 // is never looked for as a Python class, so a typo in it still gets the built-in suggestions.
 bool names_builtin_family(const std::string& spec, const Registry& registry) {
@@ -294,7 +293,8 @@ PythonMethod python_how(const PlanInputs& inputs, const std::vector<const Python
     throw ConfigError(fmt::format(
         "{}: the Python interpreter '{}' {} (name one with --python, a suite's 'python' key or $PERFZERO_PYTHON)",
         origin, how.interpreter,
-        how.interpreter.find('/') != std::string::npos ? "is not an executable file" : "was not found on PATH (" + search + ")"));
+        how.interpreter.find('/') != std::string::npos ? "is not an executable file"
+                                                       : "was not found on PATH (" + search + ")"));
   }
   return how;
 }
@@ -334,8 +334,10 @@ void make_python_case(const PlanInputs& inputs, const PythonMethod& how, const P
   c.python->spec = listed.name;
   c.method = listed.name;
   if (c.description.empty()) c.description = listed.description;
-  c.command.argv = {how.interpreter,    "-m",           "perfzero.runner", "run",
-                    "--method",         listed.name,    "--class_type",    how.class_type,
+  c.command.argv = {how.interpreter,      "-m",
+                    "perfzero.runner",    "run",
+                    "--method",           listed.name,
+                    "--class_type",       how.class_type,
                     "--constructor_args", how.constructor_args};
   c.command.working_dir = inputs.python_working_dir;
   c.command.output = OutputFormat::perfzero;

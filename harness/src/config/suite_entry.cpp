@@ -46,10 +46,15 @@ const std::vector<std::string> kCommandKeys{"name",
 // PerfZero method takes none) and no command of its own.
 const std::vector<std::string>& python_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k{"python_method", "name",       "description", "trials",       "timeout",
-                               "env",           "warmup_trials", "monitor_interval_ms", "min_trials", "max_trials",
-                               "min_time",      "max_time",   "max_noise",   "max_result_bytes", "max_log_bytes",
-                               "metric_directions", "launch"};
+    std::vector<std::string> k{"python_method", "name",
+                               "description",   "trials",
+                               "timeout",       "env",
+                               "warmup_trials", "monitor_interval_ms",
+                               "min_trials",    "max_trials",
+                               "min_time",      "max_time",
+                               "max_noise",     "max_result_bytes",
+                               "max_log_bytes", "metric_directions",
+                               "launch"};
     k.insert(k.end(), python_setting_keys().begin(), python_setting_keys().end());
     return k;
   }();

@@ -32,8 +32,8 @@ std::vector<DataDownload> parse_data_downloads(const std::string& text) {
                                                                    : d.source.lexically_normal().filename();
     const auto normal = d.relative.lexically_normal();
     if (d.relative.is_absolute() || normal.empty() || *normal.begin() == "..") {
-      throw UsageError(fmt::format("--data_downloads: '{}': the destination must stay inside --root_data_dir",
-                                   d.relative.string()));
+      throw UsageError(
+          fmt::format("--data_downloads: '{}': the destination must stay inside --root_data_dir", d.relative.string()));
     }
     out.push_back(std::move(d));
   }
@@ -50,9 +50,11 @@ void fetch_data(const std::vector<DataDownload>& downloads, const std::filesyste
       say(fmt::format("data: {} is there already; kept", to.string()));
       continue;
     }
-    if (!fs::exists(d.source, ec)) throw ConfigError(fmt::format("--data_downloads: {}: no such file or directory", d.url));
+    if (!fs::exists(d.source, ec))
+      throw ConfigError(fmt::format("--data_downloads: {}: no such file or directory", d.url));
     fs::create_directories(to.parent_path(), ec);
-    if (ec) throw ConfigError(fmt::format("--data_downloads: cannot make {}: {}", to.parent_path().string(), ec.message()));
+    if (ec)
+      throw ConfigError(fmt::format("--data_downloads: cannot make {}: {}", to.parent_path().string(), ec.message()));
     say(fmt::format("data: copying {} to {}", d.url, to.string()));
     // Under a temporary name first: a copy cut short is never taken for the data next time.
     const fs::path partial = to.string() + ".partial";

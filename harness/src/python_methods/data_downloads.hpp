@@ -10,9 +10,9 @@
 namespace perfzero::python_methods {
 
 struct DataDownload {
-  std::string url;                  // file:///path
-  std::filesystem::path source;     // /path
-  std::filesystem::path relative;   // under the root data directory; default: the source's last part
+  std::string url;                 // file:///path
+  std::filesystem::path source;    // /path
+  std::filesystem::path relative;  // under the root data directory; default: the source's last part
 };
 
 // Throws UsageError naming the item that is wrong (a scheme other than file://, a relative path that

@@ -22,7 +22,7 @@ std::string git(const std::vector<std::string>& args, const std::string& what) {
   argv.insert(argv.end(), args.begin(), args.end());
   const auto out = files::run_program(argv, kGitLimit);
   if (out.ok()) return text::trim(out.out);
-  const std::string why = !out.started     ? out.error
+  const std::string why = !out.started    ? out.error
                           : out.timed_out ? fmt::format("no end within {} minutes", kGitLimit.count())
                                           : text::trim(out.err);
   throw ConfigError(fmt::format("--git_repos: {}: {}", redact::redact_urls(what), redact::redact_text(why)));
@@ -82,8 +82,9 @@ void check_out(std::vector<GitRepo>& repos, const std::filesystem::path& site_pa
     if (std::filesystem::exists(r.local_path / ".git", ec)) {
       const std::string origin = git({"-C", dir, "config", "--get", "remote.origin.url"}, dir + ": its origin");
       if (origin != r.url) {
-        throw ConfigError(fmt::format("--git_repos: {} is a clone of {}, not of {}; remove it or choose another --workspace",
-                                      dir, redact::redact_urls(origin), redact::redact_urls(r.url)));
+        throw ConfigError(
+            fmt::format("--git_repos: {} is a clone of {}, not of {}; remove it or choose another --workspace", dir,
+                        redact::redact_urls(origin), redact::redact_urls(r.url)));
       }
       say(fmt::format("git: fetching {} into {}", redact::redact_urls(r.url), dir));
       git({"-C", dir, "fetch", "--quiet", "--tags", "origin"}, "fetch " + r.url);

@@ -13,11 +13,11 @@ namespace perfzero::python_methods {
 
 struct GitRepo {
   std::string url;
-  std::string branch;  // "" : the remote's default
-  std::string hash;    // "" : the branch's head
-  std::string dir_name;             // the URL's last part without .git (PerfZero's rule)
+  std::string branch;                // "" : the remote's default
+  std::string hash;                  // "" : the branch's head
+  std::string dir_name;              // the URL's last part without .git (PerfZero's rule)
   std::filesystem::path local_path;  // <site-packages>/<dir_name>
-  std::string revision;             // what was checked out (git rev-parse HEAD)
+  std::string revision;              // what was checked out (git rev-parse HEAD)
 };
 
 // "url;branch;hash,url2;branch2": throws UsageError naming the part that is wrong.

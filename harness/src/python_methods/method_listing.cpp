@@ -51,7 +51,8 @@ json run_runner(const config::PythonMethod& how, const ListingEnvironment& where
                                                        std::chrono::seconds(kListSeconds), kMaxListingBytes);
   const std::string who = fmt::format("{}: asking {} for its Python methods", origin, how.interpreter);
   if (!out.started) throw ConfigError(fmt::format("{}: {}", who, out.error));
-  if (out.timed_out) throw ConfigError(fmt::format("{}: no answer within {} s (a module that hangs on import?)", who, kListSeconds));
+  if (out.timed_out)
+    throw ConfigError(fmt::format("{}: no answer within {} s (a module that hangs on import?)", who, kListSeconds));
   json doc;
   try {
     doc = json::parse(out.out);
@@ -65,14 +66,15 @@ json run_runner(const config::PythonMethod& how, const ListingEnvironment& where
           "python3-perfzero)",
           who, where.package_dir));
     }
-    throw ConfigError(fmt::format("{}: it exited with {} and printed no listing:\n  {}", who, out.exit_code,
-                                  tail_of(out.err)));
+    throw ConfigError(
+        fmt::format("{}: it exited with {} and printed no listing:\n  {}", who, out.exit_code, tail_of(out.err)));
   }
   return doc;
 }
 
 // Which listed methods a name selects: the runner lists them all, in one answer for every name.
-std::vector<config::PythonListed> selected_by(const std::string& spec, const std::vector<config::PythonListed>& listed) {
+std::vector<config::PythonListed> selected_by(const std::string& spec,
+                                              const std::vector<config::PythonListed>& listed) {
   std::vector<config::PythonListed> out;
   const auto filter_at = spec.find(".filter:");
   if (filter_at != std::string::npos) {
@@ -146,8 +148,8 @@ config::PythonLister make_lister(const ListingEnvironment& where) {
     for (const auto& q : queries) {
       auto selected = selected_by(q.spec, listed);
       if (selected.empty()) {
-        throw ConfigError(fmt::format("{}: Python method '{}': {} lists no such method", q.origin, q.spec,
-                                      how.interpreter));
+        throw ConfigError(
+            fmt::format("{}: Python method '{}': {} lists no such method", q.origin, q.spec, how.interpreter));
       }
       out[q.spec] = std::move(selected);
     }

@@ -19,7 +19,8 @@ std::string package_dir() {
   candidates.emplace_back(PERFZERO_SOURCE_PYTHON_DIR);
   std::error_code ec;
   for (const auto& dir : candidates) {
-    if (fs::is_regular_file(dir / "perfzero" / "__init__.py", ec)) return fs::absolute(dir, ec).lexically_normal().string();
+    if (fs::is_regular_file(dir / "perfzero" / "__init__.py", ec))
+      return fs::absolute(dir, ec).lexically_normal().string();
   }
   return "";
 }

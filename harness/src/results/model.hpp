@@ -123,12 +123,12 @@ struct RunInfo {
   nlohmann::json harness_info = nlohmann::json::object();  // url, branch, hash
   // The repositories --git_repos checked out, {dir: {url, branch, hash}} (PerfZero's site_package_info)
   nlohmann::json site_packages = nlohmann::json::object();
-  nlohmann::json env_vars = nlohmann::json::object();      // redacted
-  nlohmann::json flags = nlohmann::json::object();         // redacted
-  SourceInfo source;                                       // the commit, branch, build label
-  nlohmann::json setup_info = nlohmann::json::object();    // the container image, when run in ours
-  nlohmann::json system_info = nlohmann::json::object();   // PerfZero's ten keys
-  nlohmann::json system = nlohmann::json::object();        // everything else known about the machine
+  nlohmann::json env_vars = nlohmann::json::object();     // redacted
+  nlohmann::json flags = nlohmann::json::object();        // redacted
+  SourceInfo source;                                      // the commit, branch, build label
+  nlohmann::json setup_info = nlohmann::json::object();   // the container image, when run in ours
+  nlohmann::json system_info = nlohmann::json::object();  // PerfZero's ten keys
+  nlohmann::json system = nlohmann::json::object();       // everything else known about the machine
   // Not stored: how many times the run in progress changed any of the above (Recorder::add_system_entry),
   // so that an output keeping a copy of it (the trial reports, built behind) knows when to copy again.
   std::uint64_t edits = 0;

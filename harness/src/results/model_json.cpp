@@ -160,21 +160,21 @@ std::optional<AutoTrials> auto_trials_from_json(const nlohmann::json& j) {
 
 nlohmann::json case_header_to_json(const Case& c) {
   json out = {{"name", c.name},
-          {"method", c.method},
-          {"description", c.description},
-          {"origin", c.origin},
-          {"method_type", method_type(c)},
-          {"output", c.output},
-          {"params", c.params},
-          {"trials_planned", c.trials_planned},
-          {"warmups_planned", c.warmups_planned},
-          {"trials_auto", auto_trials_to_json(c.auto_trials)},
-          {"timeout_seconds", c.timeout_seconds},
-          {"monitor_interval_ms", c.monitor_interval_ms},
-          {"command", c.command},
-          {"working_dir", c.working_dir},
-          {"launch", c.launch},
-          {"dir", c.dir}};
+              {"method", c.method},
+              {"description", c.description},
+              {"origin", c.origin},
+              {"method_type", method_type(c)},
+              {"output", c.output},
+              {"params", c.params},
+              {"trials_planned", c.trials_planned},
+              {"warmups_planned", c.warmups_planned},
+              {"trials_auto", auto_trials_to_json(c.auto_trials)},
+              {"timeout_seconds", c.timeout_seconds},
+              {"monitor_interval_ms", c.monitor_interval_ms},
+              {"command", c.command},
+              {"working_dir", c.working_dir},
+              {"launch", c.launch},
+              {"dir", c.dir}};
   // Only for Python methods: the run.json of every other case stays as it was.
   if (!c.python.is_null()) out["python"] = c.python;
   return out;

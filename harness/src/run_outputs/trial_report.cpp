@@ -32,7 +32,9 @@ json metrics_json(const results::Trial& t) {
 json framework_json(const results::RunInfo& run, const results::Case& c, const results::Trial& t) {
   const bool python = !c.python.is_null();
   json fw = {
-      {"name", python ? "python" : c.external ? "external" : "perfzero-cpp"},
+      {"name", python       ? "python"
+               : c.external ? "external"
+                            : "perfzero-cpp"},
       {"version", c.external ? "" : run.harness_version},
       {"build_version", run.source.commit},
       {"build_label", !run.ml_framework_build_label.empty() ? run.ml_framework_build_label : run.source.build_label}};

@@ -81,12 +81,12 @@ results::Case case_of(const config::PlannedCase& planned) {
   }
   if (planned.python) {
     const auto& p = *planned.python;
-    c.python = {{"spec", p.spec},
-                {"interpreter", redact::redact_urls(p.interpreter)},
-                {"python_path", redact::redact_argv(p.python_path)},
-                {"class_type", p.class_type},
-                {"constructor_args",
-                 redact::redacted_params(nlohmann::json::parse(p.constructor_args, nullptr, false))}};
+    c.python = {
+        {"spec", p.spec},
+        {"interpreter", redact::redact_urls(p.interpreter)},
+        {"python_path", redact::redact_argv(p.python_path)},
+        {"class_type", p.class_type},
+        {"constructor_args", redact::redacted_params(nlohmann::json::parse(p.constructor_args, nullptr, false))}};
   }
   if (planned.launch.engine != config::LaunchEngine::local) {
     const auto& l = planned.launch;
