@@ -29,7 +29,7 @@ std::string tensorflow_python() {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("pz_python_" + name + "_" + std::to_string(::getpid()));
+  fs::path dir = fs::temp_directory_path() / ("pz_python_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -60,11 +60,12 @@ void run_git(const fs::path& dir, const std::string& args) {
 // that raise, never report, report twice, or need a framework this interpreter lacks.
 TEST(PythonMethods, PerfZeroClassesRunWithTheirMetricsBoundsExtrasAndOutcomes) {
   const fs::path dir = scratch("classes");
-  const auto r = run_perfzero({"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin,"
-                               "perfzero_style.OutOfBoundsBenchmark:benchmark_too_slow,"
-                               "misbehaving.Misbehaving.filter:benchmark_(raises|never_reports|reports_twice)$,"
-                               "needs_missing_framework.NeedsJax.benchmark_jit",
-                               "--python_path=" + kClasses.string(), "--python=" + kDebianPython,
+  const std::string methods =
+      "--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin,"
+      "perfzero_style.OutOfBoundsBenchmark:benchmark_too_slow,"
+      "misbehaving.Misbehaving.filter:benchmark_(raises|never_reports|reports_twice)$,"
+      "needs_missing_framework.NeedsJax.benchmark_jit";
+  const auto r = run_perfzero({methods, "--python_path=" + kClasses.string(), "--python=" + kDebianPython,
                                "--perfzero_constructor_args={\"spin_ms\": 2, \"label\": \"from-flag\"}",
                                "--output_dir=" + (dir / "run").string()},
                               dir);
@@ -167,8 +168,8 @@ TEST(PythonMethods, ASuiteRunsTensorFlowAndPyTorchClassesEachUnderItsInterpreter
 TEST(PythonMethods, AModuleThatDoesNotImportStopsEverythingBeforeItRuns) {
   const fs::path dir = scratch("broken");
   const auto r = run_perfzero(
-      {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin,"
-       "broken_syntax.Anything.benchmark_x",
+      {std::string("--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin,") +
+           "broken_syntax.Anything.benchmark_x",
        "--python_path=" + kClasses.string(), "--python=" + kDebianPython, "--output_dir=" + (dir / "run").string()},
       dir);
   EXPECT_EQ(r.exit_code, 2);

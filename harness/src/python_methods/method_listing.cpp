@@ -106,7 +106,7 @@ std::vector<config::PythonListed> selected_by(const std::string& spec,
 std::string problem_text(const json& p) {
   const std::string kind = p.value("kind", "");
   const std::string module = p.value("module", "");
-  const std::string message = redact::redact_text(p.value("message", ""));
+  std::string message = redact::redact_text(p.value("message", ""));
   if (kind == "import") return fmt::format("module '{}' does not import: {}", module, message);
   return message;
 }
