@@ -211,9 +211,8 @@ TEST_F(MlflowExport, ADeadThenRefusingServerLosesNothingAndALaterExportSendsItOn
 TEST(MlflowExportUsage, NoServerOrNoRunIsAUsageError) {
   TempDir dir;
   ::unsetenv("MLFLOW_TRACKING_URI");
-  const auto no_server =
-      run_perfzero({"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run", "--report=+mlflow"},
-                   dir.path());
+  const auto no_server = run_perfzero(
+      {"--benchmark_methods=sanity.Sanity.benchmark_noop", "--output_dir=run", "--report=+mlflow"}, dir.path());
   EXPECT_EQ(no_server.exit_code, 2) << no_server.err;
   EXPECT_NE(no_server.err.find("MLFLOW_TRACKING_URI"), std::string::npos) << no_server.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "run"));

@@ -100,16 +100,16 @@ class MlflowServer {
                                  nullptr, false);
   }
   nlohmann::json post(const std::string& path, const nlohmann::json& body) const {
-    return nlohmann::json::parse(run_command("curl -sS -H 'Content-Type: application/json' -d " +
-                                             shell_quote(body.dump()) + " " +
-                                             shell_quote(url() + "/api/2.0/mlflow/" + path))
-                                     .output,
-                                 nullptr, false);
+    return nlohmann::json::parse(
+        run_command("curl -sS -H 'Content-Type: application/json' -d " + shell_quote(body.dump()) + " " +
+                    shell_quote(url() + "/api/2.0/mlflow/" + path))
+            .output,
+        nullptr, false);
   }
   // An artifact's bytes, through the server's artifact proxy.
   std::string artifact(const std::string& experiment_id, const std::string& run_id, const std::string& path) const {
-    return run_command("curl -sS " + shell_quote(url() + "/api/2.0/mlflow-artifacts/artifacts/" + experiment_id +
-                                                 "/" + run_id + "/artifacts/" + path))
+    return run_command("curl -sS " + shell_quote(url() + "/api/2.0/mlflow-artifacts/artifacts/" + experiment_id + "/" +
+                                                 run_id + "/artifacts/" + path))
         .output;
   }
 
@@ -118,9 +118,9 @@ class MlflowServer {
     port_ = free_loopback_port();
     const auto db = dir_ / "mlflow.sqlite";
     process_ = std::make_unique<BackgroundProcess>(
-        std::vector<std::string>{mlflow.string(), "server", "--backend-store-uri", "sqlite:///" + db.string(),
-                                 "--host", "127.0.0.1", "--port", std::to_string(port_), "--workers", "1",
-                                 "--serve-artifacts", "--artifacts-destination", (dir_ / "artifacts").string()},
+        std::vector<std::string>{mlflow.string(), "server", "--backend-store-uri", "sqlite:///" + db.string(), "--host",
+                                 "127.0.0.1", "--port", std::to_string(port_), "--workers", "1", "--serve-artifacts",
+                                 "--artifacts-destination", (dir_ / "artifacts").string()},
         dir_ / "mlflow.log");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {

@@ -46,7 +46,7 @@ struct Options {
   std::string instance_type;
   std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold
   std::vector<std::string> reports;        // --report: the outputs to write; empty means every built-in one
-  std::string mlflow_tracking_uri;         // --mlflow_tracking_uri: --report=+mlflow's server (else MLFLOW_TRACKING_URI)
+  std::string mlflow_tracking_uri;  // --mlflow_tracking_uri: --report=+mlflow's server (else MLFLOW_TRACKING_URI)
   std::string dmi_root = "/sys/class/dmi/id";
   std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
   double cpu_throttle_threshold = 0.90;             // --cpu_throttle_threshold / 100: of the CPU's maximum clock

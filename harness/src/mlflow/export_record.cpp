@@ -13,8 +13,8 @@ namespace {
 constexpr int kRecordVersion = 1;
 
 nlohmann::json to_json(const CaseRecord& c) {
-  return {{"run_id", c.run_id},         {"params_sent", c.params_sent}, {"tags", c.tags},
-          {"steps", c.steps},           {"artifacts", c.artifacts},     {"status", c.status}};
+  return {{"run_id", c.run_id}, {"params_sent", c.params_sent}, {"tags", c.tags},
+          {"steps", c.steps},   {"artifacts", c.artifacts},     {"status", c.status}};
 }
 
 CaseRecord case_from(const nlohmann::json& j) {

@@ -13,7 +13,7 @@ namespace perfzero::mlflow {
 inline constexpr const char* kRecordFile = "mlflow_export.json";
 
 struct CaseRecord {
-  std::string run_id;                       // the MLflow run made for the case
+  std::string run_id;  // the MLflow run made for the case
   bool params_sent = false;
   std::map<std::string, std::string> tags;  // as last sent: a tag whose value changed is sent again
   std::set<int> steps;                      // trial numbers whose metrics were logged

@@ -88,7 +88,8 @@ HttpResponse HttpClient::perform(const std::string& method, const std::string& u
     curl_easy_setopt(curl, CURLOPT_PASSWORD, auth_.password.c_str());
   }
   curl_slist* headers = nullptr;
-  if (!auth_.bearer_token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + auth_.bearer_token).c_str());
+  if (!auth_.bearer_token.empty())
+    headers = curl_slist_append(headers, ("Authorization: Bearer " + auth_.bearer_token).c_str());
   Upload upload{body};
   if (body != nullptr) {
     headers = curl_slist_append(headers, ("Content-Type: " + content_type).c_str());

@@ -13,9 +13,9 @@ namespace perfzero::mlflow {
 inline constexpr std::chrono::milliseconds kConnectTimeout{2000};
 
 struct HttpResponse {
-  long status = 0;          // 0 when no answer came (error says why)
+  long status = 0;  // 0 when no answer came (error says why)
   std::string body;
-  std::string error;        // libcurl's message for a transfer that failed; empty when an answer came
+  std::string error;  // libcurl's message for a transfer that failed; empty when an answer came
   bool answered() const { return status != 0; }
 };
 

@@ -19,8 +19,8 @@ struct StepContent {
 };
 
 struct ArtifactContent {
-  std::string path;                // where it goes in the MLflow run: trial_<n>/perfzero_summary.json
-  std::filesystem::path file;      // the trial report on disk
+  std::string path;            // where it goes in the MLflow run: trial_<n>/perfzero_summary.json
+  std::filesystem::path file;  // the trial report on disk
 };
 
 struct CaseContent {

@@ -155,10 +155,10 @@ class Exporter {
       }
       if (uri.empty()) uri = server.artifact_uri(r.run_id);
       if (!uri.starts_with("mlflow-artifacts:")) {
-        refuse_artifacts(fmt::format(
-            "the server does not take artifacts over HTTP (the run's artifact_uri is '{}'; `mlflow server "
-            "--serve-artifacts` does)",
-            redact::redact_urls(uri)));
+        refuse_artifacts(
+            fmt::format("the server does not take artifacts over HTTP (the run's artifact_uri is '{}'; `mlflow server "
+                        "--serve-artifacts` does)",
+                        redact::redact_urls(uri)));
         return;
       }
       try {
@@ -205,17 +205,18 @@ std::vector<std::string> ExportSummary::lines() const {
   if (!complete()) {
     std::string left = fmt::format("{} step(s), {} artifact(s)", steps_left, artifacts_left);
     if (other_left > 0) left += fmt::format(", {} other item(s) (MLflow runs, parameters, tags, statuses)", other_left);
-    out.push_back(fmt::format("MLflow: NOT sent: {}; `perfzero export mlflow {}` sends what is missing ({} records "
-                              "what was sent)",
-                              left, run_dir, kRecordFile));
+    out.push_back(
+        fmt::format("MLflow: NOT sent: {}; `perfzero export mlflow {}` sends what is missing ({} records "
+                    "what was sent)",
+                    left, run_dir, kRecordFile));
   }
   if (!why_not.empty()) out.push_back("MLflow: stopped: " + why_not);
   if (!artifacts_why_not.empty()) out.push_back("MLflow: artifacts not sent: " + artifacts_why_not);
   return out;
 }
 
-ExportSummary export_run(const results::Run& run, const std::filesystem::path& run_dir,
-                         const ServerSettings& settings, const std::string& experiment) {
+ExportSummary export_run(const results::Run& run, const std::filesystem::path& run_dir, const ServerSettings& settings,
+                         const std::string& experiment) {
   ExportSummary summary;
   summary.server = redact::redact_urls(settings.tracking_uri);
   summary.run_dir = run_dir.string();

@@ -12,16 +12,16 @@
 namespace perfzero::mlflow {
 
 struct ExportSummary {
-  std::string server;      // the tracking URI, redacted
+  std::string server;  // the tracking URI, redacted
   std::string run_dir;
   std::string experiment;  // its name, and its id once known
   std::string experiment_id;
-  int runs_made = 0;       // MLflow runs created by this export
+  int runs_made = 0;  // MLflow runs created by this export
   int steps_sent = 0;
   int artifacts_sent = 0;
-  int steps_left = 0;      // still to send after this export
+  int steps_left = 0;  // still to send after this export
   int artifacts_left = 0;
-  int other_left = 0;      // runs, parameters, tags or statuses still to send
+  int other_left = 0;             // runs, parameters, tags or statuses still to send
   std::string why_not;            // why the export stopped early; empty when it did not
   std::string artifacts_why_not;  // why artifacts were not sent (a server without --serve-artifacts)
   bool complete() const { return steps_left == 0 && artifacts_left == 0 && other_left == 0; }

@@ -44,6 +44,11 @@ std::string refusal(const HttpResponse& r) {
   return fmt::format("HTTP {}{}", r.status, said.empty() ? "" : " (" + said + ")");
 }
 
+bool is_mlflow_error(const HttpResponse& r, const std::string& code) {
+  const auto json = nlohmann::json::parse(r.body, nullptr, false);
+  return json.is_object() && json.value("error_code", "") == code;
+}
+
 nlohmann::json checked(const HttpResponse& r, const std::string& what) {
   if (!r.answered()) throw ServerError(redact::redact_text(fmt::format("{}: no answer: {}", what, r.error)), false);
   if (r.status < 200 || r.status >= 300) throw ServerError(redact::redact_text(what + ": " + refusal(r)), true);
@@ -58,13 +63,14 @@ ServerSettings server_settings(const std::string& flag_uri, const std::string& f
   ServerSettings s;
   s.tracking_uri = !flag_uri.empty() ? flag_uri : env("MLFLOW_TRACKING_URI");
   if (s.tracking_uri.empty()) {
-    throw UsageError(fmt::format("MLflow needs a tracking server: {}=http://HOST:PORT or MLFLOW_TRACKING_URI", flag_name));
+    throw UsageError(
+        fmt::format("MLflow needs a tracking server: {}=http://HOST:PORT or MLFLOW_TRACKING_URI", flag_name));
   }
   if (!s.tracking_uri.starts_with("http://") && !s.tracking_uri.starts_with("https://")) {
-    throw UsageError(fmt::format(
-        "MLflow tracking URI '{}': perfzero talks to a tracking server over HTTP (http:// or https://); a "
-        "local store (file:, sqlite:, databricks) needs `mlflow server` in front of it",
-        redact::redact_urls(s.tracking_uri)));
+    throw UsageError(
+        fmt::format("MLflow tracking URI '{}': perfzero talks to a tracking server over HTTP (http:// or https://); a "
+                    "local store (file:, sqlite:, databricks) needs `mlflow server` in front of it",
+                    redact::redact_urls(s.tracking_uri)));
   }
   while (s.tracking_uri.ends_with('/')) s.tracking_uri.pop_back();
   s.auth.bearer_token = env("MLFLOW_TRACKING_TOKEN");
@@ -80,10 +86,11 @@ std::string TrackingServer::api(const std::string& path) const { return base_ + 
 
 std::string TrackingServer::experiment_id(const std::string& name) {
   const auto found = http_.get(api("experiments/get-by-name?experiment_name=" + http_.escape(name)));
-  if (found.status == 404) {
-    const auto made = checked(http_.send("POST", api("experiments/create"), nlohmann::json{{"name", name}}.dump(),
-                                         "application/json"),
-                              "experiments/create");
+  // MLflow's own "no such experiment", not any 404 (a proxy, a wrong path prefix in the URI).
+  if (found.status == 404 && is_mlflow_error(found, "RESOURCE_DOES_NOT_EXIST")) {
+    const auto made = checked(
+        http_.send("POST", api("experiments/create"), nlohmann::json{{"name", name}}.dump(), "application/json"),
+        "experiments/create");
     return made.value("experiment_id", "");
   }
   const auto json = checked(found, "experiments/get-by-name");
@@ -97,16 +104,10 @@ std::string TrackingServer::create_run(const std::string& experiment_id, const s
                             {"start_time", start_time_ms},
                             {"tags", key_values(tags)}};
   const auto json = checked(http_.send("POST", api("runs/create"), body.dump(), "application/json"), "runs/create");
-  const std::string id = json.value("run", nlohmann::json::object()).value("info", nlohmann::json::object()).value("run_id", "");
+  const std::string id =
+      json.value("run", nlohmann::json::object()).value("info", nlohmann::json::object()).value("run_id", "");
   if (id.empty()) throw ServerError("runs/create: the answer names no run_id", true);
   return id;
-}
-
-bool TrackingServer::run_is_active(const std::string& run_id) {
-  const auto r = http_.get(api("runs/get?run_id=" + http_.escape(run_id)));
-  if (r.status == 404) return false;
-  const auto json = checked(r, "runs/get");
-  return json["run"]["info"].value("lifecycle_stage", "active") == "active";
 }
 
 void TrackingServer::log_batch(const std::string& run_id, const std::vector<Metric>& metrics,

@@ -54,8 +54,6 @@ class TrackingServer {
   // A new run; its id.
   std::string create_run(const std::string& experiment_id, const std::string& run_name, std::int64_t start_time_ms,
                          const std::vector<KeyValue>& tags);
-  // Whether the run still exists and is active (not deleted by someone since it was made).
-  bool run_is_active(const std::string& run_id);
   // Within MLflow's limits per request (1000 metrics, 100 parameters, 100 tags); split by the caller.
   void log_batch(const std::string& run_id, const std::vector<Metric>& metrics, const std::vector<KeyValue>& params,
                  const std::vector<KeyValue>& tags);

@@ -35,7 +35,8 @@ const std::vector<ReporterInfo>& builtin_reporters() {
       // Dashboard exports (docs/exports.md): asked for by name, not written by every run.
       {"elasticsearch", "elasticsearch_bulk.ndjson + elasticsearch_template.json: one document per trial and metric",
        in_run_dir(make_elasticsearch_reporter), false},
-      {"influx", "influx.lp: InfluxDB line protocol, one point per trial and metric", in_run_dir(make_influx_reporter), false},
+      {"influx", "influx.lp: InfluxDB line protocol, one point per trial and metric", in_run_dir(make_influx_reporter),
+       false},
       {"openmetrics", "perfzero.prom: OpenMetrics/Prometheus text of the run's statistics",
        in_run_dir(make_openmetrics_reporter), false},
       // Sent, not written (docs/exports.md, "MLflow"): never chosen by default, as a run must not reach
