@@ -50,16 +50,14 @@ class Exporter {
  public:
   Exporter(const results::Run& run, const std::filesystem::path& run_dir, const ServerSettings& settings,
            ExportSummary& summary)
-      : run_(run),
-        run_dir_(run_dir),
-        settings_(settings),
+      : settings_(settings),
         summary_(summary),
         record_(ExportRecord::load(run_dir)),
         sent_(record_.server(server_key(settings.tracking_uri))),
         content_(run_content(run, run_dir)) {}
 
   void send() {
-    if (!anything_missing()) return;
+    if (missing().none()) return;
     TrackingServer server(settings_);
     const std::string& name = summary_.experiment;
     if (sent_.experiment_id.empty() || sent_.experiment_name != name) {
@@ -71,30 +69,32 @@ class Exporter {
     for (const auto& c : content_) send_case(server, c, sent_.cases[c.key]);
   }
 
-  // What is still missing once the export is over, whether it ended early or not.
-  void count_left() {
+  // What is still missing, per the record: before sending (nothing missing: no request at all) and
+  // once the export is over, whether it ended early or not.
+  struct Missing {
+    int steps = 0;
+    int artifacts = 0;
+    int other = 0;  // MLflow runs, parameter sets, tag changes, statuses
+    bool none() const { return steps == 0 && artifacts == 0 && other == 0; }
+  };
+
+  Missing missing() const {
+    Missing m;
+    const CaseRecord none;
     for (const auto& c : content_) {
       const auto it = sent_.cases.find(c.key);
-      const CaseRecord none;
       const CaseRecord& r = it != sent_.cases.end() ? it->second : none;
-      if (r.run_id.empty()) ++summary_.other_left;
-      if (!r.params_sent && !c.params.empty()) ++summary_.other_left;
-      if (!changed_tags(c, r).empty()) ++summary_.other_left;
-      if (!c.status.empty() && r.status != c.status) ++summary_.other_left;
-      for (const auto& s : c.steps) summary_.steps_left += r.steps.count(s.step) == 0 ? 1 : 0;
-      for (const auto& a : c.artifacts) summary_.artifacts_left += r.artifacts.count(a.path) == 0 ? 1 : 0;
+      m.other += r.run_id.empty() ? 1 : 0;
+      m.other += !r.params_sent && !c.params.empty() ? 1 : 0;
+      m.other += changed_tags(c, r).empty() ? 0 : 1;
+      m.other += !c.status.empty() && r.status != c.status ? 1 : 0;
+      for (const auto& s : c.steps) m.steps += r.steps.count(s.step) == 0 ? 1 : 0;
+      for (const auto& a : c.artifacts) m.artifacts += r.artifacts.count(a.path) == 0 ? 1 : 0;
     }
+    return m;
   }
 
  private:
-  bool anything_missing() {
-    ExportSummary probe;
-    std::swap(probe, summary_);
-    count_left();
-    std::swap(probe, summary_);
-    return !probe.complete();
-  }
-
   void send_case(TrackingServer& server, const CaseContent& c, CaseRecord& r) {
     if (r.run_id.empty()) {
       r.run_id = server.create_run(sent_.experiment_id, c.run_name, c.start_time_ms, c.tags);
@@ -180,8 +180,6 @@ class Exporter {
     summary_.artifacts_why_not = std::move(why);
   }
 
-  const results::Run& run_;
-  std::filesystem::path run_dir_;
   const ServerSettings& settings_;
   ExportSummary& summary_;
   ExportRecord record_;
@@ -230,7 +228,10 @@ ExportSummary export_run(const results::Run& run, const std::filesystem::path& r
     } catch (const std::system_error& e) {
       summary.why_not = fmt::format("the export record could not be written: {}", e.what());
     }
-    exporter.count_left();
+    const auto left = exporter.missing();
+    summary.steps_left = left.steps;
+    summary.artifacts_left = left.artifacts;
+    summary.other_left = left.other;
   } catch (const std::exception& e) {
     // The record could not be read, or the client not made: nothing was sent.
     summary.why_not = e.what();

@@ -104,7 +104,7 @@ std::string TrackingServer::create_run(const std::string& experiment_id, const s
                             {"start_time", start_time_ms},
                             {"tags", key_values(tags)}};
   const auto json = checked(http_.send("POST", api("runs/create"), body.dump(), "application/json"), "runs/create");
-  const std::string id =
+  std::string id =
       json.value("run", nlohmann::json::object()).value("info", nlohmann::json::object()).value("run_id", "");
   if (id.empty()) throw ServerError("runs/create: the answer names no run_id", true);
   return id;
