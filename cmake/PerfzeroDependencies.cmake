@@ -8,6 +8,7 @@ find_package(fmt 9 REQUIRED)           # formatting (g++ 12 has no <format>)
 find_package(CLI11 2 REQUIRED)         # the command line
 find_package(SQLite3 REQUIRED)         # the results history's default database (docs/history.md)
 find_package(ZLIB REQUIRED)            # the results history keeps each run's trials compressed
+find_package(CURL REQUIRED)            # HTTP to an MLflow tracking server (--report=+mlflow, perfzero export mlflow)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx)  # the results history on a team's PostgreSQL
 

@@ -287,12 +287,16 @@ std::string man_page(const std::vector<CommandDoc>& commands, const std::string&
   out +=
       ".SH EXIT STATUS\n0: every method succeeded or was skipped; 1: a method did not succeed (or a "
       "comparison found a slowdown); 2: a bad flag, value or suite, nothing ran; 3: an internal error; 4: the "
-      "output could not be written; 128+N: stopped by signal N.\n";
+      "output could not be written; 5: compare or ab could not decide; 6: export: something was not sent (export "
+      "again later); 128+N: stopped by signal N.\n";
   out +=
       ".SH ENVIRONMENT\n.TP\n\\fBPERFZERO_WORKER_PATH\\fR\nMore directories of perfzero\\-worker\\-* "
       "executables, colon\\-separated.\n.TP\n\\fBPERFZERO_WORKER_CACHE\\fR\nWhere the workers' method lists are "
       "cached (default $XDG_CACHE_HOME/perfzero/workers); off turns the cache off.\n.TP\n\\fBNO_COLOR\\fR\n"
-      "When set, compare and ab print no colour unless \\fB\\-\\-color=always\\fR.\n";
+      "When set, compare and ab print no colour unless \\fB\\-\\-color=always\\fR.\n.TP\n"
+      "\\fBMLFLOW_TRACKING_URI\\fR\nThe MLflow tracking server of \\fB\\-\\-report=+mlflow\\fR and \\fBperfzero export "
+      "mlflow\\fR when no flag names one; \\fBMLFLOW_TRACKING_TOKEN\\fR, or \\fBMLFLOW_TRACKING_USERNAME\\fR and "
+      "\\fBMLFLOW_TRACKING_PASSWORD\\fR, authenticate to it.\n";
   out += ".SH SEE ALSO\nThe documentation in the source tree's docs/ directory: cli.md, suites.md, reports.md.\n";
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include "cli/ab_options.hpp"
 #include "cli/compare_options.hpp"
+#include "cli/export_options.hpp"
 #include "cli/history_options.hpp"
 #include "cli/python_flags.hpp"
 #include "cli/report_options.hpp"
@@ -46,6 +47,7 @@ struct Options {
   std::string instance_type;
   std::optional<std::uint64_t> max_cases;  // --max_cases: the most cases the plan may hold
   std::vector<std::string> reports;        // --report: the outputs to write; empty means every built-in one
+  std::string mlflow_tracking_uri;  // --mlflow_tracking_uri: --report=+mlflow's server (else MLFLOW_TRACKING_URI)
   std::string dmi_root = "/sys/class/dmi/id";
   std::uint32_t counters = samplers::kAllCounters;  // --counters: what perfzero-launch counts per trial
   double cpu_throttle_threshold = 0.90;             // --cpu_throttle_threshold / 100: of the CPU's maximum clock
@@ -105,7 +107,7 @@ struct DoctorOptions {
 // std::visit makes complete.
 struct Invocation {
   std::variant<Options, ListOptions, ValidateOptions, DoctorOptions, ReportOptions, CompareOptions, AbOptions,
-               HistoryOptions, VersionOptions, CompletionOptions, ManPageOptions>
+               HistoryOptions, ExportOptions, VersionOptions, CompletionOptions, ManPageOptions>
       command;
 };
 

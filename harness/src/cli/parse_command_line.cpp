@@ -158,10 +158,16 @@ void add_running_outputs(CLI::App& app, Options& o) {
   app.add_option("--report", o.reports,
                  "Outputs to write, comma-separated (default all but the exports): perfzero (per-trial reports), "
                  "process_info, json, csv, md (run summaries; docs/reports.md); elasticsearch, influx, openmetrics "
-                 "(dashboard exports; docs/exports.md)")
+                 "(dashboard exports; docs/exports.md); mlflow (sent to a tracking server when the run ends). "
+                 "+NAME adds to the defaults: --report=+mlflow")
       ->group(run)
       ->delimiter(',')
       ->type_name("LIST");
+  app.add_option("--mlflow_tracking_uri", o.mlflow_tracking_uri,
+                 "With --report=+mlflow: the MLflow tracking server, http(s)://HOST:PORT (default "
+                 "$MLFLOW_TRACKING_URI); a server that is down or refuses never fails the run (docs/exports.md)")
+      ->group(run)
+      ->type_name("URL");
   app.add_option("--history", o.history_db,
                  "Store the run in this results database when it completes: a SQLite file or a postgresql:// URL "
                  "(docs/history.md)")

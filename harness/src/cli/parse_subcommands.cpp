@@ -128,6 +128,10 @@ const std::array kCommands{
     CommandInfo{"history",
                 "Store runs in a results database (SQLite or PostgreSQL); list, show, change points, a static site",
                 parse_own_flags<HistoryOptions, parse_history_flags>},
+    CommandInfo{"export",
+                "Send a finished run to an MLflow tracking server: what was not sent yet; exit 6 when something "
+                "still was not",
+                parse_own_flags<ExportOptions, parse_export_flags>},
     CommandInfo{"completion", "Print a completion script for bash, zsh or fish", parse_completion},
     CommandInfo{"manpage", "Print the perfzero(1) manual page as roff", parse_manpage},
 };

@@ -33,6 +33,8 @@ int compare_command(const cli::CompareOptions& options);
 // `perfzero ab` needs the methods: the catalog of this installation.
 int ab_command(cli::AbOptions options, const method_catalog::Catalog& catalog);
 int history_command(const cli::HistoryOptions& options);
+// `perfzero export mlflow RUN_DIR`: exit 0 when everything is sent, 6 when something is not.
+int export_command(const cli::ExportOptions& options);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
 // perfzero list --python_path: the Python classes' methods there, after the built-ins (`names`: one
 // name a line); the modules that did not import are warnings on stderr. Null when no --python_path.

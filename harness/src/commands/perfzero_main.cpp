@@ -112,6 +112,7 @@ int command(const cli::ReportOptions& options) {
 }
 int command(const cli::CompareOptions& options) { return compare_command(options); }
 int command(const cli::HistoryOptions& options) { return history_command(options); }
+int command(const cli::ExportOptions& options) { return export_command(options); }
 
 int dispatch(const cli::Invocation& invocation) {
   return std::visit([](const auto& options) { return command(options); }, invocation.command);

@@ -22,6 +22,7 @@ session::SessionSettings session_settings(const cli::Options& options) {
   s.resume = options.resume;
   s.force_resume = options.force_resume;
   s.reports = options.reports;
+  s.mlflow_tracking_uri = options.mlflow_tracking_uri;
   s.counters = options.counters;
   s.cpu_throttle_threshold = options.cpu_throttle_threshold;
   s.cpu_throttle_share = options.cpu_throttle_share;

@@ -13,6 +13,7 @@ enum class ExitCode : int {
   internal_error = 3,       // a harness bug (perfzero-launch missing, an unexpected exception)
   output_unwritable = 4,    // the output directory refused a write (full, read-only, missing, name too long)
   undecided = 5,            // compare, ab: a gated row could not be decided (too noisy, unreliable, unknown)
+  not_sent = 6,             // export: something was not sent (server down or refusing); export again later
   stopped_by_signal = 128,  // base: a run stopped by signal N exits 128 + N, as shells report it
 };
 

@@ -11,22 +11,38 @@
 
 namespace perfzero::run_outputs {
 
+namespace {
+
+using MakeInRunDir = std::unique_ptr<Reporter> (*)(const std::filesystem::path&);
+
+// For the reporters that need only the run's directory.
+std::function<std::unique_ptr<Reporter>(const ReporterSettings&)> in_run_dir(MakeInRunDir make) {
+  return [make](const ReporterSettings& settings) { return make(settings.run_dir); };
+}
+
+}  // namespace
+
 const std::vector<ReporterInfo>& builtin_reporters() {
   static const std::vector<ReporterInfo> all{
       {"perfzero", "perfzero_summary.json per (method, trial): PerfZero's report schema",
-       [](const std::filesystem::path&) { return make_trial_report_reporter(); }},
+       [](const ReporterSettings&) { return make_trial_report_reporter(); }},
       {"process_info", "process_info.log per trial (and sampler_<name>.log for other samplers)",
-       [](const std::filesystem::path&) { return make_process_log_reporter(); }},
-      {"json", "summary.json: every method's outcome, statistics and trials", make_summary_json_reporter},
-      {"csv", "summary.csv: one row per (method, metric) with its statistics", make_summary_csv_reporter},
+       [](const ReporterSettings&) { return make_process_log_reporter(); }},
+      {"json", "summary.json: every method's outcome, statistics and trials", in_run_dir(make_summary_json_reporter)},
+      {"csv", "summary.csv: one row per (method, metric) with its statistics", in_run_dir(make_summary_csv_reporter)},
       {"md", "summary.md: a table for people, comparisons, problems and flagged trials",
-       make_summary_markdown_reporter},
+       in_run_dir(make_summary_markdown_reporter)},
       // Dashboard exports (docs/exports.md): asked for by name, not written by every run.
       {"elasticsearch", "elasticsearch_bulk.ndjson + elasticsearch_template.json: one document per trial and metric",
-       make_elasticsearch_reporter, false},
-      {"influx", "influx.lp: InfluxDB line protocol, one point per trial and metric", make_influx_reporter, false},
-      {"openmetrics", "perfzero.prom: OpenMetrics/Prometheus text of the run's statistics", make_openmetrics_reporter,
+       in_run_dir(make_elasticsearch_reporter), false},
+      {"influx", "influx.lp: InfluxDB line protocol, one point per trial and metric", in_run_dir(make_influx_reporter),
        false},
+      {"openmetrics", "perfzero.prom: OpenMetrics/Prometheus text of the run's statistics",
+       in_run_dir(make_openmetrics_reporter), false},
+      // Sent, not written (docs/exports.md, "MLflow"): never chosen by default, as a run must not reach
+      // out to a server nobody asked for.
+      {"mlflow", "an MLflow tracking server: an MLflow run per case, a step per trial (--mlflow_tracking_uri)",
+       make_mlflow_reporter, false, check_mlflow_settings},
   };
   return all;
 }
@@ -72,15 +88,18 @@ const ReporterInfo& reporter_named(const std::string& name) {
 
 }  // namespace
 
-void check_reporter_names(const std::vector<std::string>& names) {
+void check_reporter_names(const std::vector<std::string>& names, const ReporterSettings& settings) {
   for (const auto& name : names) static_cast<void>(reporter_named(name));
+  for (const auto& name : names) {
+    if (const auto& check = reporter_named(name).check) check(settings);
+  }
 }
 
 std::vector<std::unique_ptr<Reporter>> make_reporters(const std::vector<std::string>& names,
-                                                      const std::filesystem::path& run_dir) {
+                                                      const ReporterSettings& settings) {
   std::vector<std::unique_ptr<Reporter>> out;
   out.reserve(names.size());
-  for (const auto& name : names) out.push_back(reporter_named(name).make(run_dir));
+  for (const auto& name : names) out.push_back(reporter_named(name).make(settings));
   return out;
 }
 

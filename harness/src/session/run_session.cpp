@@ -52,8 +52,9 @@ void check_resumed_plan(const SessionSettings& settings, results::Run& run, cons
 }
 
 std::vector<results::NamedObserver> observers_for(const std::vector<std::string>& names,
-                                                  const std::filesystem::path& run_dir) {
-  auto made = run_outputs::make_reporters(names, run_dir);
+                                                  const std::filesystem::path& run_dir,
+                                                  const SessionSettings& settings) {
+  auto made = run_outputs::make_reporters(names, {run_dir, settings.mlflow_tracking_uri});
   std::vector<results::NamedObserver> out;
   for (std::size_t i = 0; i < names.size(); ++i) out.push_back({names[i], std::move(made[i])});
   return out;
@@ -79,7 +80,8 @@ RunSession::RunSession(const SessionSettings& settings, const HarnessPaths& path
                        const std::vector<config::PlannedCase>& plan, const std::vector<config::Comparison>& comparisons,
                        std::FILE* progress_out, const engines::EngineRegistry& engines) {
   const std::vector<std::string> report_names = run_outputs::selected_reporter_names(settings.reports);
-  run_outputs::check_reporter_names(report_names);  // before anything is written: a bad name is a usage error
+  // Before anything is written: a bad name, or a reporter that lacks its server, is a usage error.
+  run_outputs::check_reporter_names(report_names, {{}, settings.mlflow_tracking_uri});
   if (const auto how = nvml::clock_lock_from(settings.lock_gpu_clocks)) {
     // Before anything is written too: a run that cannot lock does not start.
     try {
@@ -99,7 +101,7 @@ RunSession::RunSession(const SessionSettings& settings, const HarnessPaths& path
   results::Run run = make_run(settings, output_, plan, comparisons);
   if (previous) check_resumed_plan(settings, run, *previous);
   recorder_ = std::make_unique<results::Recorder>(std::move(run), output_.dir, output_.resuming,
-                                                  observers_for(report_names, output_.dir));
+                                                  observers_for(report_names, output_.dir, settings));
   const bool with_trial_reports = std::find(report_names.begin(), report_names.end(), "perfzero") != report_names.end();
   if (settings.doctor) {
     // Before the first trial, so its noise kernels run on a machine nothing of the run loads yet.

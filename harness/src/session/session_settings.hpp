@@ -38,6 +38,7 @@ struct SessionSettings {
   bool force_resume = false;         // resume although the plan changed
   bool resumable = true;             // false: errors never suggest a --resume the command lacks
   std::vector<std::string> reports;  // the outputs to write; empty: every built-in one
+  std::string mlflow_tracking_uri;   // --report=+mlflow's server; empty: MLFLOW_TRACKING_URI
   // How its trials are watched.
   std::uint32_t counters = samplers::kAllCounters;
   double cpu_throttle_threshold = 0.90;            // of the CPU's maximum clock
