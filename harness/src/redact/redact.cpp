@@ -226,4 +226,27 @@ nlohmann::json redacted_json(const nlohmann::json& value, std::string_view name)
   return value;
 }
 
+nlohmann::json redacted_reported_json(const nlohmann::json& value, std::string_view name) {
+  if (value.is_string()) {
+    if (!name.empty() && looks_secret(name)) return kRedacted;
+    return redact_text(value.get_ref<const std::string&>());
+  }
+  if (value.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, member] : value.items()) {
+      // A secret-named member holding an object or list: every string in it is the secret's.
+      out[redact_text(key)] = looks_secret(key) && (member.is_object() || member.is_array())
+                                  ? redacted_json(member, key)
+                                  : redacted_reported_json(member, key);
+    }
+    return out;
+  }
+  if (value.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& element : value) out.push_back(redacted_reported_json(element, name));
+    return out;
+  }
+  return value;
+}
+
 }  // namespace perfzero::redact

@@ -40,4 +40,10 @@ nlohmann::json redacted_params(const nlohmann::json& params);
 // is <redacted> whatever its value; every string (keys too) goes through redact_text.
 nlohmann::json redacted_json(const nlohmann::json& value, std::string_view name = {});
 
+// What a method reported of itself (its extras): a string under a secret-looking name is
+// <redacted> and every other string goes through redact_text, but numbers and booleans stay, so that
+// "keys_per_second": 1e6 is still a figure. A class that echoes its constructor's api_token, or a
+// URL with a password, leaves neither in a report.
+nlohmann::json redacted_reported_json(const nlohmann::json& value, std::string_view name = {});
+
 }  // namespace perfzero::redact

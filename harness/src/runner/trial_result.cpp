@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "child_results/extras_bound.hpp"
+#include "redact/redact.hpp"
 #include "samplers/host_load_sampler.hpp"
 
 namespace perfzero::runner {
@@ -79,8 +80,10 @@ json process_detail(const TrialExecution& e, const config::PlannedCase& planned)
 void fill_from_child(const child_results::ChildResult& child, results::Trial& t) {
   for (const auto& m : child.metrics)
     t.metrics.push_back({m.name, m.value, m.unit, m.min_value, m.max_value, m.direction});
+  // Bounded first: redaction must not walk a nesting the bound cuts off.
   t.extras = child.extras;
   if (!child_results::bound_extras(t.extras).empty()) t.flags.emplace_back("extras_cut");
+  t.extras = redact::redacted_reported_json(t.extras);
   t.ml_framework_info = child.ml_framework_info;
   t.self_wall_time = child.self_wall_time;
   t.repetitions = child_results::repetitions_json(child.repetitions);
