@@ -181,6 +181,10 @@ TEST(PythonMethods, AModuleThatDoesNotImportStopsEverythingBeforeItRuns) {
   EXPECT_EQ(typo.exit_code, 2);
   EXPECT_NE(typo.err.find("did you mean"), std::string::npos) << typo.err;
 
+  const auto colon = run_perfzero({"--benchmark_methods=a.B.benchmark_c", "--python_path=/x:/y", "--dry_run"}, dir);
+  EXPECT_EQ(colon.exit_code, 2);
+  EXPECT_NE(colon.err.find("holds ':'"), std::string::npos) << colon.err;
+
   const auto no_python = run_perfzero(
       {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin", "--python=/nonexistent/python3", "--dry_run"},
       dir);

@@ -61,6 +61,12 @@ config::PythonSettings python_settings_of(const PythonFlags& flags) {
       for (const auto& item : text::split(flags.python_path, ',')) {
         const std::string dir = text::trim(item);
         if (dir.empty()) continue;
+        if (dir.find(':') != std::string::npos) {
+          throw UsageError(
+              fmt::format("--python_path: '{}' holds ':', which PYTHONPATH takes as a separator; "
+                          "give the directories comma-separated",
+                          dir));
+        }
         const fs::path p(dir);
         if (p.is_absolute()) {
           dirs.push_back(p.lexically_normal().string());

@@ -151,6 +151,10 @@ PythonSettings read_python_settings(const yaml::Checker& check, const YAML::Node
     for (const auto& dir : n.IsScalar() ? std::vector<std::string>{check.string_of(n, child("python_path"))}
                                         : check.string_list_of(n, child("python_path"))) {
       if (dir.empty()) check.fail(n, child("python_path"), "expected directories, got an empty one");
+      if (dir.find(':') != std::string::npos) {
+        check.fail(n, child("python_path"),
+                   "'" + dir + "' holds ':', which PYTHONPATH takes as a separator; give a list of directories");
+      }
       const std::filesystem::path p(dir);
       dirs.push_back(p.is_absolute() ? p.string() : (suite_dir / p).lexically_normal().string());
     }
