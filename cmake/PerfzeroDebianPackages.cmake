@@ -9,8 +9,10 @@
 # Dependencies come from dpkg-shlibdeps; file names are Debian's, perfzero_VERSION_ARCH.deb.
 get_property(perfzero_worker_components GLOBAL PROPERTY PERFZERO_WORKER_COMPONENTS)
 set(perfzero_deb_components runtime ${perfzero_worker_components} development python3-perfzero)
-# What an image installs: every component but the development one and the Python package, which only
-# an image with a Python interpreter needs (docker/Dockerfile, docker/build-arm64.sh read this file).
+# What an image installs: every component but the development one (docker/Dockerfile,
+# docker/build.sh, docker/build-arm64.sh read this file). The Python package is not in the list: the
+# x86 images add it by name (80 KB, for the framework images built on them), a build tree of any
+# architecture has it, and the arm64 image, which no framework image builds on, leaves it out.
 string(REPLACE ";" " " perfzero_runtime_components "runtime;${perfzero_worker_components}")
 file(WRITE ${PROJECT_BINARY_DIR}/install-components.txt "${perfzero_runtime_components}\n")
 

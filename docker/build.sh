@@ -1,44 +1,51 @@
 #!/usr/bin/env bash
 # Builds and tags the perfzero-cpp image with the git revision passed in, and prints its size.
-# usage: docker/build.sh [--gpu | --opencl] [--tag TAG] [--from-build BUILD_DIR]
+# usage: docker/build.sh [--gpu | --opencl | --pytorch | --tensorflow] [--tag TAG] [--from-build BUILD_DIR]
 #   (default)  perfzero-cpp:VERSION and :latest, the CPU image without PoCL
 #   --opencl   perfzero-cpp:VERSION-opencl and :opencl, the same plus PoCL (OpenCL on the CPU)
 #   --gpu      perfzero-cpp:VERSION-gpu and :gpu, the CPU image plus the CUDA worker;
 #              CUDA_ARCHITECTURES=90 (say) builds device code for one GPU only, faster.
+#   --pytorch  perfzero-cpp:VERSION-pytorch and :pytorch, the CPU image plus Debian's PyTorch
+#   --tensorflow  perfzero-cpp:VERSION-tensorflow and :tensorflow, the CPU image plus TensorFlow from
+#              PyPI in /opt/tensorflow (wheels downloaded here by docker/tensorflow-context.sh)
 #   --from-build BUILD_DIR  the binaries of a Release build tree on this Debian 12 machine (the test
 #              command's build/ci) instead of compiling them again inside Docker; without it the
 #              image compiles the project itself, as a user's build does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: docker/build.sh [--gpu | --opencl] [--tag TAG] [--from-build BUILD_DIR]"
+usage="usage: docker/build.sh [--gpu | --opencl | --pytorch | --tensorflow] [--tag TAG] [--from-build BUILD_DIR]"
 gpu=0
 opencl=0
+framework=""
+kinds=0 # how many of the image kinds were asked for: one at most
 tag=""
 from_build=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --gpu) gpu=1 ;;
-    --opencl) opencl=1 ;;
+    --gpu) gpu=1 kinds=$((kinds + 1)) ;;
+    --opencl) opencl=1 kinds=$((kinds + 1)) ;;
+    --pytorch | --tensorflow) framework=${1#--} kinds=$((kinds + 1)) ;;
     --tag) tag=${2:?$usage}; shift ;;
     --from-build) from_build=${2:?$usage}; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
   shift
 done
-[ $((gpu + opencl)) -le 1 ] || { echo "docker/build.sh: --gpu and --opencl are separate images" >&2; exit 2; }
+[ "$kinds" -le 1 ] || { echo "docker/build.sh: --gpu, --opencl, --pytorch and --tensorflow are separate images" >&2; exit 2; }
 version=$(sed -n 's/^project(perfzero_cpp VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || revision="${revision}-dirty"
 name=perfzero-cpp
 scripts/docker-env.sh
 # The install tree the Dockerfile takes with BINARIES=prebuilt: every component the image's own
-# build would have (the CUDA worker comes with --gpu; the MPI worker's libraries are not in the image).
+# build would have (the CUDA worker comes with --gpu; the MPI worker's libraries are not in the image),
+# the Python package among them (docker/Dockerfile).
 binaries=(--build-arg BINARIES=source)
 rm -rf build/docker-prebuilt # never a stale tree in the context of an image compiled from source
 if [ -n "$from_build" ]; then
   [ -x "$from_build/harness/perfzero" ] && [ -f "$from_build/install-components.txt" ] ||
     { echo "docker/build.sh: $from_build is not a perfzero build tree (no harness/perfzero, install-components.txt)" >&2; exit 2; }
-  for component in $(cat "$from_build/install-components.txt"); do
+  for component in $(cat "$from_build/install-components.txt") python3-perfzero; do
     case "$component" in worker_cuda | worker_mpi) continue ;; esac
     cmake --install "$from_build" --prefix build/docker-prebuilt/opt/perfzero --strip --component "$component" > /dev/null
   done
@@ -61,6 +68,21 @@ if [ "$gpu" -eq 1 ]; then
   docker/gpu-context.sh build/docker-gpu ${from_build:+--from-build "$from_build"}
   build_image docker/Dockerfile.gpu build/docker-gpu "$tag" "$extra_tag" \
     --build-arg CPU_IMAGE="$name:$cpu_tag" ${CUDA_ARCHITECTURES:+--build-arg CUDA_ARCHITECTURES="$CUDA_ARCHITECTURES"}
+  docker rmi "$name:$cpu_tag" > /dev/null
+elif [ -n "$framework" ]; then
+  # As the GPU image: the CPU image first (from the cache when nothing changed), then the framework
+  # on top of it. The PyTorch image's context is the checkout (it needs the package list only); the
+  # TensorFlow image's is the package list and the wheels (docker/tensorflow-context.sh).
+  tag=${tag:-${version}-${framework}}
+  extra_tag=$framework
+  cpu_tag="${version}-for-${tag}"
+  build_image docker/Dockerfile . "$cpu_tag" "$cpu_tag"
+  context=.
+  if [ "$framework" = tensorflow ]; then
+    context=build/docker-tensorflow
+    docker/tensorflow-context.sh "$context"
+  fi
+  build_image "docker/Dockerfile.$framework" "$context" "$tag" "$extra_tag" --build-arg CPU_IMAGE="$name:$cpu_tag"
   docker rmi "$name:$cpu_tag" > /dev/null
 elif [ "$opencl" -eq 1 ]; then
   tag=${tag:-${version}-opencl}

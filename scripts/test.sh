@@ -19,7 +19,8 @@
 # PERFZERO_SKIP_SANITIZERS=1 skips the sanitizer build, fuzzing and sanitizer tests for a quicker
 # local loop; PERFZERO_ARM64_TESTS=1 adds the arm64 tests (the cross-built smoke test, 4 minutes
 # alone, and the arm64 image, about 25 minutes cold);
-# PERFZERO_FROM_SOURCE_TESTS=1 adds the CPU image compiled inside Docker (docker.from_source).
+# PERFZERO_FROM_SOURCE_TESTS=1 adds the CPU image compiled inside Docker (docker.from_source);
+# PERFZERO_FRAMEWORK_IMAGE_TESTS=1 adds the PyTorch and TensorFlow images (docker.frameworks_images).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ccache keys on the compile command: with paths under the checkout made relative, a clone in another
@@ -57,10 +58,12 @@ lane_pid=""
 stop_lane() { [ -z "$lane_pid" ] || kill -- -"$lane_pid" 2> /dev/null || true; }
 trap stop_lane EXIT
 lane_labels=waits
-# Opt-in: the arm64 tests (cross-builds) and the image compiled from source inside Docker.
+# Opt-in: the arm64 tests (cross-builds), the image compiled from source inside Docker and the
+# framework images.
 excluded=()
 [ "${PERFZERO_ARM64_TESTS:-0}" = "1" ] || excluded+=(arm64)
 [ "${PERFZERO_FROM_SOURCE_TESTS:-0}" = "1" ] || excluded+=(from_source)
+[ "${PERFZERO_FRAMEWORK_IMAGE_TESTS:-0}" = "1" ] || excluded+=(frameworks)
 lane_exclude=()
 [ "${#excluded[@]}" -eq 0 ] || lane_exclude=(-LE "$(IFS='|'; echo "${excluded[*]}")")
 echo "== waiting lane (ctest -L $lane_labels) started in the background: $lane_log"
@@ -104,7 +107,7 @@ echo "== waiting lane: done in $(cat build/ci/waits-lane.seconds 2> /dev/null ||
 $python scripts/check_test_run.py ci-waits build/ci/junit-waits.xml
 
 stage "test: ci preset, every other test (alone: the timing and load tests judge the machine's quiet)"
-ctest --preset ci -LE "waits|arm64|from_source" --output-junit "$PWD/build/ci/junit.xml"
+ctest --preset ci -LE "waits|arm64|from_source|frameworks" --output-junit "$PWD/build/ci/junit.xml"
 $python scripts/check_test_run.py ci build/ci/junit.xml
 
 stage ""
