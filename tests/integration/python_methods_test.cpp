@@ -2,6 +2,7 @@
 // and build/venv's (TensorFlow) as the interpreters, the classes in tests/data/python_benchmarks,
 // a repository made here for --git_repos.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cctype>
 #include <cstdlib>
@@ -276,8 +277,81 @@ TEST(PythonMethods, ListShowsTheClassesAndSecretsInConstructorArgumentsStayHidde
       dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const auto& entry : fs::recursive_directory_iterator(dir / "run")) {
-    if (!entry.is_regular_file() || entry.path().filename() == "perfzero.log") continue;
+    if (!entry.is_regular_file()) continue;
     EXPECT_EQ(slurp(entry.path()).find("hunter2-secret"), std::string::npos) << entry.path();
   }
   EXPECT_EQ(r.err.find("hunter2-secret"), std::string::npos);
+}
+
+// What a suite entry's env says reaches the listing as it reaches the trials; a filter's methods
+// count against max_cases; a moved --python_path is another plan for --resume; a typo in a
+// built-in family's name gets the built-in's suggestion although it is asked of Python first.
+TEST(PythonMethods, TheListingSeesTheTrialsEnvironmentAndThePlanCountsWhatItSelected) {
+  const fs::path dir = scratch("plan");
+  std::ofstream(dir / "env.yaml") << "methods:\n"
+                                     "  - python_method: perfzero_style.SpinBenchmark.benchmark_spin\n"
+                                     "    python: "
+                                  << kDebianPython << "\n    env: {PYTHONPATH: " << kClasses.string() << "}\n";
+  const auto by_env = run_perfzero({"--config=" + (dir / "env.yaml").string(), "--dry_run"}, dir);
+  EXPECT_EQ(by_env.exit_code, 0) << by_env.err;
+
+  std::ofstream(dir / "many.yaml") << "max_cases: 2\nmethods:\n"
+                                      "  - python_method: misbehaving.Misbehaving.filter:benchmark_\n"
+                                      "    python: "
+                                   << kDebianPython << "\n    python_path: [" << kClasses.string() << "]\n";
+  const auto many = run_perfzero({"--config=" + (dir / "many.yaml").string(), "--dry_run"}, dir);
+  EXPECT_EQ(many.exit_code, 2);
+  EXPECT_NE(many.err.find("over the limit of 2"), std::string::npos) << many.err;
+
+  const auto first = run_perfzero(
+      {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin", "--python_path=" + kClasses.string(),
+       "--python=" + kDebianPython, "--output_dir=" + (dir / "run").string()},
+      dir);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  fs::create_directories(dir / "copy");
+  fs::copy(kClasses, dir / "copy", fs::copy_options::recursive);
+  const auto moved = run_perfzero(
+      {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin", "--python_path=" + (dir / "copy").string(),
+       "--python=" + kDebianPython, "--output_dir=" + (dir / "run").string(), "--resume"},
+      dir);
+  EXPECT_EQ(moved.exit_code, 2);
+  EXPECT_NE(moved.err.find("the plan differs"), std::string::npos) << moved.err;
+
+  const auto typo = run_perfzero({"--benchmark_methods=sanityy.Sanity.benchmark_sleep", "--dry_run"}, dir);
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.err.find("as a built-in method"), std::string::npos) << typo.err;
+  EXPECT_NE(typo.err.find("sanity.Sanity.benchmark_sleep"), std::string::npos) << typo.err;
+}
+
+// --data_downloads: a destination written with a trailing '/', a FIFO in the source refused by name,
+// and a token in a --git_repos URL's query that names no directory and reaches no output.
+TEST(PythonMethods, DataDownloadsAndRepositoryNamesRefuseWhatTheyCannotHold) {
+  const fs::path dir = scratch("data");
+  fs::create_directories(dir / "src" / "sub");
+  std::ofstream(dir / "src" / "sub" / "labels.txt") << "0123456789";
+  const auto copied = run_perfzero(
+      {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin", "--python_path=" + kClasses.string(),
+       "--python=" + kDebianPython, "--workspace=" + (dir / "ws").string(),
+       "--data_downloads=file://" + (dir / "src").string() + "/;imagenet/", "--output_dir=" + (dir / "run").string()},
+      dir);
+  ASSERT_EQ(copied.exit_code, 0) << copied.err;
+  EXPECT_EQ(slurp(dir / "ws" / "data" / "imagenet" / "sub" / "labels.txt"), "0123456789");
+
+  ASSERT_EQ(::mkfifo((dir / "src" / "sub" / "pipe").c_str(), 0600), 0);
+  const auto fifo = run_perfzero(
+      {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin", "--python_path=" + kClasses.string(),
+       "--python=" + kDebianPython, "--workspace=" + (dir / "ws").string(),
+       "--data_downloads=file://" + (dir / "src").string() + ";other", "--output_dir=" + (dir / "run2").string()},
+      dir);
+  EXPECT_EQ(fifo.exit_code, 2);
+  EXPECT_NE(fifo.err.find("pipe is a FIFO"), std::string::npos) << fifo.err;
+  EXPECT_FALSE(fs::exists(dir / "ws" / "data" / "other"));
+
+  const auto token = run_perfzero({"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin",
+                                   "--git_repos=" + (dir / "nowhere").string() + "/models.git?access_token=tok3nXYZ",
+                                   "--workspace=" + (dir / "ws").string(), "--dry_run"},
+                                  dir);
+  EXPECT_EQ(token.exit_code, 2);
+  EXPECT_EQ(token.err.find("tok3nXYZ"), std::string::npos) << token.err;
+  EXPECT_FALSE(fs::exists(dir / "ws" / "site-packages" / "models.git?access_token=tok3nXYZ"));
 }

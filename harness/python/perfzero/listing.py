@@ -15,9 +15,14 @@ class Listing:
         self.methods = []
         self.skipped = []
         self.problems = []
+        # Which names each spec selected, so the harness never matches a filter again with another
+        # regular-expression dialect than Python's re.
+        self.selected = {}
         self._seen = set()
 
-    def add_method(self, name, doc):
+    def add_method(self, name, doc, spec_text=None):
+        if spec_text is not None:
+            self.selected.setdefault(spec_text, []).append(name)
         if name not in self._seen:
             self._seen.add(name)
             self.methods.append({"name": name, "doc": jsonsafe.text(doc)})
@@ -44,8 +49,9 @@ def list_specs(texts, listing):
         if isinstance(module, ImportProblem):
             if module.missing_framework and spec.method is not None:
                 # Planned, and each trial says why it was skipped (runner `run` writes the skip).
-                listing.skipped.append({"name": "%s.%s.%s" % (spec.module, spec.class_name, spec.method),
-                                        "reason": jsonsafe.text(module.missing_framework)})
+                name = "%s.%s.%s" % (spec.module, spec.class_name, spec.method)
+                listing.skipped.append({"name": name, "reason": jsonsafe.text(module.missing_framework)})
+                listing.selected.setdefault(text, []).append(name)
             else:
                 listing.add_problem(text, spec.module, "import", module.message)
             continue
@@ -65,14 +71,14 @@ def _list_class(spec, module, listing):
             listing.add_problem(spec.text, spec.module, "no_method",
                                 "class %s.%s has no method %s" % (spec.module, spec.class_name, spec.method))
             return
-        listing.add_method(prefix + spec.method, method_specs.first_doc_line(method))
+        listing.add_method(prefix + spec.method, method_specs.first_doc_line(method), spec.text)
         return
     matched = [n for n in method_specs.benchmark_method_names(cls) if spec.pattern.match(n)]
     if not matched:
         listing.add_problem(spec.text, spec.module, "no_match", "no benchmark* method of %s.%s matches '%s'"
                             % (spec.module, spec.class_name, spec.pattern.pattern))
     for name in matched:
-        listing.add_method(prefix + name, method_specs.first_doc_line(getattr(cls, name)))
+        listing.add_method(prefix + name, method_specs.first_doc_line(getattr(cls, name)), spec.text)
 
 
 def _where(module):

@@ -3,7 +3,7 @@
   python -m perfzero.runner list --method SPEC [--method SPEC ...]
   python -m perfzero.runner list --discover --path DIR [--path DIR ...]
   python -m perfzero.runner run --method MODULE.CLASS.METHOD --class_type perfzero|tf_benchmark
-      --constructor_args JSON --output_dir DIR --root_data_dir DIR [--tpu STR]
+      [--constructor_args JSON] --output_dir DIR --root_data_dir DIR [--tpu STR]
 
 `list` prints one JSON object on stdout and exits 0, or 3 when a spec has problems (never with
 --discover); `run` writes the result file at $PERFZERO_RESULT_FILE. Usage errors exit 2."""
@@ -28,7 +28,10 @@ def _parser():
     running = commands.add_parser("run", help="run one method and write its result file")
     running.add_argument("--method", required=True)
     running.add_argument("--class_type", choices=("perfzero", "tf_benchmark"), default="perfzero")
-    running.add_argument("--constructor_args", default="{}")
+    # The harness hands them over in PERFZERO_CONSTRUCTOR_ARGS rather than here: a command line is
+    # readable by every user of the machine (ps), an environment only by its owner.
+    running.add_argument("--constructor_args", default=None,
+                         help="a JSON object (default: $PERFZERO_CONSTRUCTOR_ARGS, else {})")
     running.add_argument("--output_dir", required=True)
     running.add_argument("--root_data_dir", default="")
     running.add_argument("--tpu", default=None)
@@ -54,7 +57,8 @@ def _list(args):
     finally:
         sys.stdout.flush()
     text = json.dumps({"python": {"executable": sys.executable, "version": platform.python_version()},
-                       "methods": found.methods, "skipped": found.skipped, "problems": found.problems},
+                       "methods": found.methods, "skipped": found.skipped, "problems": found.problems,
+                       "selected": found.selected},
                       ensure_ascii=False, indent=2) + "\n"
     with os.fdopen(json_fd, "w", encoding="utf-8") as out:
         out.write(text)
@@ -71,6 +75,8 @@ def _run(args, started):
     if spec.method is None:
         print("perfzero.runner run: '%s' is a filter; run takes one method" % args.method, file=sys.stderr)
         return EXIT_USAGE
+    if args.constructor_args is None:
+        args.constructor_args = os.environ.get("PERFZERO_CONSTRUCTOR_ARGS") or "{}"
     try:
         constructor_args = json.loads(args.constructor_args)
     except ValueError as e:

@@ -15,13 +15,14 @@ namespace perfzero::cli {
 void add_python_flags(CLI::App& app, PythonFlags& flags, bool all) {
   const char* group = "Python methods (PerfZero classes; docs/python.md)";
   app.add_option("--python", flags.python,
-                 "The interpreter that runs Python methods (default: $PERFZERO_PYTHON, else python3 on PATH; a "
-                 "suite entry's 'python' key wins over both)")
+                 "The interpreter that runs Python methods, suites' entries included (default: a suite entry's "
+                 "'python' key, else $PERFZERO_PYTHON, else python3 on PATH)")
       ->group(group)
       ->type_name("PATH");
   app.add_option("--python_path", flags.python_path,
-                 "Directories put on the methods' PYTHONPATH, comma-separated; a relative one is looked for in "
-                 "WORKSPACE/site-packages (where --git_repos checks out), else in the working directory")
+                 "Directories put on the methods' PYTHONPATH, comma-separated, instead of a suite's python_path; a "
+                 "relative one is looked for in WORKSPACE/site-packages (where --git_repos checks out), else in the "
+                 "working directory")
       ->group(group)
       ->type_name("DIR,...");
   if (!all) return;

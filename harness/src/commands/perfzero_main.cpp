@@ -36,7 +36,8 @@ nlohmann::json prepare_workspace(cli::Options& resolved) {
   if (!repos.empty()) python_methods::check_out(repos, workspace / "site-packages", say_workspace);
   if (!downloads.empty()) {
     if (resolved.root_data_dir.empty()) resolved.root_data_dir = (workspace / "data").string();
-    python_methods::fetch_data(downloads, resolved.root_data_dir, say_workspace);
+    // A dry run checks out the repositories (the classes are listed from them) but copies no data.
+    if (!resolved.dry_run) python_methods::fetch_data(downloads, resolved.root_data_dir, say_workspace);
   }
   return python_methods::site_package_info(repos);
 }

@@ -110,9 +110,12 @@ long double count_cases(const SuiteEntry& entry) {
   return n;
 }
 
-void check_case_count(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, long double& total) {
+// `listed`: how many methods a Python entry's name selected (known only once the interpreter said).
+void check_case_count(const Suite& suite, const SuiteEntry& entry, const PlanInputs& inputs, long double& total,
+                      std::size_t listed = 1) {
   const std::uint64_t limit = inputs.max_cases.value_or(suite.max_cases.value_or(kDefaultMaxCases));
-  const long double count = count_cases(entry) * static_cast<long double>(launch_points(suite, entry, inputs).size());
+  const long double count = count_cases(entry) * static_cast<long double>(listed) *
+                            static_cast<long double>(launch_points(suite, entry, inputs).size());
   total += count;
   if (total <= static_cast<long double>(limit)) return;
   const char* source = inputs.max_cases ? "--max_cases" : suite.max_cases ? "the suite's max_cases" : "the default";
@@ -275,26 +278,31 @@ bool names_builtin_family(const std::string& spec, const Registry& registry) {
   return !method_catalog::missing_worker_message(family, spec).empty();
 }
 
-// The interpreter and path of a Python method, every layer applied; checked to exist.
+// The interpreter and path of a Python method, every layer applied; the interpreter found as the
+// child's exec will find it (a name on the case's PATH) and recorded as that absolute path.
 PythonMethod python_how(const PlanInputs& inputs, const std::vector<const PythonSettings*>& layers,
                         const std::map<std::string, std::string>& env, const std::string& origin) {
   const PythonSettings s = merged(layers);
   PythonMethod how;
-  how.interpreter = s.python.value_or(inputs.default_python);
+  const std::string given = s.python.value_or(inputs.default_python);
   how.python_path = s.python_path.value_or(std::vector<std::string>{});
   how.class_type = s.class_type.value_or(kPerfZeroClassType);
   how.constructor_args = s.constructor_args.value_or("{}");
+  how.env = env;
   const auto path = env.find("PATH");
   const std::string search = path != env.end() ? path->second : inputs.path_env;
-  const bool found = how.interpreter.find('/') != std::string::npos
-                         ? files::is_executable_file(how.interpreter)
-                         : !files::find_program(how.interpreter, search).empty();
-  if (!found) {
+  if (given.find('/') != std::string::npos) {
+    std::error_code ec;
+    how.interpreter = std::filesystem::absolute(given, ec).lexically_normal().string();
+    if (!files::is_executable_file(how.interpreter)) how.interpreter.clear();
+  } else {
+    how.interpreter = files::find_program(given, search);
+  }
+  if (how.interpreter.empty()) {
     throw ConfigError(fmt::format(
         "{}: the Python interpreter '{}' {} (name one with --python, a suite's 'python' key or $PERFZERO_PYTHON)",
-        origin, how.interpreter,
-        how.interpreter.find('/') != std::string::npos ? "is not an executable file"
-                                                       : "was not found on PATH (" + search + ")"));
+        origin, given,
+        given.find('/') != std::string::npos ? "is not an executable file" : "was not found on PATH (" + search + ")"));
   }
   return how;
 }
@@ -317,44 +325,58 @@ class PythonNames {
   }
 
  private:
-  // The interpreter and its path decide what imports; the class type and arguments do not.
+  // The interpreter, its path and its environment decide what imports; the class type and
+  // arguments do not.
   static std::string key_of(const PythonMethod& how) {
-    return how.interpreter + '\n' + text::join(how.python_path, "\n");
+    std::string key = how.interpreter + '\n' + text::join(how.python_path, "\n");
+    for (const auto& [name, value] : how.env) key += '\n' + name + '=' + value;
+    return key;
   }
   const PythonLister& lister_;
   std::map<std::string, std::pair<PythonMethod, std::vector<PythonQuery>>> asked_;
   std::map<std::string, std::map<std::string, std::vector<PythonListed>>> answers_;
 };
 
-// The perfzero package's runner runs it in a child, like any method; PYTHONPATH puts the package
-// first, then the method's own directories, then what the harness (or the suite's env) had.
+// The perfzero package's runner runs it in a child, like any method.
 void make_python_case(const PlanInputs& inputs, const PythonMethod& how, const PythonListed& listed, PlannedCase& c) {
   c.external = true;
   c.python = how;
   c.python->spec = listed.name;
   c.method = listed.name;
   if (c.description.empty()) c.description = listed.description;
-  c.command.argv = {how.interpreter,      "-m",
-                    "perfzero.runner",    "run",
-                    "--method",           listed.name,
-                    "--class_type",       how.class_type,
-                    "--constructor_args", how.constructor_args};
+  c.command.argv = {how.interpreter, "-m",        "perfzero.runner", "run",
+                    "--method",      listed.name, "--class_type",    how.class_type};
   c.command.working_dir = inputs.python_working_dir;
   c.command.output = OutputFormat::perfzero;
-  std::vector<std::string> path;
-  if (!inputs.python_package_dir.empty()) path.push_back(inputs.python_package_dir);
-  path.insert(path.end(), how.python_path.begin(), how.python_path.end());
-  const auto own = c.env.find("PYTHONPATH");
-  const std::string rest = own != c.env.end() ? own->second : inputs.inherited_pythonpath;
-  if (!rest.empty()) path.push_back(rest);
-  c.env["PYTHONPATH"] = text::join(path, ":");
+  c.env["PYTHONPATH"] = pythonpath_for(inputs.python_package_dir, how, inputs.inherited_pythonpath);
+  if (how.constructor_args != "{}") c.env[kConstructorArgsVariable] = how.constructor_args;
   // Its prints reach perfzero.log in the order they were made, beside the harness's own lines.
   c.env.emplace("PYTHONUNBUFFERED", "1");
 }
 
-// A name no worker's family claims is a Python class's when an interpreter can be asked.
+// A name no worker's family claims is a Python class's when an interpreter can be asked and it has
+// PerfZero's shape (MODULE.CLASS.METHOD, MODULE.CLASS:METHOD, MODULE.CLASS.filter:REGEX): a bare
+// word stays a built-in's unknown name, with its suggestions.
 bool is_python_name(const PlanInputs& inputs, const std::string& spec) {
-  return inputs.list_python && !names_builtin_family(spec, inputs.catalog->registry());
+  const std::string name = text::trim(spec);
+  const bool perfzero_shape = std::count(name.begin(), name.end(), '.') >= 2 || name.find(':') != std::string::npos;
+  return inputs.list_python && perfzero_shape && !names_builtin_family(name, inputs.catalog->registry());
+}
+
+// The built-in names close to a flag's Python names, for an error about them: `sanityy.Sanity.x`
+// was more likely a typo than a module.
+std::string builtin_suggestions(const PlanInputs& inputs) {
+  std::vector<std::string> builtins;
+  for (const auto& m : inputs.catalog->registry().methods()) builtins.push_back(m.full_name());
+  std::string out;
+  for (const auto& spec_list : inputs.method_specs) {
+    for (const auto& spec : text::split(spec_list, ',')) {
+      if (!is_python_name(inputs, spec)) continue;
+      const std::string hint = text::did_you_mean(text::trim(spec), builtins);
+      if (!hint.empty()) out += fmt::format("\n  '{}' as a built-in method:{}", text::trim(spec), hint);
+    }
+  }
+  return out;
 }
 
 void ask_flag_python_names(const PlanInputs& inputs, PythonNames& names) {
@@ -496,7 +518,11 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
       python_names.ask(entry_python_how(suite, entry, inputs), entry.python_spec, entry.origin);
     }
   }
-  python_names.resolve();
+  try {
+    python_names.resolve();
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string(e.what()) + builtin_suggestions(inputs));
+  }
 
   PlanCollector plan;
   add_flag_methods(inputs, python_names, plan);
@@ -504,7 +530,10 @@ std::vector<PlannedCase> build_plan(const PlanInputs& inputs) {
   long double total = static_cast<long double>(plan.size());
   for (const Suite& suite : inputs.suites) {
     for (const SuiteEntry& entry : suite.entries) {
-      check_case_count(suite, entry, inputs, total);
+      check_case_count(suite, entry, inputs, total,
+                       entry.is_python()
+                           ? python_names.methods(entry_python_how(suite, entry, inputs), entry.python_spec).size()
+                           : 1);
       if (entry.is_python()) {
         add_python_entry(suite, entry, inputs, python_names, plan);
       } else if (entry.external) {

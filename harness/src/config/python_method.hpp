@@ -30,12 +30,23 @@ inline constexpr const char* kTfBenchmarkClassType = "tf_benchmark";
 // One Python method of the plan, every setting resolved.
 struct PythonMethod {
   std::string spec;                      // MODULE.CLASS.METHOD
-  std::string interpreter;               // an executable path, or a name found on PATH
+  std::string interpreter;               // an absolute path (a name is looked up on the case's PATH)
   std::vector<std::string> python_path;  // prepended to the inherited PYTHONPATH, after perfzero's package
   std::string class_type = kPerfZeroClassType;
   std::string constructor_args = "{}";
+  // The case's env (flags, suite, entry): the interpreter is asked with the environment its trials
+  // will have, so what imports when listing is what imports when running.
+  std::map<std::string, std::string> env;
   bool operator==(const PythonMethod&) const = default;
 };
+
+// The variable that hands a class its constructor arguments (a JSON object): an environment is
+// readable by its owner only, a command line by every user of the machine.
+inline constexpr const char* kConstructorArgsVariable = "PERFZERO_CONSTRUCTOR_ARGS";
+
+// PYTHONPATH as a Python method's child gets it: perfzero's package directory first, then the
+// method's own directories, then the case's env PYTHONPATH, else `inherited` (the harness's).
+std::string pythonpath_for(const std::string& package_dir, const PythonMethod& how, const std::string& inherited);
 
 // One question to an interpreter: which methods does `spec` select (origin names where it was asked).
 struct PythonQuery {
@@ -58,5 +69,8 @@ using PythonLister = std::function<std::map<std::string, std::vector<PythonListe
 
 // Layers low to high: the last set value of each field wins.
 PythonSettings merged(const std::vector<const PythonSettings*>& layers_low_to_high);
+
+// Throws ConfigError naming `where` for a python_path entry PYTHONPATH cannot hold (one with ':').
+void check_python_path_entry(const std::string& dir, const std::string& where);
 
 }  // namespace perfzero::config

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/errors.hpp"
+#include "config/param_text.hpp"
 
 namespace perfzero::config {
 
@@ -20,8 +21,8 @@ constexpr int kMaxConstructorArgsDepth = 64;
 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
-// A YAML map as JSON: numbers stay numbers, true/false booleans, null null, the rest strings, as
-// PyYAML would read the same text.
+// A YAML map as JSON for the class's keyword arguments: maps, lists and null as they are, scalars
+// typed by the rules of a command's parameters (config/param_text.hpp).
 json yaml_to_json(const yaml::Checker& check, const YAML::Node& node, const std::string& key, int depth) {
   if (depth > kMaxConstructorArgsDepth) {
     check.fail(node, key, fmt::format("nested deeper than {} levels", kMaxConstructorArgsDepth));
@@ -42,23 +43,14 @@ json yaml_to_json(const yaml::Checker& check, const YAML::Node& node, const std:
     return out;
   }
   if (node.IsNull()) return nullptr;
-  const std::string& text = node.Scalar();
-  if (node.Tag() == "!") return text;  // quoted: a string whatever it looks like
-  if (text == "true" || text == "True") return true;
-  if (text == "false" || text == "False") return false;
-  try {
-    std::size_t used = 0;
-    const long long whole = std::stoll(text, &used);
-    if (used == text.size()) return whole;
-  } catch (const std::exception&) {
-  }
-  try {
-    std::size_t used = 0;
-    const double number = std::stod(text, &used);
-    if (used == text.size() && std::isfinite(number)) return number;
-  } catch (const std::exception&) {
-  }
-  return text;
+  if (node.Tag() == "!") return node.Scalar();  // quoted: a string whatever it looks like
+  // The rules a command's untyped parameters follow: typed only when the typed value prints back as
+  // the same text, so 0x10, 1e3, 007 and a 30-digit seed reach the class as the text written.
+  const ParamValue value = untyped_param_from_text(node.Scalar());
+  if (const auto* b = std::get_if<bool>(&value)) return *b;
+  if (const auto* i = std::get_if<std::int64_t>(&value)) return *i;
+  if (const auto* d = std::get_if<double>(&value)) return *d;
+  return std::get<std::string>(value);
 }
 
 }  // namespace
@@ -151,39 +143,21 @@ PythonSettings read_python_settings(const yaml::Checker& check, const YAML::Node
     for (const auto& dir : n.IsScalar() ? std::vector<std::string>{check.string_of(n, child("python_path"))}
                                         : check.string_list_of(n, child("python_path"))) {
       if (dir.empty()) check.fail(n, child("python_path"), "expected directories, got an empty one");
-      if (dir.find(':') != std::string::npos) {
-        check.fail(n, child("python_path"),
-                   "'" + dir + "' holds ':', which PYTHONPATH takes as a separator; give a list of directories");
-      }
+      check_python_path_entry(dir, check.where(n) + ": " + child("python_path"));
       const std::filesystem::path p(dir);
       dirs.push_back(p.is_absolute() ? p.string() : (suite_dir / p).lexically_normal().string());
     }
     settings.python_path = std::move(dirs);
   }
   if (const auto n = map["benchmark_class_type"]) {
-    const std::string value = check.string_of(n, child("benchmark_class_type"));
-    if (value != kPerfZeroClassType && value != kTfBenchmarkClassType) {
-      check.fail(n, child("benchmark_class_type"),
-                 fmt::format("expected {} or {}, got '{}'", kPerfZeroClassType, kTfBenchmarkClassType, value));
-    }
-    settings.class_type = value;
+    settings.class_type = checked_class_type(check.string_of(n, child("benchmark_class_type")),
+                                             check.where(n) + ": " + child("benchmark_class_type"));
   }
   if (const auto n = map["constructor_args"]) {
     check.expect_map(n, child("constructor_args"));
     settings.constructor_args = yaml_to_json(check, n, child("constructor_args"), 0).dump();
   }
   return settings;
-}
-
-PythonSettings merged(const std::vector<const PythonSettings*>& layers_low_to_high) {
-  PythonSettings out;
-  for (const PythonSettings* layer : layers_low_to_high) {
-    if (layer->python) out.python = layer->python;
-    if (layer->python_path) out.python_path = layer->python_path;
-    if (layer->class_type) out.class_type = layer->class_type;
-    if (layer->constructor_args) out.constructor_args = layer->constructor_args;
-  }
-  return out;
 }
 
 }  // namespace perfzero::config

@@ -28,12 +28,19 @@ std::string git(const std::vector<std::string>& args, const std::string& what) {
   throw ConfigError(fmt::format("--git_repos: {}: {}", redact::redact_urls(what), redact::redact_text(why)));
 }
 
+// PerfZero's rule, the URL's last part without .git, after its query and fragment (which may hold a
+// token) are cut off.
 std::string dir_name_of(const std::string& url) {
-  std::string last = url;
+  std::string last = url.substr(0, url.find_first_of("?#"));
   while (!last.empty() && last.back() == '/') last.pop_back();
   last = last.substr(last.find_last_of("/:") + 1);
   if (last.ends_with(".git")) last.resize(last.size() - 4);
   return last;
+}
+
+// The names the reports' site_package_info gives to the libraries perfzero was built with.
+bool names_a_library(const std::string& dir_name) {
+  return dir_name == "boost" || dir_name == "fmt" || dir_name == "nlohmann_json";
 }
 
 }  // namespace
@@ -58,8 +65,20 @@ std::vector<GitRepo> parse_git_repos(const std::string& text) {
       }
     }
     r.dir_name = dir_name_of(r.url);
-    if (r.dir_name.empty() || r.dir_name == "." || r.dir_name == "..") {
-      throw UsageError(fmt::format("--git_repos: '{}' names no repository directory", redact::redact_urls(r.url)));
+    const bool plain = !r.dir_name.empty() && r.dir_name != "." && r.dir_name != ".." &&
+                       r.dir_name.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+    if (!plain) {
+      throw UsageError(fmt::format(
+          "--git_repos: '{}' gives no usable directory name (its last part, without .git, must be letters, digits, "
+          "'.', '_' or '-')",
+          redact::redact_urls(r.url)));
+    }
+    if (names_a_library(r.dir_name)) {
+      throw UsageError(
+          fmt::format("--git_repos: '{}' would be recorded in site_package_info as '{}', the name of a "
+                      "library perfzero records there",
+                      redact::redact_urls(r.url), r.dir_name));
     }
     for (const auto& other : repos) {
       if (other.dir_name == r.dir_name) {
@@ -79,7 +98,8 @@ void check_out(std::vector<GitRepo>& repos, const std::filesystem::path& site_pa
   for (auto& r : repos) {
     r.local_path = site_packages / r.dir_name;
     const std::string dir = r.local_path.string();
-    if (std::filesystem::exists(r.local_path / ".git", ec)) {
+    const bool fetched = std::filesystem::exists(r.local_path / ".git", ec);
+    if (fetched) {
       const std::string origin = git({"-C", dir, "config", "--get", "remote.origin.url"}, dir + ": its origin");
       if (origin != r.url) {
         throw ConfigError(
@@ -103,6 +123,10 @@ void check_out(std::vector<GitRepo>& repos, const std::filesystem::path& site_pa
     }
     if (!r.hash.empty()) {
       git({"-C", dir, "checkout", "--quiet", "--detach", r.hash}, fmt::format("checkout of '{}' in {}", r.hash, dir));
+    } else if (r.branch.empty() && fetched) {
+      // Neither named: the remote's default branch as it is now, not what an earlier run left.
+      git({"-C", dir, "remote", "set-head", "origin", "--auto"}, dir + ": the remote's default branch");
+      git({"-C", dir, "checkout", "--quiet", "--detach", "origin/HEAD"}, "checkout of origin/HEAD in " + dir);
     }
     r.revision = git({"-C", dir, "rev-parse", "HEAD"}, dir + ": its revision");
   }

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <map>
-#include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -22,18 +21,20 @@ using nlohmann::json;
 
 constexpr std::size_t kMaxListingBytes = std::size_t{16} << 20;
 
-// The harness's environment with PYTHONPATH made as a trial's will be.
+// The harness's environment with the case's env over it and PYTHONPATH made as a trial's will be.
 std::vector<std::string> listing_environment(const config::PythonMethod& how, const ListingEnvironment& where) {
-  std::vector<std::string> path;
-  if (!where.package_dir.empty()) path.push_back(where.package_dir);
-  path.insert(path.end(), how.python_path.begin(), how.python_path.end());
-  if (!where.inherited_pythonpath.empty()) path.push_back(where.inherited_pythonpath);
-  std::vector<std::string> env;
+  std::map<std::string, std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with("PYTHONPATH=")) env.emplace_back(*e);
+    const std::string_view entry(*e);
+    const auto eq = entry.find('=');
+    if (eq != std::string_view::npos) env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
   }
-  env.push_back("PYTHONPATH=" + text::join(path, ":"));
-  return env;
+  for (const auto& [name, value] : how.env) env[name] = value;
+  env["PYTHONPATH"] = config::pythonpath_for(where.package_dir, how, where.inherited_pythonpath);
+  std::vector<std::string> out;
+  out.reserve(env.size());
+  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
+  return out;
 }
 
 // The last few lines of what the interpreter said on stderr, for an error message.
@@ -72,37 +73,6 @@ json run_runner(const config::PythonMethod& how, const ListingEnvironment& where
   return doc;
 }
 
-// Which listed methods a name selects: the runner lists them all, in one answer for every name.
-std::vector<config::PythonListed> selected_by(const std::string& spec,
-                                              const std::vector<config::PythonListed>& listed) {
-  std::vector<config::PythonListed> out;
-  const auto filter_at = spec.find(".filter:");
-  if (filter_at != std::string::npos) {
-    const std::string prefix = spec.substr(0, filter_at) + ".";
-    std::regex regex;
-    try {
-      regex = std::regex(spec.substr(filter_at + 8));
-    } catch (const std::regex_error&) {
-      return out;  // the runner named the bad pattern already
-    }
-    for (const auto& m : listed) {
-      if (!m.name.starts_with(prefix)) continue;
-      const std::string method = m.name.substr(prefix.size());
-      if (method.find('.') == std::string::npos &&
-          std::regex_search(method, regex, std::regex_constants::match_continuous)) {
-        out.push_back(m);
-      }
-    }
-    return out;
-  }
-  std::string full = spec;
-  if (const auto colon = full.rfind(':'); colon != std::string::npos) full[colon] = '.';
-  for (const auto& m : listed) {
-    if (m.name == full) out.push_back(m);
-  }
-  return out;
-}
-
 std::string problem_text(const json& p) {
   const std::string kind = p.value("kind", "");
   const std::string module = p.value("module", "");
@@ -136,22 +106,33 @@ config::PythonLister make_lister(const ListingEnvironment& where) {
       throw ConfigError(fmt::format("{}\n  (interpreter: {}, Python {}; PYTHONPATH: {})", text::join(lines, "\n"),
                                     how.interpreter, version, text::join(how.python_path, ":")));
     }
-    std::vector<config::PythonListed> listed;
+    std::map<std::string, std::string> described;
     for (const char* part : {"methods", "skipped"}) {
       for (const auto& m : doc.value(part, json::array())) {
-        if (!m.is_object() || !m.contains("name") || !m["name"].is_string()) continue;
-        const std::string doc_line = m.value("doc", "");
-        listed.push_back({m["name"].get<std::string>(), doc_line});
+        if (m.is_object() && m.contains("name") && m["name"].is_string()) {
+          described[m["name"].get<std::string>()] = m.value("doc", "");
+        }
       }
+    }
+    // The runner says which names each spec selected: a filter is matched by Python's re only.
+    const json selected = doc.value("selected", json());
+    if (!selected.is_object()) {
+      throw ConfigError(
+          fmt::format("{}: the perfzero package in '{}' is older than this perfzero (its listing has no "
+                      "'selected'); install the matching python3-perfzero",
+                      queries.front().origin, where.package_dir));
     }
     std::map<std::string, std::vector<config::PythonListed>> out;
     for (const auto& q : queries) {
-      auto selected = selected_by(q.spec, listed);
-      if (selected.empty()) {
+      std::vector<config::PythonListed> methods;
+      for (const auto& name : selected.value(q.spec, json::array())) {
+        if (name.is_string()) methods.push_back({name.get<std::string>(), described[name.get<std::string>()]});
+      }
+      if (methods.empty()) {
         throw ConfigError(
             fmt::format("{}: Python method '{}': {} lists no such method", q.origin, q.spec, how.interpreter));
       }
-      out[q.spec] = std::move(selected);
+      out[q.spec] = std::move(methods);
     }
     return out;
   };

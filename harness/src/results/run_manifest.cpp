@@ -17,6 +17,9 @@ nlohmann::json case_identity(const Case& c) {
   // Ranks measure another thing than one process: a resume with another launch: is another plan. Only
   // when set, so a local run's fingerprint is what it was before launch: existed.
   if (!c.launch.is_null()) id["launch"] = c.launch;
+  // A Python method's interpreter, path and class type say which code runs; only for Python methods,
+  // so every other case's fingerprint is what it was.
+  if (!c.python.is_null()) id["python"] = c.python;
   return id;
 }
 

@@ -37,6 +37,14 @@ std::optional<results::Run> previous_run(const ClaimedOutput& output) {
 // methods from the summary. With --force_resume, the cases the plan no longer has stay in the
 // record (after the plan's), and a changed case runs again (RunLoop::previous_trial).
 void check_resumed_plan(const SessionSettings& settings, results::Run& run, const results::Run& previous) {
+  // The --git_repos checkouts are the code the Python methods run: another revision is another plan.
+  if (previous.info.site_packages != run.info.site_packages) {
+    const std::string what = fmt::format("run {}'s --git_repos checkouts were {}, now {}", previous.info.execution_id,
+                                         previous.info.site_packages.dump(), run.info.site_packages.dump());
+    if (!settings.force_resume)
+      throw UsageError(fmt::format("--resume: {}; pass --force_resume to resume anyway", what));
+    fmt::print(stderr, "perfzero: warning: --force_resume: {}\n", what);
+  }
   run.plan_fingerprint = results::plan_fingerprint(run.cases);
   if (previous.plan_fingerprint.empty() || previous.plan_fingerprint == run.plan_fingerprint) return;
   const auto difference = results::plan_difference(previous.cases, run.cases);
