@@ -10,9 +10,10 @@ Settings: the constructor arguments of workload_options.WorkloadOptions.
 """
 import math
 
+# TensorFlow first: where it is missing, the trial is skipped naming it rather than Keras.
+import tensorflow as tf
 import keras
 import perfzero
-import tensorflow as tf
 
 import synthetic_inputs
 import workload_figures
@@ -42,12 +43,10 @@ def flops_per_image(model):
     total = 0
     for layer in model.layers:
         outputs = math.prod(layer.output.shape[1:])
-        kernel = getattr(layer, "kernel", None)
         if isinstance(layer, keras.layers.DepthwiseConv2D):
-            kernel = layer.kernel if kernel is None else kernel
-            total += 2 * outputs * kernel.shape[0] * kernel.shape[1]  # each output reads one channel
+            total += 2 * outputs * layer.kernel.shape[0] * layer.kernel.shape[1]  # each output reads one channel
         elif isinstance(layer, (keras.layers.Conv2D, keras.layers.Dense)):
-            total += 2 * outputs * math.prod(kernel.shape[:-1])
+            total += 2 * outputs * math.prod(layer.kernel.shape[:-1])
     return total
 
 

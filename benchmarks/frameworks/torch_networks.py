@@ -45,7 +45,8 @@ def flops_per_image(model, image):
 
     def conv(module, _, out):
         nonlocal total
-        total += 2 * out.numel() * module.in_channels // module.groups * module.kernel_size[0] * module.kernel_size[1]
+        fan_in = module.in_channels // module.groups * module.kernel_size[0] * module.kernel_size[1]
+        total += 2 * out.numel() * fan_in
 
     def dense(module, _, out):
         nonlocal total
