@@ -1,5 +1,7 @@
 """`python -m perfzero.runner list`: which methods the specs (or the discovered modules) name, which
 are skipped for a missing framework, and every problem, as one JSON object (docs/python.md)."""
+import ast
+import importlib.util
 import inspect
 import os
 import sys
@@ -27,6 +29,12 @@ class Listing:
             self._seen.add(name)
             self.methods.append({"name": name, "doc": jsonsafe.text(doc)})
 
+    def add_skipped(self, name, reason, spec_text):
+        self.selected.setdefault(spec_text, []).append(name)
+        if name not in self._seen:
+            self._seen.add(name)
+            self.skipped.append({"name": name, "reason": jsonsafe.text(reason)})
+
     def add_problem(self, spec, module, kind, message):
         self.problems.append({"spec": jsonsafe.text(spec), "module": jsonsafe.text(module), "kind": kind,
                               "message": jsonsafe.text(message)})
@@ -47,15 +55,41 @@ def list_specs(texts, listing):
                 modules[spec.module] = e
         module = modules[spec.module]
         if isinstance(module, ImportProblem):
+            if module.missing_framework and spec.method is None:
+                # A filter over a class this interpreter cannot import for want of a framework: its
+                # methods read from the source, so a suite for several frameworks still plans here.
+                names = _methods_in_source(spec)
+                if names:
+                    for name in names:
+                        listing.add_skipped(name, module.missing_framework, text)
+                    continue
             if module.missing_framework and spec.method is not None:
                 # Planned, and each trial says why it was skipped (runner `run` writes the skip).
                 name = "%s.%s.%s" % (spec.module, spec.class_name, spec.method)
-                listing.skipped.append({"name": name, "reason": jsonsafe.text(module.missing_framework)})
-                listing.selected.setdefault(text, []).append(name)
+                listing.add_skipped(name, module.missing_framework, text)
             else:
                 listing.add_problem(text, spec.module, "import", module.message)
             continue
         _list_class(spec, module, listing)
+
+
+def _methods_in_source(spec):
+    """The benchmark* methods a filter selects in the class as its module's source defines it (methods
+    it inherits are not seen), without running the module; [] when the source cannot be read."""
+    try:
+        found = importlib.util.find_spec(spec.module)
+        if found is None or not found.origin or not found.origin.endswith(".py"):
+            return []
+        with open(found.origin, "rb") as source:
+            tree = ast.parse(source.read(), found.origin)
+    except (ImportError, OSError, SyntaxError, ValueError):
+        return []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == spec.class_name:
+            return ["%s.%s.%s" % (spec.module, spec.class_name, item.name) for item in node.body
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and item.name.startswith("benchmark") and spec.pattern.match(item.name)]
+    return []
 
 
 def _list_class(spec, module, listing):
