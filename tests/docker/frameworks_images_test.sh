@@ -64,6 +64,19 @@ run_in() {
   check "$run: perfzero exits 0 in $image" test "$rc" -eq 0
 }
 
+# run_framework_class IMAGE RUN METHOD: one method of the frameworks suite's classes, as the image
+# installs them beside its suites (share/perfzero/frameworks), at a tiny size.
+run_framework_class() {
+  local image=$1 run=$2 method=$3
+  docker run --rm --user "$uid:$uid" -v "$work/results:/results" "$image" --benchmark_methods="$method" \
+    --python_path=/opt/perfzero/share/perfzero/frameworks \
+    '--perfzero_constructor_args={"batch": 2, "sequence_length": 8, "repetitions": 2}' \
+    --output_dir="/results/$run" > "$work/$run.log" 2>&1
+  local rc=$?
+  tail -n 3 "$work/$run.log"
+  check "$run: the frameworks suite's $method runs in $image" test "$rc" -eq 0
+}
+
 # check_spin IMAGE RUN PYTHON: the framework-less class succeeded under the image's PERFZERO_PYTHON.
 check_spin() {
   local method=perfzero_style.SpinBenchmark.benchmark_spin
@@ -94,6 +107,8 @@ run_in "$image" pytorch \
   --benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin,torch_tiny.TinyTorchBenchmark.benchmark_matmul
 check_spin "$image" pytorch /usr/bin/python3
 check_framework pytorch torch_tiny.TinyTorchBenchmark.benchmark_matmul pytorch
+run_framework_class "$image" pytorch-suite torch_networks.TorchNetworks.benchmark_imdb_lstm
+check_framework pytorch-suite torch_networks.TorchNetworks.benchmark_imdb_lstm pytorch
 check "pytorch: PERFZERO_TORCH_PYTHON is Debian's python3" \
   test "$(docker run --rm --entrypoint sh "$image" -c 'echo $PERFZERO_TORCH_PYTHON')" = /usr/bin/python3
 check "pytorch: a user's script imports perfzero and torch with Debian's python3" \
@@ -106,6 +121,8 @@ check_spin "$image" tensorflow-spin /opt/tensorflow/bin/python
 run_in "$image" tensorflow --benchmark_methods=tf_style.TinyMatmulBenchmark.benchmark_matmul \
   --benchmark_class_type=tf_benchmark
 check_framework tensorflow tf_style.TinyMatmulBenchmark.benchmark_matmul tensorflow
+run_framework_class "$image" tensorflow-suite tf_networks.TensorFlowNetworks.benchmark_imdb_lstm
+check_framework tensorflow-suite tf_networks.TensorFlowNetworks.benchmark_imdb_lstm tensorflow
 pinned=$(sed -n 's/^tensorflow-cpu==\([^ #]*\).*/\1/p' scripts/deps/requirements.txt)
 check "tensorflow: the version requirements.txt pins ($pinned)" \
   test "$(report tensorflow tf_style.TinyMatmulBenchmark.benchmark_matmul "d['ml_framework_info']['version']")" = "$pinned"
