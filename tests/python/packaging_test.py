@@ -40,10 +40,16 @@ class Packaging(unittest.TestCase):
                            check=True, capture_output=True)
             files = sorted(os.path.relpath(os.path.join(d, f), prefix) for d, _, fs in os.walk(prefix) for f in fs)
             sources = sorted(f for f in os.listdir(os.path.join(pyrunner.PACKAGE_DIR, "perfzero")) if f.endswith(".py"))
+            # The frameworks suite's classes come with the package, beside the installed suites (not
+            # their peers' measuring scripts).
+            frameworks_dir = os.path.join(pyrunner.SOURCE_DIR, "benchmarks", "frameworks")
+            frameworks = sorted(f for f in os.listdir(frameworks_dir) if f.endswith(".py"))
+            self.assertIn("torch_networks.py", frameworks)
             self.assertEqual(files, sorted(["lib/python3/dist-packages/perfzero.pth",
                                             "share/doc/python3-perfzero/changelog.gz",
                                             "share/doc/python3-perfzero/copyright"]
-                                           + ["share/perfzero/python/perfzero/" + f for f in sources]))
+                                           + ["share/perfzero/python/perfzero/" + f for f in sources]
+                                           + ["share/perfzero/frameworks/" + f for f in frameworks]))
             site = os.path.join(prefix, "lib", "python3", "dist-packages")
             # Debian's python3 reads the .pth in its dist-packages: the same, with this prefix.
             where = python_says(pyrunner.DEBIAN_PYTHON, "import site; site.addsitedir(%r); import perfzero; "
