@@ -13,33 +13,9 @@
 # that is a failure.
 #   tests/docker/docker_e2e_test.sh [PERFZERO_BINARY [BUILD_DIR]]
 set -uo pipefail
-source_dir=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {  # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then
-    echo "ok: $what"
-    passes=$((passes + 1))
-  else
-    echo "FAILED: $what"
-    failures=$((failures + 1))
-  fi
-}
-
-if ! "$source_dir/scripts/docker-env.sh"; then
-  echo "Docker cannot start here (reason above)."
-  [ "${CI:-}" = "true" ] && exit 1
-  exit 77
-fi
-build_dir=${2:-}
-[ -z "$build_dir" ] || build_dir=$(cd "$build_dir" && pwd)
-from=()
-[ -n "$build_dir" ] && [ "${PERFZERO_IMAGE_FROM_SOURCE:-0}" != 1 ] && from=(--from-build "$build_dir")
-echo "the images' binaries: ${from[*]:-compiled from source inside Docker}"
+# shellcheck source=tests/docker/image_test_lib.sh
+source "$(dirname "$0")/image_test_lib.sh"
+images_from "${2:-}"
 cd "$source_dir" || exit 1
 docker/build.sh --tag e2e-test "${from[@]}" > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; echo "FAILED: image build"; exit 1; }
 tail -n 1 "$work/build.log"

@@ -11,38 +11,14 @@
 # be made to work, unless CI=true, where that is a failure.
 #   tests/docker/docker_gpu_test.sh [BUILD_DIR]
 set -uo pipefail
-source_dir=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {  # check DESCRIPTION COMMAND...
-  local what=$1
-  shift
-  if "$@"; then
-    echo "ok: $what"
-    passes=$((passes + 1))
-  else
-    echo "FAILED: $what"
-    failures=$((failures + 1))
-  fi
-}
-
-if ! "$source_dir/scripts/docker-env.sh"; then
-  echo "Docker cannot start here (reason above)."
-  [ "${CI:-}" = "true" ] && exit 1
-  exit 77
-fi
+# shellcheck source=tests/docker/image_test_lib.sh
+source "$(dirname "$0")/image_test_lib.sh"
 if [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
   echo "No CUDA toolkit at ${CUDA_HOME:-/usr/local/cuda}: the GPU image cannot be built here."
   [ "${CI:-}" = "true" ] && exit 1
   exit 77
 fi
-build_dir=${1:-}
-[ -z "$build_dir" ] || build_dir=$(cd "$build_dir" && pwd)
-from=()
-[ -n "$build_dir" ] && [ "${PERFZERO_IMAGE_FROM_SOURCE:-0}" != 1 ] && from=(--from-build "$build_dir")
-echo "the image's binaries: ${from[*]:-compiled from source inside Docker}"
+images_from "${1:-}"
 cd "$source_dir" || exit 1
 start=$(date +%s)
 # Device code for one architecture (sm_90) unless CUDA_ARCHITECTURES says otherwise: what is checked
