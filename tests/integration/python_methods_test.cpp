@@ -269,6 +269,12 @@ TEST(PythonMethods, ListShowsTheClassesAndSecretsInConstructorArgumentsStayHidde
   EXPECT_NE(listed.out.find("perfzero_style.SpinBenchmark.benchmark_spin\n"), std::string::npos) << listed.out;
   EXPECT_NE(listed.out.find("torch_tiny.TinyTorchBenchmark.benchmark_matmul\n"), std::string::npos);
   EXPECT_NE(listed.err.find("broken_syntax"), std::string::npos) << listed.err;
+  // An interpreter that cannot run is an error before anything is printed: no half list on stdout.
+  const auto no_python =
+      run_perfzero({"list", "--format=names", "--python_path=" + kClasses.string(), "--python=/nonexistent/py"}, dir);
+  EXPECT_EQ(no_python.exit_code, 2);
+  EXPECT_EQ(no_python.out, "");
+  EXPECT_NE(no_python.err.find("/nonexistent/py"), std::string::npos) << no_python.err;
 
   const auto r = run_perfzero(
       {"--benchmark_methods=perfzero_style.SpinBenchmark.benchmark_spin", "--python_path=" + kClasses.string(),

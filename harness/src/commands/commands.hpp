@@ -36,9 +36,12 @@ int history_command(const cli::HistoryOptions& options);
 // `perfzero export mlflow RUN_DIR`: exit 0 when everything is sent, 6 when something is not.
 int export_command(const cli::ExportOptions& options);
 void print_plan(std::FILE* out, const std::vector<config::PlannedCase>& plan);
-// perfzero list --python_path: the Python classes' methods there, after the built-ins (`names`: one
-// name a line); the modules that did not import are warnings on stderr. Null when no --python_path.
-nlohmann::json list_python_methods(std::FILE* out, const cli::ListOptions& options);
+// perfzero list --python_path: the Python classes' methods there (the modules that did not import
+// are warnings on stderr), asked before anything is printed, so a bad --python leaves stdout empty.
+// Null when no --python_path.
+nlohmann::json python_methods_listing(const cli::ListOptions& options);
+// ... printed after the built-ins: one name a line (`names_only`), or a section of the text listing.
+void print_python_methods(std::FILE* out, const nlohmann::json& listing, bool names_only);
 
 // site_packages: the --git_repos checkouts, for benchmark_info.site_package_info.
 int run_benchmarks(const cli::Options& options, const std::vector<config::PlannedCase>& plan,

@@ -11,7 +11,7 @@
 
 namespace perfzero::commands {
 
-nlohmann::json list_python_methods(std::FILE* out, const cli::ListOptions& options) {
+nlohmann::json python_methods_listing(const cli::ListOptions& options) {
   const config::PythonSettings settings = cli::python_settings_of(options.python);
   if (!settings.python_path) return nullptr;
   config::PythonMethod how;
@@ -27,19 +27,26 @@ nlohmann::json list_python_methods(std::FILE* out, const cli::ListOptions& optio
                         {"methods", nlohmann::json::array()},
                         {"problems", found.problems}};
   for (const auto& m : found.methods) doc["methods"].push_back({{"name", m.name}, {"description", m.description}});
-  if (options.json) return doc;
-  if (options.names) {
-    for (const auto& m : found.methods) fmt::print(out, "{}\n", m.name);
-    return doc;
-  }
-  fmt::print(out, "\nPython classes under {} ({}, Python {})\n", text::join(redact::redact_argv(how.python_path), ", "),
-             redact::redact_urls(how.interpreter), found.python_version);
-  for (const auto& m : found.methods) {
-    fmt::print(out, "  {}\n", m.name);
-    if (!m.description.empty()) fmt::print(out, "      {}\n", m.description);
-  }
-  if (found.methods.empty()) fmt::print(out, "  (no class with benchmark* methods)\n");
   return doc;
+}
+
+void print_python_methods(std::FILE* out, const nlohmann::json& listing, bool names_only) {
+  if (listing.is_null()) return;
+  if (names_only) {
+    for (const auto& m : listing["methods"]) fmt::print(out, "{}\n", m["name"].get<std::string>());
+    return;
+  }
+  std::vector<std::string> path;
+  for (const auto& dir : listing["python_path"]) path.push_back(dir.get<std::string>());
+  fmt::print(out, "\nPython classes under {} ({}, Python {})\n", text::join(path, ", "),
+             listing["interpreter"].get<std::string>(), listing["python_version"].get<std::string>());
+  for (const auto& m : listing["methods"]) {
+    fmt::print(out, "  {}\n", m["name"].get<std::string>());
+    if (!m["description"].get<std::string>().empty()) {
+      fmt::print(out, "      {}\n", m["description"].get<std::string>());
+    }
+  }
+  if (listing["methods"].empty()) fmt::print(out, "  (no class with benchmark* methods)\n");
 }
 
 }  // namespace perfzero::commands

@@ -80,14 +80,15 @@ int command(const cli::Options& options) {
 
 int command(const cli::ListOptions& options) {
   const method_catalog::Catalog catalog = method_catalog::discover_installed(stderr);
+  const nlohmann::json python = python_methods_listing(options);
   if (options.names) {
     for (const auto& m : catalog.registry().methods()) fmt::print("{}\n", m.full_name());
-    (void)list_python_methods(stdout, options);
+    print_python_methods(stdout, python, true);
   } else if (options.json) {
-    list_methods_json(stdout, catalog, list_python_methods(stdout, options));
+    list_methods_json(stdout, catalog, python);
   } else {
     list_methods(stdout, catalog);
-    (void)list_python_methods(stdout, options);
+    print_python_methods(stdout, python, false);
   }
   return to_int(ExitCode::all_succeeded);
 }
