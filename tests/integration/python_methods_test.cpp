@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "perfzero_runner.hpp"
 
@@ -322,6 +323,27 @@ TEST(PythonMethods, TheListingSeesTheTrialsEnvironmentAndThePlanCountsWhatItSele
       dir);
   EXPECT_EQ(moved.exit_code, 2);
   EXPECT_NE(moved.err.find("the plan differs"), std::string::npos) << moved.err;
+
+  // Asked for by a flag and by a suite, the same method run the same way is one case; run another
+  // way (the suite's constructor arguments), it is a collision naming both places.
+  const std::string spin = "perfzero_style.SpinBenchmark.benchmark_spin";
+  std::ofstream(dir / "twice.yaml") << "methods:\n  - python_method: " << spin << "\n";
+  const std::vector<std::string> flags{"--benchmark_methods=" + spin, "--python=" + kDebianPython,
+                                       "--python_path=" + kClasses.string(), "--dry_run"};
+  auto with_suite = [&](const std::string& file) {
+    std::vector<std::string> args = flags;
+    args.push_back("--config=" + (dir / file).string());
+    return run_perfzero(args, dir);
+  };
+  const auto once = with_suite("twice.yaml");
+  EXPECT_EQ(once.exit_code, 0) << once.err;
+  EXPECT_NE(once.out.find("1 method(s)"), std::string::npos) << once.out;
+  std::ofstream(dir / "other.yaml") << "methods:\n  - python_method: " << spin
+                                    << "\n    constructor_args: {spin_ms: 5}\n";
+  const auto other = with_suite("other.yaml");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("already used by another method of this run (at --benchmark_methods)"), std::string::npos)
+      << other.err;
 
   const auto typo = run_perfzero({"--benchmark_methods=sanityy.Sanity.benchmark_sleep", "--dry_run"}, dir);
   EXPECT_EQ(typo.exit_code, 2);

@@ -142,6 +142,7 @@ void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
         fmt::format("monitor_interval_ms {} vs {}", first.monitor_interval.count(), again.monitor_interval.count());
   }
   if (first.env != again.env) differs = "env";
+  if (first.python != again.python) differs = "python settings";
   if (first.launch != again.launch) differs = "launch";
   if (differs.empty()) return;
   throw ConfigError(fmt::format("{}: '{}' is also asked for at {} with other settings ({}); list it once", again.origin,
@@ -260,6 +261,11 @@ class PlanCollector {
   bool contains(const std::string& name) const { return names_.count(name) != 0; }
   // Where the case of that name came from (file:line:column or a flag); it must exist.
   const std::string& origin_of(const std::string& name) const { return plan_[names_.at(name)].origin; }
+  // Whether the case already planned under c's name runs the same Python method the same way.
+  bool same_python_method(const PlannedCase& c) const {
+    const PlannedCase& planned = plan_[names_.at(c.name)];
+    return planned.python && c.python && *planned.python == *c.python && planned.method == c.method;
+  }
   std::size_t size() const { return plan_.size(); }
   std::vector<PlannedCase> take() { return std::move(plan_); }
 
@@ -475,7 +481,9 @@ void add_python_entry(const Suite& suite, const SuiteEntry& entry, const PlanInp
       c.name = entry.name.empty() ? c.method : entry.name;
       c.command.metric_directions = entry.metric_directions;
       apply_launch_point(launch, c);
-      if (plan.contains(c.name)) {
+      // The same Python method asked for again (by a flag and a suite, say) runs once, as a built-in
+      // does; under the same name, a command or another interpreter's method is another method.
+      if (plan.contains(c.name) && !plan.same_python_method(c)) {
         throw ConfigError(fmt::format("{}: '{}' is already used by another method of this run (at {})", entry.origin,
                                       c.name, plan.origin_of(c.name)));
       }
