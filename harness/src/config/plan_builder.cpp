@@ -12,8 +12,9 @@
 #include "common/program_path.hpp"
 #include "common/text.hpp"
 #include "config/case_dirs.hpp"
+#include "config/case_settings.hpp"
 #include "config/method_selector.hpp"
-#include "method_catalog/known_workers.hpp"
+#include "config/python_cases.hpp"
 #include "redact/redact.hpp"
 
 namespace perfzero::config {
@@ -125,87 +126,6 @@ void check_case_count(const Suite& suite, const SuiteEntry& entry, const PlanInp
                   entry.origin, entry.key, count, total, limit, source));
 }
 
-// The same method and parameters asked for twice (say by a filter and by name) runs once; with
-// different settings, which to use would be a guess.
-void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
-  std::string differs;
-  if (first.trials != again.trials) differs = fmt::format("trials {} vs {}", first.trials, again.trials);
-  if (first.auto_trials.has_value() != again.auto_trials.has_value()) differs = "trials: auto vs a number";
-  if (first.warmup_trials != again.warmup_trials) {
-    differs = fmt::format("warmup_trials {} vs {}", first.warmup_trials, again.warmup_trials);
-  }
-  if (first.timeout != again.timeout) {
-    differs = fmt::format("timeout {}ms vs {}ms", first.timeout.count(), again.timeout.count());
-  }
-  if (first.monitor_interval != again.monitor_interval) {
-    differs =
-        fmt::format("monitor_interval_ms {} vs {}", first.monitor_interval.count(), again.monitor_interval.count());
-  }
-  if (first.env != again.env) differs = "env";
-  if (first.python != again.python) differs = "python settings";
-  if (first.launch != again.launch) differs = "launch";
-  if (differs.empty()) return;
-  throw ConfigError(fmt::format("{}: '{}' is also asked for at {} with other settings ({}); list it once", again.origin,
-                                again.name, first.origin, differs));
-}
-
-void apply(const RunSettings& layer, PlannedCase& c) {
-  if (layer.trials) {
-    c.trials = *layer.trials;
-    c.auto_trials.reset();
-  }
-  if (layer.trials_auto) c.auto_trials.emplace();
-  if (c.auto_trials) {
-    AutoTrials& a = *c.auto_trials;
-    if (layer.min_trials) a.min_trials = *layer.min_trials;
-    if (layer.max_trials) a.max_trials = *layer.max_trials;
-    if (layer.min_seconds) a.min_seconds = *layer.min_seconds;
-    if (layer.max_seconds) a.max_seconds = *layer.max_seconds;
-    if (layer.max_noise) a.max_noise = *layer.max_noise;
-  }
-  if (layer.warmup_trials) c.warmup_trials = *layer.warmup_trials;
-  if (layer.timeout) c.timeout = *layer.timeout;
-  if (layer.monitor_interval) c.monitor_interval = *layer.monitor_interval;
-  if (layer.max_result_bytes) c.max_result_bytes = *layer.max_result_bytes;
-  if (layer.max_log_bytes) c.max_log_bytes = *layer.max_log_bytes;
-  for (const auto& [k, v] : layer.env) c.env[k] = v;
-  apply(layer.launch, c.launch);
-}
-
-PlannedCase with_settings(const std::vector<const RunSettings*>& layers_low_to_high, const std::string& origin) {
-  PlannedCase c;
-  c.timeout = kDefaultTimeout;
-  c.monitor_interval = kDefaultMonitorInterval;
-  c.max_result_bytes = kDefaultMaxResultBytes;
-  c.max_log_bytes = kDefaultMaxLogBytes;
-  // The auto settings may come from a lower layer than `trials: auto` itself: gather them first.
-  RunSettings limits;
-  for (const RunSettings* layer : layers_low_to_high) {
-    for (auto [from, to] :
-         {std::pair{&layer->min_trials, &limits.min_trials}, {&layer->max_trials, &limits.max_trials}}) {
-      if (*from) *to = *from;
-    }
-    for (auto [from, to] : {std::pair{&layer->min_seconds, &limits.min_seconds},
-                            {&layer->max_seconds, &limits.max_seconds},
-                            {&layer->max_noise, &limits.max_noise}}) {
-      if (*from) *to = *from;
-    }
-  }
-  for (const RunSettings* layer : layers_low_to_high) apply(*layer, c);
-  if (c.auto_trials) {
-    apply(limits, c);
-    if (c.auto_trials->min_trials > c.auto_trials->max_trials) {
-      throw ConfigError(fmt::format("{}: trials: auto: min_trials {} is above max_trials {}", origin,
-                                    c.auto_trials->min_trials, c.auto_trials->max_trials));
-    }
-    c.trials = c.auto_trials->max_trials;
-  }
-  if (const std::string problem = launch_problem(c.launch); !problem.empty()) {
-    throw ConfigError(fmt::format("{}: launch: {}", origin, problem));
-  }
-  return c;
-}
-
 std::string substitute(const std::string& arg, const ParamMap& params) {
   std::string out = arg;
   for (const auto& [name, value] : params) {
@@ -273,117 +193,6 @@ class PlanCollector {
   std::vector<PlannedCase> plan_;
   std::map<std::string, std::size_t> names_;  // name -> index in plan_
 };
-
-// The family a built-in name starts with is a worker's (present or known but absent): such a name
-// is never looked for as a Python class, so a typo in it still gets the built-in suggestions.
-bool names_builtin_family(const std::string& spec, const Registry& registry) {
-  const std::string family = text::trim(spec).substr(0, text::trim(spec).find('.'));
-  for (const auto& m : registry.methods()) {
-    if (m.family == family) return true;
-  }
-  return !method_catalog::missing_worker_message(family, spec).empty();
-}
-
-// The interpreter and path of a Python method, every layer applied; the interpreter found as the
-// child's exec will find it (a name on the case's PATH) and recorded as that absolute path.
-PythonMethod python_how(const PlanInputs& inputs, const std::vector<const PythonSettings*>& layers,
-                        const std::map<std::string, std::string>& env, const std::string& origin) {
-  const PythonSettings s = merged(layers);
-  PythonMethod how;
-  const std::string given = s.python.value_or(inputs.default_python);
-  how.python_path = s.python_path.value_or(std::vector<std::string>{});
-  how.class_type = s.class_type.value_or(kPerfZeroClassType);
-  how.constructor_args = s.constructor_args.value_or("{}");
-  how.env = env;
-  const auto path = env.find("PATH");
-  const std::string search = path != env.end() ? path->second : inputs.path_env;
-  if (given.find('/') != std::string::npos) {
-    std::error_code ec;
-    how.interpreter = std::filesystem::absolute(given, ec).lexically_normal().string();
-    if (!files::is_executable_file(how.interpreter)) how.interpreter.clear();
-  } else {
-    how.interpreter = files::find_program(given, search);
-  }
-  if (how.interpreter.empty()) {
-    throw ConfigError(fmt::format(
-        "{}: the Python interpreter '{}' {} (name one with --python, a suite's 'python' key or $PERFZERO_PYTHON)",
-        origin, given,
-        given.find('/') != std::string::npos ? "is not an executable file" : "was not found on PATH (" + search + ")"));
-  }
-  return how;
-}
-
-// Every Python name of the plan, asked of each interpreter once (an import of TensorFlow costs
-// seconds), before any case is made.
-class PythonNames {
- public:
-  explicit PythonNames(const PythonLister& lister) : lister_(lister) {}
-  void ask(const PythonMethod& how, const std::string& spec, const std::string& origin) {
-    auto& queries = asked_[key_of(how)];
-    queries.first = how;
-    queries.second.push_back({spec, origin});
-  }
-  void resolve() {
-    for (auto& [key, asked] : asked_) answers_[key] = lister_(asked.first, asked.second);
-  }
-  const std::vector<PythonListed>& methods(const PythonMethod& how, const std::string& spec) const {
-    return answers_.at(key_of(how)).at(spec);
-  }
-
- private:
-  // The interpreter, its path and its environment decide what imports; the class type and
-  // arguments do not.
-  static std::string key_of(const PythonMethod& how) {
-    std::string key = how.interpreter + '\n' + text::join(how.python_path, "\n");
-    for (const auto& [name, value] : how.env) key += '\n' + name + '=' + value;
-    return key;
-  }
-  const PythonLister& lister_;
-  std::map<std::string, std::pair<PythonMethod, std::vector<PythonQuery>>> asked_;
-  std::map<std::string, std::map<std::string, std::vector<PythonListed>>> answers_;
-};
-
-// The perfzero package's runner runs it in a child, like any method.
-void make_python_case(const PlanInputs& inputs, const PythonMethod& how, const PythonListed& listed, PlannedCase& c) {
-  c.external = true;
-  c.python = how;
-  c.python->spec = listed.name;
-  c.method = listed.name;
-  if (c.description.empty()) c.description = listed.description;
-  c.command.argv = {how.interpreter, "-m",        "perfzero.runner", "run",
-                    "--method",      listed.name, "--class_type",    how.class_type};
-  c.command.working_dir = inputs.python_working_dir;
-  c.command.output = OutputFormat::perfzero;
-  c.env["PYTHONPATH"] = pythonpath_for(inputs.python_package_dir, how, inputs.inherited_pythonpath);
-  if (how.constructor_args != "{}") c.env[kConstructorArgsVariable] = how.constructor_args;
-  // Its prints reach perfzero.log in the order they were made, beside the harness's own lines.
-  c.env.emplace("PYTHONUNBUFFERED", "1");
-}
-
-// A name no worker's family claims is a Python class's when an interpreter can be asked and it has
-// PerfZero's shape (MODULE.CLASS.METHOD, MODULE.CLASS:METHOD, MODULE.CLASS.filter:REGEX): a bare
-// word stays a built-in's unknown name, with its suggestions.
-bool is_python_name(const PlanInputs& inputs, const std::string& spec) {
-  const std::string name = text::trim(spec);
-  const bool perfzero_shape = std::count(name.begin(), name.end(), '.') >= 2 || name.find(':') != std::string::npos;
-  return inputs.list_python && perfzero_shape && !names_builtin_family(name, inputs.catalog->registry());
-}
-
-// The built-in names close to a flag's Python names, for an error about them: `sanityy.Sanity.x`
-// was more likely a typo than a module.
-std::string builtin_suggestions(const PlanInputs& inputs) {
-  std::vector<std::string> builtins;
-  for (const auto& m : inputs.catalog->registry().methods()) builtins.push_back(m.full_name());
-  std::string out;
-  for (const auto& spec_list : inputs.method_specs) {
-    for (const auto& spec : text::split(spec_list, ',')) {
-      if (!is_python_name(inputs, spec)) continue;
-      const std::string hint = text::did_you_mean(text::trim(spec), builtins);
-      if (!hint.empty()) out += fmt::format("\n  '{}' as a built-in method:{}", text::trim(spec), hint);
-    }
-  }
-  return out;
-}
 
 void ask_flag_python_names(const PlanInputs& inputs, PythonNames& names) {
   const RunSettings none;
