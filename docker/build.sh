@@ -54,10 +54,23 @@ fi
 build_image() {  # build_image DOCKERFILE CONTEXT TAG EXTRA_TAG [ARGS...]
   local file=$1 context=$2 image_tag=$3 extra=$4
   shift 4
+  local replaced
+  replaced=$(docker image inspect --format '{{.Id}}' "$name:$image_tag" "$name:$extra" 2> /dev/null | sort -u)
   docker build -f "$file" \
     --build-arg GIT_REVISION="$revision" --build-arg VERSION="$version" \
     --build-arg IMAGE_NAME="$name" --build-arg IMAGE_TAG="$image_tag" "$@" \
     "${binaries[@]}" -t "$name:$image_tag" -t "$name:$extra" "$context"
+  remove_untagged $replaced
+}
+# The images a rebuild took the tags from are left with none: on a machine that runs the tests often
+# they were tens of GB within days. Only those, and only when nothing else names or uses them (docker
+# rmi refuses an image a container or another image depends on).
+remove_untagged() {
+  local id
+  for id in "$@"; do
+    [ "$(docker image inspect --format '{{len .RepoTags}}' "$id" 2> /dev/null)" = 0 ] || continue
+    docker rmi "$id" > /dev/null 2>&1 || true
+  done
 }
 if [ "$gpu" -eq 1 ]; then
   # The GPU image is the CPU image plus the CUDA worker: build (or reuse, from the cache) that first.

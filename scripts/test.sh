@@ -39,6 +39,20 @@ stage() {
   return 0
 }
 
+# A stage that fails says which, with the disk and memory left: a compiler killed for memory, or
+# one whose message ccache could not write to a full disk, prints nothing of its own.
+report_failure() {
+  echo "== failed in stage: ${stage_name:-?} (after $((SECONDS - stage_start)) s); disk and memory now:"
+  df -h . /tmp 2> /dev/null || true
+  free -m 2> /dev/null || true
+}
+trap report_failure ERR
+# A run needs about 15 GB (two build trees, the images); below that it may fail in any stage.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt $((15 * 1024 * 1024)) ]; then
+  echo "== warning: $((free_kb / 1024 / 1024)) GB free on this checkout's disk; a whole run needs about 15 GB"
+fi
+
 stage "install dependencies"
 scripts/install-deps.sh
 
