@@ -104,7 +104,7 @@ std::optional<std::string> parse_compare_flags(int argc, const char* const* argv
       "Mann-Whitney U p-value and a verdict (faster, slower, same, below threshold, equivalent, changed, too noisy, "
       "unreliable, confounded, missing). Trials flagged as disturbed (host busy, GPU throttled) are left out. Two runs "
       "made at different times are said to be when the host load differed or disturbed trials were judged, and a "
-      "direction that load explains is 'confounded' (use perfzero ab). Exit status (the "
+      "direction read there, either way, is 'confounded' (use perfzero ab). Exit status (the "
       "gate): 0 passed; 1 failed: a gated metric significantly slower beyond --min_change, or one the candidate "
       "measured nothing for; 5 undecided: a gated metric too noisy, unreliable or confounded (--pass_on accepts "
       "either); 2 bad flags or unreadable runs; 4 an output that cannot be written.",

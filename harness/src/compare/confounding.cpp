@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -67,12 +68,19 @@ std::string load_words(const CaseLoad& b, const CaseLoad& c) {
   return out;
 }
 
-// A direction the load would produce by itself: the busier run reads worse.
-bool load_explains(Verdict v, BusierSide busier) {
-  if (busier == BusierSide::neither) return false;
-  return v == Verdict::changed || (v == Verdict::slower && busier == BusierSide::candidate) ||
-         (v == Verdict::faster && busier == BusierSide::baseline);
+std::string_view side_name(BusierSide s) { return s == BusierSide::baseline ? "baseline" : "candidate"; }
+
+// Why a direction read here is not decided: the load differed, or disturbed trials were judged. Either
+// way the load can have made the direction, whichever it is: a hog slows the run it shares a core
+// with, and can also make it read faster (the scheduler moves it, the clock stays up). Measured:
+// same-vs-same with a hog pinned to one core during one run read a direction against the load in
+// 6 of 100 pairs (docs/performance-log.md, "runs made at different times").
+std::string load_cause(BusierSide busier, bool judged_disturbed) {
+  if (busier != BusierSide::neither) return fmt::format("while the {} run was the busier", side_name(busier));
+  return judged_disturbed ? "from disturbed trials (--use_flagged)" : "";
 }
+
+bool directional(Verdict v) { return v == Verdict::slower || v == Verdict::faster || v == Verdict::changed; }
 
 // Marks one row; returns whether it is confounded with the load at all.
 bool mark_row(MetricComparison& m, const CaseLoad& b, const CaseLoad& c, bool use_flagged) {
@@ -81,10 +89,9 @@ bool mark_row(MetricComparison& m, const CaseLoad& b, const CaseLoad& c, bool us
   const BusierSide busier = busier_side(b, c);
   if (!judged_disturbed && busier == BusierSide::neither) return false;
   const std::string words = load_words(b, c);
-  if (load_explains(m.verdict, busier)) {
-    m.reason =
-        fmt::format("confounded: read {} {} while the {} run was the busier ({}); {}", to_string(m.verdict),
-                    percent(m.change), busier == BusierSide::baseline ? "baseline" : "candidate", words, m.reason);
+  if (directional(m.verdict)) {
+    m.reason = fmt::format("confounded: read {} {} {} ({}); {}", to_string(m.verdict), percent(m.change),
+                           load_cause(busier, judged_disturbed), words, m.reason);
     m.verdict = Verdict::confounded;
     return true;
   }
@@ -117,9 +124,9 @@ void mark_confounding(RunComparison& report, const results::Run& baseline, const
   if (marked == 0) return;
   report.confounding = fmt::format(
       "These runs were made at different times ({}), and {} row(s) {}: load and drift on the machine between "
-      "them are confounded with the change. A direction the load explains (the busier run reads worse) is "
-      "`confounded`, undecided (exit 5); the others carry the same warning. Run both sides interleaved with "
-      "`perfzero ab`, whose pairs share the load.",
+      "them are confounded with the change. A direction read there (slower, faster or changed) is `confounded`, "
+      "undecided (exit 5), whichever way it points; the others carry the same warning. Run both sides "
+      "interleaved with `perfzero ab`, whose pairs share the load.",
       when_words(b, c), marked,
       report.settings.use_flagged ? "judged disturbed trials (--use_flagged) or saw a different host load"
                                   : "saw a different host load");

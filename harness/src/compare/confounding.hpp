@@ -1,8 +1,8 @@
 #pragma once
 // Two runs made at different times (docs/compare.md, "Runs made at different times"): whatever else
 // happened on the machine between them is confounded with the change. `compare` says so whenever it
-// judged disturbed trials or the runs' host load differed, and a direction that the load explains (the
-// busier side reads worse) is not a decided verdict: `confounded`, undecided for the gate.
+// judged disturbed trials or the runs' host load differed, and a direction read there, either way, is
+// not a decided verdict: `confounded`, undecided for the gate (a load can push a reading both ways).
 #include <optional>
 #include <string>
 
@@ -40,7 +40,7 @@ BusierSide busier_side(const CaseLoad& baseline, const CaseLoad& candidate);
 
 // Marks `report` (two runs, not an `ab` session) when the runs did not run together: each row whose
 // case used disturbed trials (--use_flagged) or whose host load differed says so in its reason, a
-// direction the load explains becomes `confounded`, and report.confounding holds the warning.
+// direction becomes `confounded`, and report.confounding holds the warning.
 void mark_confounding(RunComparison& report, const results::Run& baseline, const results::Run& candidate);
 
 }  // namespace perfzero::compare

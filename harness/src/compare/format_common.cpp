@@ -46,7 +46,7 @@ std::string verdict_text(const MetricComparison& m) {
   if (!m.gated && m.verdict == Verdict::slower) out += " (not gated)";
   // Why it cannot decide, where it is read: "unreliable (host busy in 20/20 vs 20/20 trials)".
   if (m.verdict == Verdict::unreliable) out += " (" + disturbance_words(m.baseline, m.candidate) + ")";
-  // The direction it read, and that the load explains it: "confounded (reads slower; runs at different times)".
+  // The direction it read, undecided: "confounded (reads +10.0%; runs made at different times)".
   if (m.verdict == Verdict::confounded) {
     out += m.change && *m.change != 0 ? fmt::format(" (reads {}; runs made at different times)", percent(m.change))
                                       : " (runs made at different times)";
