@@ -2,6 +2,12 @@
 // the host's load, short ones by their run-queue wait), disturbed trials never decide `compare`,
 // and `ab`'s interleaved pairs stay honest under a load that comes and goes. These tests start CPU
 // hogs, or need the machine to themselves, so they run serially (tests/CMakeLists.txt).
+#include <filesystem>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -91,6 +97,41 @@ methods:
   const auto two = run_perfzero({"--config=" + suite.string(), "--config=" + other.string()}, dir.path());
   EXPECT_EQ(two.exit_code, 2);
   EXPECT_NE(two.err.find("one run has one threshold"), std::string::npos) << two.err;
+}
+
+// ab takes the suites' host_busy_threshold too (it used --host_busy_threshold only): each side's trials
+// are judged by the key, and the flag still wins.
+TEST(UnderLoad, AbJudgesItsSidesByTheSuitesHostBusyThreshold) {
+  TempDir dir;
+  const auto suite = dir.write("sleep.yaml", R"(
+host_busy_threshold: 4096
+methods:
+  - method: sanity.Sanity.benchmark_sleep
+    params: {ms: 100}
+)");
+  const auto thresholds = [&](const std::string& out) {
+    std::set<double> seen;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir.path() / out)) {
+      if (e.path().filename() != "perfzero_summary.json") continue;
+      const auto load = read_json(e.path())["perfzero_cpp"]["samplers"]["host_load"];
+      if (load.contains("threshold_cpus")) seen.insert(load["threshold_cpus"].get<double>());
+    }
+    return seen;
+  };
+  for (const auto& [out, extra, expected] :
+       {std::tuple{"key", "", 4096.0}, std::tuple{"flag", "--host_busy_threshold=0.5", 0.5}}) {
+    std::vector<std::string> args = {"ab",
+                                     "--config=" + suite.string(),
+                                     "--param",
+                                     "ms=100,100",
+                                     "--max_trials=3",
+                                     "--warmup_trials=0",
+                                     std::string("--output_dir=") + out};
+    if (*extra != '\0') args.emplace_back(extra);
+    const auto f = run_perfzero(args, dir.path());
+    ASSERT_NE(f.exit_code, 2) << f.err;
+    EXPECT_EQ(thresholds(out), std::set<double>{expected}) << out << "\n" << f.err;
+  }
 }
 
 // A command far shorter than the host-load sampler's period is judged by how long it waited for a

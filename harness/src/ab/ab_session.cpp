@@ -46,7 +46,7 @@ session::SessionSettings side_settings(const cli::AbOptions& options, const AbSi
   s.given_flags = options.given;
   s.given_flags.emplace_back("ab_side", side.what);
   s.resumable = false;  // ab has no --resume to suggest
-  s.host_busy_threshold_cpus = options.host_busy_threshold;
+  s.host_busy_threshold_cpus = side.host_busy_threshold;
   return s;
 }
 

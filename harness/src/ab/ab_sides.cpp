@@ -23,11 +23,13 @@ config::OutputFormat output_of(const std::string& name) {
   return config::output_format_from(name).value_or(config::OutputFormat::none);
 }
 
-config::PlanInputs inputs_for(const cli::AbOptions& options, const method_catalog::Catalog& catalog) {
+// Also settles the side's host-busy threshold, which the suites may name.
+config::PlanInputs inputs_for(const cli::AbOptions& options, const method_catalog::Catalog& catalog, AbSide& side) {
   config::PlanInputs inputs = config::installed_plan_inputs(catalog);
   inputs.method_specs = options.benchmark_methods;
   inputs.flags = ab_settings(options);
   for (const auto& file : options.configs) inputs.suites.push_back(config::load_suite(file, catalog.registry()));
+  side.host_busy_threshold = config::host_busy_threshold_for(options.host_busy_threshold, inputs.suites);
   return inputs;
 }
 
@@ -71,7 +73,7 @@ void plan_build(const cli::AbOptions& options, const std::string& dir, AbSide& s
   const auto launcher = discovery.bin_dir / "perfzero-launch";
   if (::access(launcher.c_str(), X_OK) == 0) side.paths.launcher = launcher;
   try {
-    side.plan = engines::build_checked_plan(inputs_for(options, *side.catalog));
+    side.plan = engines::build_checked_plan(inputs_for(options, *side.catalog, side));
   } catch (const ConfigError& e) {
     throw ConfigError(fmt::format("ab --{}_build {}: {}", side.role, dir, e.what()));
   }
@@ -81,7 +83,7 @@ void plan_build(const cli::AbOptions& options, const std::string& dir, AbSide& s
 // directory is mounted at the same path, so the worker writes its result where the harness reads it.
 void plan_image(const cli::AbOptions& options, const method_catalog::Catalog& ours, const std::string& image,
                 const std::string& session_id, AbSide& side) {
-  side.plan = engines::build_checked_plan(inputs_for(options, ours));
+  side.plan = engines::build_checked_plan(inputs_for(options, ours, side));
   side.container = text::path_component(fmt::format("perfzero-ab-{}-{}", session_id, side.role));
   const std::string run_dir = std::filesystem::absolute(side.run_dir).string();
   for (auto& c : side.plan) {
@@ -120,7 +122,7 @@ void plan_image(const cli::AbOptions& options, const method_catalog::Catalog& ou
 
 void plan_parameter(const cli::AbOptions& options, const method_catalog::Catalog& ours, const std::string& value,
                     AbSide& side) {
-  config::PlanInputs inputs = inputs_for(options, ours);
+  config::PlanInputs inputs = inputs_for(options, ours, side);
   int taken = config::override_suite_parameter(inputs.suites, options.param_name, value);
   side.plan = engines::build_checked_plan(inputs);
   taken += config::override_plan_parameter(side.plan, ours.registry(), options.param_name, value);
@@ -168,6 +170,7 @@ void plan_sides(const cli::AbOptions& options, const method_catalog::Catalog& ou
       case cli::AbSides::commands:
         side->what = redact::redact_text(given);
         side->plan = plan_command(options, ours, "--" + side->role, given);
+        side->host_busy_threshold = options.host_busy_threshold;
         break;
       case cli::AbSides::builds:
         side->what = redact::redact_text(given);

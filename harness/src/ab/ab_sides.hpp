@@ -3,6 +3,7 @@
 // with case i of the candidate (docs/compare.md, "perfzero ab").
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct AbSide {
   std::vector<config::PlannedCase> plan;
   std::filesystem::path run_dir;  // <output_dir>/<role>
   std::string container;          // images: the one container name its trials use, removed after each stop
+  // --host_busy_threshold, else the suites' key (config::host_busy_threshold_for); unset: the default
+  std::optional<double> host_busy_threshold;
 };
 
 // Throws UsageError or ConfigError (with the flag or suite place) when a side cannot be planned, or

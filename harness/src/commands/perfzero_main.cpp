@@ -65,8 +65,7 @@ int run(const cli::Options& options, method_catalog::LazyCatalog& catalog) {
   }
   bool interleave = options.interleave;
   for (const auto& suite : inputs.suites) interleave = interleave || suite.interleave;
-  // The flag wins over the suites' key.
-  if (!resolved.host_busy_threshold) resolved.host_busy_threshold = config::host_busy_threshold_of(inputs.suites);
+  resolved.host_busy_threshold = config::host_busy_threshold_for(resolved.host_busy_threshold, inputs.suites);
   return run_benchmarks(resolved, plan, comparisons, interleave, site_packages);
 }
 

@@ -148,4 +148,8 @@ std::optional<double> host_busy_threshold_of(const std::vector<Suite>& suites) {
   return first != nullptr ? first->host_busy_threshold : std::nullopt;
 }
 
+std::optional<double> host_busy_threshold_for(std::optional<double> flag, const std::vector<Suite>& suites) {
+  return flag ? flag : host_busy_threshold_of(suites);
+}
+
 }  // namespace perfzero::config

@@ -62,6 +62,8 @@ inline constexpr double kMaxHostBusyThresholdCpus = 4096;
 
 // The suites' host_busy_threshold: none when no suite names one; ConfigError when two disagree.
 std::optional<double> host_busy_threshold_of(const std::vector<Suite>& suites);
+// The threshold a run uses: the flag's, which wins (and settles suites that disagree), else the suites'.
+std::optional<double> host_busy_threshold_for(std::optional<double> flag, const std::vector<Suite>& suites);
 
 // Throws ConfigError (file:line:column, key, what was expected) for anything wrong; a suite with
 // any error is never partly used.
