@@ -55,7 +55,8 @@ build_image() {  # build_image DOCKERFILE CONTEXT TAG EXTRA_TAG [ARGS...]
   local file=$1 context=$2 image_tag=$3 extra=$4
   shift 4
   local replaced
-  replaced=$(docker image inspect --format '{{.Id}}' "$name:$image_tag" "$name:$extra" 2> /dev/null | sort -u)
+  # One of the tags may not exist yet (inspect then fails, naming what it found of the others).
+  replaced=$(docker image inspect --format '{{.Id}}' "$name:$image_tag" "$name:$extra" 2> /dev/null | sort -u || true)
   docker build -f "$file" \
     --build-arg GIT_REVISION="$revision" --build-arg VERSION="$version" \
     --build-arg IMAGE_NAME="$name" --build-arg IMAGE_TAG="$image_tag" "$@" \
