@@ -355,6 +355,49 @@ TEST_F(ReportTrustTest, StreamIsRankedByTriadAndMetricChoosesAnother) {
   EXPECT_EQ(lines_with(copy.err, "--metric nope: no method reports it as a rate").size(), 1U) << copy.err;
 }
 
+// A suite names the metric a method is ranked by (issue 37, item 4: a suite key), recorded with the
+// run; --metric still wins, and a main_metric the method does not report as a rate is warned about.
+TEST_F(ReportTrustTest, ASuitesMainMetricRanksTheMethodAndTravelsWithTheRun) {
+  const auto suite_with = [&](const std::string& name, const std::string& main_metric) {
+    const fs::path file = kScratch / (name + ".yaml");
+    std::ofstream(file) << R"(methods:
+  - name: work.two_rates
+    command: [/bin/sh, -c, 'echo "{\"metrics\":[{\"name\":\"items_per_second\",\"value\":10,\"unit\":\"items/s\"},{\"name\":\"bytes_per_second\",\"value\":20,\"unit\":\"B/s\"},{\"name\":\"latency\",\"value\":3,\"unit\":\"ms\"}]}" > "$PERFZERO_RESULT_FILE"']
+    main_metric: )" << main_metric
+                        << "\n";
+    return file;
+  };
+  const auto run_with = [&](const std::string& name, const std::string& main_metric) {
+    const fs::path out = kScratch / name / "c7i.large";
+    const auto f = run_perfzero({"--config", suite_with(name, main_metric).string(), "--benchmark_num_trials=2",
+                                 "--instance_type=c7i.large", "--output_dir", out.string()},
+                                kScratch / (name + "-run"));
+    EXPECT_EQ(f.exit_code, 0) << f.err;
+    return out;
+  };
+  const fs::path out = run_with("declared", "bytes_per_second");
+  EXPECT_EQ(read_json(out / "summary.json")["methods"][0]["main_metric"], "bytes_per_second");
+  EXPECT_EQ(read_json(out / "work.two_rates" / "trial_1" / "perfzero_summary.json")["perfzero_cpp"]["main_metric"],
+            "bytes_per_second");
+  const auto by_suite = report({out.string()}, "declared-report");
+  ASSERT_EQ(by_suite.exit_code, 0) << by_suite.err;
+  EXPECT_EQ(read_json(kScratch / "declared-report" / "report.json")["methods"][0]["main_metric"]["name"],
+            "bytes_per_second");  // not items_per_second, the first rate
+  const auto by_flag = report({out.string(), "--metric", "items_per_second"}, "declared-flag");
+  ASSERT_EQ(by_flag.exit_code, 0) << by_flag.err;
+  EXPECT_EQ(read_json(kScratch / "declared-flag" / "report.json")["methods"][0]["main_metric"]["name"],
+            "items_per_second");
+  const fs::path latency = run_with("not-a-rate", "latency");
+  const auto warned = report({latency.string()}, "not-a-rate-report");
+  ASSERT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_EQ(read_json(kScratch / "not-a-rate-report" / "report.json")["methods"][0]["main_metric"]["name"],
+            "items_per_second");
+  EXPECT_EQ(
+      lines_with(warned.err, "work.two_rates: main_metric latency (from its suite) is not reported as a rate").size(),
+      1U)
+      << warned.err;
+}
+
 TEST_F(ReportTrustTest, RunsOfOneLabelOnTwoCpuCountsAreReportedApartAndTheFlexMinimumIsBilled) {
   set_machine(run_as("VM.Standard.E4.Flex", 1000, 0, "cpus/one"), 1, 16, 0, "x86_64", "AuthenticAMD");
   set_machine(run_as("VM.Standard.E4.Flex", 2000, 0, "cpus/two"), 2, 16, 0, "x86_64", "AuthenticAMD");

@@ -28,7 +28,7 @@ TEST(Reports, RecordFlagsSystemAndCloudFromDmi) {
   EXPECT_EQ(r["benchmark_info"]["flags"]["execution_label"], "dev");
   EXPECT_EQ(r["ml_framework_info"]["build_label"], "nightly");
   EXPECT_EQ(r["system_info"]["accelerator_count"], 0);
-  EXPECT_EQ(r["schema_version"], "1.10.0");
+  EXPECT_EQ(r["schema_version"], "1.11.0");
 }
 
 TEST(Reports, InstanceTypeFlagWinsOverDmi) {

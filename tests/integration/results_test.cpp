@@ -73,7 +73,7 @@ TEST(Resume, ContinuesARunWrittenBySchema100) {
   EXPECT_NE(f.out.find("sanity.Sanity.benchmark_noop trial 1/1  succeeded"), std::string::npos) << f.out;
   const auto summary = read_json(out / "summary.json");
   EXPECT_EQ(summary["execution_id"], "v1-fixture");
-  EXPECT_EQ(summary["schema_version"], "1.10.0");
+  EXPECT_EQ(summary["schema_version"], "1.11.0");
   EXPECT_EQ(summary["methods"][0]["trials"][0]["resumed"], true);
   EXPECT_EQ(summary["methods"][0]["trials"][0]["exit_code"], 3);
 }

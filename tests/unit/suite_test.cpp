@@ -165,6 +165,47 @@ methods:
   }
 }
 
+// main_metric (what perfzero report ranks a method by) on every kind of entry, kept when a flag asks
+// for the same method, and a collision when two entries name different ones.
+TEST(Suite, EveryEntryMayNameItsMainMetric) {
+  TempDir dir;
+  const auto file = dir.write("s.yaml", R"(
+methods:
+  - method: sanity.Sanity.benchmark_noop
+    main_metric: ops_per_second
+  - name: ext.timed
+    command: [/bin/true]
+    main_metric: " items/s rate "
+)");
+  const auto plan = plan_for(file);
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[0].main_metric, "ops_per_second");
+  EXPECT_EQ(plan[1].main_metric, "items/s rate");
+  for (const char* bad : {"    main_metric: \"\"\n", "    main_metric: {a: 1}\n", "    main_metric: \"a\\tb\"\n"}) {
+    const auto bad_file = dir.write("bad.yaml", std::string("methods:\n  - name: e\n    command: [/bin/true]\n") + bad);
+    try {
+      load_suite(bad_file);
+      FAIL() << "accepted " << bad;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.yaml:4:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("methods[0].main_metric"), std::string::npos) << e.what();
+    }
+  }
+  const auto twice = dir.write("twice.yaml", R"(
+methods:
+  - method: sanity.Sanity.benchmark_noop
+    main_metric: a
+  - method: sanity.Sanity.benchmark_noop
+    main_metric: b
+)");
+  try {
+    plan_for(twice);
+    FAIL() << "two main metrics for one case were accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("main_metric a vs b"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Suite, DuplicatesRunOnce) {
   TempDir dir;
   const auto file = dir.write("s.yaml", R"(

@@ -50,6 +50,9 @@ void check_same_settings(const PlannedCase& first, const PlannedCase& again) {
   if (first.env != again.env) differs = "env";
   if (first.python != again.python) differs = "python settings";
   if (first.launch != again.launch) differs = "launch";
+  if (!first.main_metric.empty() && !again.main_metric.empty() && first.main_metric != again.main_metric) {
+    differs = fmt::format("main_metric {} vs {}", first.main_metric, again.main_metric);
+  }
   if (differs.empty()) return;
   throw ConfigError(fmt::format("{}: '{}' is also asked for at {} with other settings ({}); list it once", again.origin,
                                 again.name, first.origin, differs));

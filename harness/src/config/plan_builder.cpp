@@ -176,6 +176,8 @@ class PlanCollector {
       plan_.push_back(std::move(c));
     } else {
       check_same_settings(plan_[at->second], c);
+      // Asked for by a flag and by a suite that names its main metric: the suite's is kept.
+      if (plan_[at->second].main_metric.empty()) plan_[at->second].main_metric = c.main_metric;
     }
   }
   bool contains(const std::string& name) const { return names_.count(name) != 0; }
@@ -257,6 +259,7 @@ void add_external_entry(const Suite& suite, const SuiteEntry& entry, const PlanI
       c.command.working_dir = entry.working_dir;
       c.command.output = entry.output;
       c.command.metric_directions = entry.metric_directions;
+      c.main_metric = entry.main_metric;
       c.origin = entry.origin;
       apply_launch_point(launch, c);
       if (plan.contains(c.name)) {
@@ -289,6 +292,7 @@ void add_python_entry(const Suite& suite, const SuiteEntry& entry, const PlanInp
       make_python_case(inputs, how, method, c);
       c.name = entry.name.empty() ? c.method : entry.name;
       c.command.metric_directions = entry.metric_directions;
+      c.main_metric = entry.main_metric;
       apply_launch_point(launch, c);
       // The same Python method asked for again (by a flag and a suite, say) runs once, as a built-in
       // does; under the same name, a command or another interpreter's method is another method.
@@ -312,6 +316,7 @@ void add_builtin_entry(const Suite& suite, const SuiteEntry& entry, const PlanIn
         c.description = entry.methods[i]->description;
         c.params = point;
         c.origin = entry.origin;
+        c.main_metric = entry.main_metric;
         c.worker = worker_for(*inputs.catalog, c.method, c.origin);
         apply_launch_point(launch, c);
         plan.add(std::move(c));

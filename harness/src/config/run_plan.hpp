@@ -57,6 +57,7 @@ struct PlannedCase {
   std::map<std::string, std::string> env;                  // added to the harness's environment
   LaunchSpec launch;                                       // how its processes start (config/launch.hpp)
   std::string origin;  // where it was asked for: "--benchmark_methods" or file:line:column
+  std::string main_metric;  // the suite's main_metric: what `perfzero report` ranks it by; empty: its first rate
 };
 
 // Settings a suite or the command line may give; unset fields fall through to the next level

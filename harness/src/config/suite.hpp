@@ -34,6 +34,7 @@ struct SuiteEntry {
   std::vector<ParamAxis> external_axes;
   OutputFormat output = OutputFormat::perfzero;
   std::map<std::string, Direction> metric_directions;  // commands: which way is better, per metric
+  std::string main_metric;  // main_metric: the metric `perfzero report` ranks it by; empty: its first rate
   // Python method (python_method: MODULE.CLASS.METHOD, .filter:REGEX or :METHOD): what it selects is
   // asked of the interpreter when the plan is built; `name`, when given, renames its one case.
   std::string python_spec;

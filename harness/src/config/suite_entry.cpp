@@ -20,7 +20,7 @@ namespace {
 const std::vector<std::string> kBuiltinKeys{
     "method",        "params",     "trials",   "warmup_trials", "timeout",   "monitor_interval_ms",
     "min_trials",    "max_trials", "min_time", "max_time",      "max_noise", "max_result_bytes",
-    "max_log_bytes", "env",        "launch"};
+    "max_log_bytes", "env",        "launch",   "main_metric"};
 const std::vector<std::string> kCommandKeys{"name",
                                             "description",
                                             "command",
@@ -40,6 +40,7 @@ const std::vector<std::string> kCommandKeys{"name",
                                             "max_result_bytes",
                                             "max_log_bytes",
                                             "metric_directions",
+                                            "main_metric",
                                             "launch"};
 
 // python_method: a PerfZero class's methods; its run keys as a command's, but no params (a
@@ -54,7 +55,7 @@ const std::vector<std::string>& python_keys() {
                                "min_time",      "max_time",
                                "max_noise",     "max_result_bytes",
                                "max_log_bytes", "metric_directions",
-                               "launch"};
+                               "main_metric",   "launch"};
     k.insert(k.end(), python_setting_keys().begin(), python_setting_keys().end());
     return k;
   }();
@@ -81,6 +82,20 @@ std::vector<ParamAxis> read_axes(const yaml::Checker& check, const YAML::Node& p
     axes.push_back(std::move(axis));
   }
   return axes;
+}
+
+// main_metric: triad_bandwidth. The metric `perfzero report` ranks the method by; a name only, as
+// the method reports it (which metrics a method reports is known once it ran).
+std::string read_main_metric(const yaml::Checker& check, const YAML::Node& entry, const std::string& key) {
+  const auto node = entry["main_metric"];
+  if (!node) return "";
+  const std::string name = text::trim(check.string_of(node, key + ".main_metric"));
+  const bool printable =
+      std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x20; });
+  if (name.empty() || !printable) {
+    check.fail(node, key + ".main_metric", "expected the name of a metric the method reports, e.g. triad_bandwidth");
+  }
+  return name;
 }
 
 SuiteEntry read_builtin(const yaml::Checker& check, const YAML::Node& entry, const std::string& key,
@@ -110,6 +125,7 @@ SuiteEntry read_builtin(const yaml::Checker& check, const YAML::Node& entry, con
     }
     out.axes.push_back(std::move(axes));
   }
+  out.main_metric = read_main_metric(check, entry, key);
   out.settings = read_settings(check, entry, key);
   return out;
 }
@@ -201,6 +217,7 @@ SuiteEntry read_command(const yaml::Checker& check, const YAML::Node& entry, con
                                   });
   }
   check_placeholders(check, entry["command"], key + ".command", out);
+  out.main_metric = read_main_metric(check, entry, key);
   out.settings = read_settings(check, entry, key);
   return out;
 }
@@ -227,6 +244,7 @@ SuiteEntry read_python(const yaml::Checker& check, const YAML::Node& entry, cons
   if (const auto d = entry["metric_directions"])
     out.metric_directions = read_directions(check, d, key + ".metric_directions");
   out.python = read_python_settings(check, entry, key, suite_dir);
+  out.main_metric = read_main_metric(check, entry, key);
   out.settings = read_settings(check, entry, key);
   return out;
 }

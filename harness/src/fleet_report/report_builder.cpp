@@ -39,6 +39,7 @@ void ReportBuilder::add_run(const std::string& path, const results::Run& run, st
     auto [per_config, inserted] = trials_.try_emplace(name);
     if (inserted) method_order_.push_back(name);
     auto& cell = per_config->second[config];
+    if (cell.trials.main_metric.empty()) cell.trials.main_metric = c.main_metric;
     auto& kept = cell.trials.trials;
     for (const auto& t : c.trials) {
       results::Trial slim;
@@ -75,6 +76,23 @@ void warn_unreported_metrics(FleetReport& report, const std::set<std::string>& r
       report.warnings.push_back(fmt::format(
           "--metric {}: no method reports it as a rate (unit <work>/s); each is ranked by its main metric", wanted));
     }
+  }
+}
+
+// A suite's main_metric that the method does not report as a rate cannot rank it: say by what it was
+// ranked instead (--metric, which wins, is warned about above).
+void warn_undeclared_main_metric(FleetReport& report, const MethodRow& row, const std::vector<CellTrials>& runs) {
+  if (!report.settings.metrics.empty()) return;
+  std::set<std::string> declared;
+  for (const auto& in : runs) {
+    if (!in.trials->main_metric.empty()) declared.insert(in.trials->main_metric);
+  }
+  for (const auto& name : declared) {
+    if (row.metric && row.metric->name == name) continue;
+    report.warnings.push_back(
+        fmt::format("{}: main_metric {} (from its suite) is not reported as a rate (unit "
+                    "<work>/s); ranked by {}",
+                    row.name, name, row.metric ? row.metric->name : "wall time"));
   }
 }
 
@@ -116,6 +134,7 @@ FleetReport ReportBuilder::finish(std::vector<std::string> problems) {
     std::vector<CellTrials> runs;
     for (const auto& [config, kept] : trials_[name]) runs.push_back({position[config], &kept.trials, &kept.run_of});
     report.methods.push_back(build_method_row(name, runs, report.configurations, report.baseline, report.settings));
+    warn_undeclared_main_metric(report, report.methods.back(), runs);
   }
   if (!report.settings.metrics.empty()) warn_unreported_metrics(report, rates_reported());
   for (auto& r : instance_runs_) r.config = position[r.config];

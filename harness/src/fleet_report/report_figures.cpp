@@ -164,7 +164,14 @@ std::string find_baseline(const std::vector<Configuration>& configs, const std::
 std::optional<MainMetric> choose_main_metric(const std::vector<CellTrials>& runs,
                                              const std::vector<std::string>& wanted) {
   const auto is_rate = [](const results::MetricValue& m) { return m.unit.size() > 2 && m.unit.ends_with("/s"); };
-  for (const auto& name : wanted) {
+  // --metric first, then what the suites declared (main_metric), in the order the cells came.
+  std::vector<std::string> names = wanted;
+  if (names.empty()) {
+    for (const auto& in : runs) {
+      if (!in.trials->main_metric.empty()) names.push_back(in.trials->main_metric);
+    }
+  }
+  for (const auto& name : names) {
     for (const auto& in : runs) {
       for (const auto& t : in.trials->trials) {
         for (const auto& m : t.metrics) {

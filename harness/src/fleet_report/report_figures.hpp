@@ -40,7 +40,8 @@ MethodRow build_method_row(const std::string& name, const std::vector<CellTrials
                            const std::vector<Configuration>& configs, const std::string& baseline,
                            const RankSettings& settings);
 
-// The first of `wanted` (--metric) that the trials report as a rate (unit "<work>/s"), else their
+// The first of `wanted` (--metric) that the trials report as a rate (unit "<work>/s"); without
+// `wanted`, the main_metric a suite declared for the cells (results::Case::main_metric); else their
 // first rate metric; nullopt when the method reports none.
 std::optional<MainMetric> choose_main_metric(const std::vector<CellTrials>& runs,
                                              const std::vector<std::string>& wanted = {});

@@ -1,7 +1,8 @@
 #pragma once
 // A method's main metric on the site's index (docs/history.md, "The history site"): the one plotted
-// for each of its configurations, the others a click away. Nothing in a run record declares one, so
-// it is chosen from the metrics the method records, and the page says by which rule.
+// for each of its configurations, the others a click away. The history does not keep a suite's
+// main_metric (run records carry it since schema 1.11.0; the store has no column for it), so it is
+// chosen from the metrics the method records, and the page says by which rule.
 #include <string>
 #include <vector>
 

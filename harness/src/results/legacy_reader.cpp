@@ -105,6 +105,7 @@ Case case_from_summary_entry(const json& m) {
   c.method = m.value("method", c.name);
   c.params = m.value("params", json::object());
   c.trials_planned = m.value("trials_planned", 0);
+  c.main_metric = m.value("main_metric", "");
   return c;
 }
 
@@ -148,6 +149,7 @@ LoadedRun read_legacy_run(const std::filesystem::path& dir) {
               json report = parse_file(dir / t.report);
               fill_trial_from_report(report, t);
               set_method_type(c, report.at("perfzero_cpp").value("method_type", "builtin"));
+              c.main_metric = report.at("perfzero_cpp").value("main_metric", c.main_metric);
               if (!info_from_report) run.info = run_info_from_report(report);
               info_from_report = true;
             } catch (const std::exception& e) {
@@ -180,6 +182,7 @@ LoadedRun read_single_report(const std::filesystem::path& file) {
     c.method = ours.value("method", c.name);
     c.params = ours.value("params", json::object());
     c.python = ours.value("python", json());
+    c.main_metric = ours.value("main_metric", "");
     set_method_type(c, ours.value("method_type", "builtin"));
     c.trials_planned = ours.value("trials_planned", 1);
     c.launch = ours.value("launch", json());

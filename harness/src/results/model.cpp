@@ -33,6 +33,7 @@ Case case_heading(const Case& c) {
   heading.origin = c.origin;
   heading.external = c.external;
   heading.python = c.python;
+  heading.main_metric = c.main_metric;
   heading.output = c.output;
   heading.params = c.params;
   heading.trials_planned = c.trials_planned;

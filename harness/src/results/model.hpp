@@ -16,7 +16,7 @@
 namespace perfzero::results {
 
 // Minor versions only add keys; a reader refuses another major version.
-inline constexpr const char* kSchemaVersion = "1.10.0";
+inline constexpr const char* kSchemaVersion = "1.11.0";
 inline constexpr int kSchemaMajor = 1;
 
 struct MetricValue {
@@ -83,6 +83,8 @@ struct Case {
   // launch: {engine, nodes, tasks_per_node, hosts, hostfile, extra_args} for a multi-rank method
   // (schema 1.5.0); null for a local one.
   nlohmann::json launch;
+  // The suite's main_metric (schema 1.11.0): what `perfzero report` ranks it by; empty: its first rate.
+  std::string main_metric;
   std::string dir;  // the case's directory, relative to the run's
   std::vector<Trial> trials;
   std::vector<Trial> warmups;

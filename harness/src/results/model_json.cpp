@@ -177,6 +177,7 @@ nlohmann::json case_header_to_json(const Case& c) {
               {"dir", c.dir}};
   // Only for Python methods: the run.json of every other case stays as it was.
   if (!c.python.is_null()) out["python"] = c.python;
+  if (!c.main_metric.empty()) out["main_metric"] = c.main_metric;
   return out;
 }
 
@@ -187,6 +188,7 @@ Case case_header_from_json(const nlohmann::json& j) {
   c.description = j.value("description", "");
   c.origin = j.value("origin", "");
   c.python = j.value("python", json());
+  c.main_metric = j.value("main_metric", "");
   set_method_type(c, j.value("method_type", "builtin"));
   c.output = j.value("output", "perfzero");
   c.params = j.value("params", json::object());

@@ -75,24 +75,26 @@ json case_json(const results::Case& c, std::map<std::string, int>& totals) {
   for (const auto& t : c.warmups) warmups.push_back(trial_brief(t));
   const Outcome outcome = results::case_outcome(c);
   totals[std::string(to_string(outcome))] += 1;
-  return {{"name", c.name},
-          {"method", c.method},
-          {"method_type", results::method_type(c)},
-          {"params", c.params},
-          {"dir", c.dir},
-          {"outcome", to_string(outcome)},
-          {"trials_planned", c.trials_planned},
-          {"trials_run", c.trials.size()},
-          {"trials_auto", auto_json(c)},
-          {"trials_succeeded", stats.trials_succeeded},
-          {"trials_flagged", stats.trials_flagged},
-          {"trials_disturbed", stats.trials_disturbed},
-          {"disturbances", disturbance_json(stats.disturbances)},
-          {"trial_outcomes", trial_outcomes},
-          {"wall_time", results::to_json(stats.wall_time)},
-          {"metrics", std::move(metrics)},
-          {"trials", std::move(trials)},
-          {"warmups", std::move(warmups)}};
+  json out = {{"name", c.name},
+              {"method", c.method},
+              {"method_type", results::method_type(c)},
+              {"params", c.params},
+              {"dir", c.dir},
+              {"outcome", to_string(outcome)},
+              {"trials_planned", c.trials_planned},
+              {"trials_run", c.trials.size()},
+              {"trials_auto", auto_json(c)},
+              {"trials_succeeded", stats.trials_succeeded},
+              {"trials_flagged", stats.trials_flagged},
+              {"trials_disturbed", stats.trials_disturbed},
+              {"disturbances", disturbance_json(stats.disturbances)},
+              {"trial_outcomes", trial_outcomes},
+              {"wall_time", results::to_json(stats.wall_time)},
+              {"metrics", std::move(metrics)},
+              {"trials", std::move(trials)},
+              {"warmups", std::move(warmups)}};
+  if (!c.main_metric.empty()) out["main_metric"] = c.main_metric;
+  return out;
 }
 
 json comparisons_json(const results::Run& run) {

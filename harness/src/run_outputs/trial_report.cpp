@@ -106,6 +106,7 @@ json ours_json(const results::RunInfo& run, const results::Case& c, const result
     ours["working_dir"] = c.working_dir;
   }
   if (!c.python.is_null()) ours["python"] = c.python;
+  if (!c.main_metric.empty()) ours["main_metric"] = c.main_metric;
   // A multi-rank method (launch: mpirun): every rank's end and usage, and the hosts they ran on.
   if (c.launch.is_object()) ours["launch"] = c.launch;
   if (t.ranks.is_object()) {

@@ -75,6 +75,7 @@ results::Case case_of(const config::PlannedCase& planned) {
   c.warmups_planned = planned.warmup_trials;
   c.timeout_seconds = static_cast<double>(planned.timeout.count()) / 1000.0;
   c.monitor_interval_ms = static_cast<int>(planned.monitor_interval.count());
+  c.main_metric = redact::redact_text(planned.main_metric);
   if (planned.external) {
     c.command = redact::redact_argv(planned.command.argv);
     c.working_dir = redact::redact_urls(planned.command.working_dir.string());
