@@ -153,7 +153,7 @@ TEST(ReportEstimate, BadFlagsAreOneLineUsageErrors) {
   for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"report", "--estimate", s}, "needs --shapes"},
            {{"report", "--estimate", s, "--shapes", "c7i.large", "somewhere"}, "reads no RESULT_DIR"},
-           {{"report", "somewhere", "--shapes", "c7i.large"}, "go with --estimate"},
+           {{"report", "somewhere", "--shapes", "c7i.large"}, "goes with --estimate"},
            {{"report"}, "RESULT_DIR is required"},
            {{"report", "--estimate", s, "--shapes", "c7i.large", "--history", "/nonexistent/h.db"},
             "no results database at /nonexistent/h.db"},

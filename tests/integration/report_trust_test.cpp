@@ -398,6 +398,47 @@ TEST_F(ReportTrustTest, ASuitesMainMetricRanksTheMethodAndTravelsWithTheRun) {
       << warned.err;
 }
 
+// One run per configuration, but a results history of earlier runs (issue 37, item 4: the floor
+// "measured from the history"): the floor is how far consecutive runs of one configuration landed
+// apart there, at the 95th percentile, and every output says where it came from.
+TEST_F(ReportTrustTest, TheRunNoiseFloorIsMeasuredFromTheHistoryWhenTheInputsRepeatNothing) {
+  const fs::path db = kScratch / "noise-history.db";
+  int n = 0;
+  for (const double rate : {100.0, 104.0, 100.0, 104.0, 100.0, 104.0}) {  // steps of 4 % each
+    const fs::path run = run_as("c7i.large", rate, 0.0, "noise-history-" + std::to_string(n++));
+    const auto ingest = run_perfzero({"history", "ingest", run.string(), "--db=" + db.string()}, kScratch);
+    ASSERT_EQ(ingest.exit_code, 0) << ingest.err;
+  }
+  const fs::path a = run_as("c7i.large", 100.0, 0.02, "noise-now");
+  const fs::path b = run_as("m7i.large", 110.0, 0.02, "noise-now");
+  const auto with = report({a.string(), b.string(), "--history", db.string()}, "noise-with");
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  const auto noise = read_json(kScratch / "noise-with" / "report.json")["methods"][0]["run_noise"];
+  EXPECT_EQ(noise["source"], "history") << noise.dump();
+  EXPECT_EQ(noise["history_pairs"], 5) << noise.dump();
+  EXPECT_NEAR(noise["fraction"].get<double>(), 0.04, 1e-9) << noise.dump();
+  EXPECT_NE(slurp(kScratch / "noise-with" / "report.md").find("4% between-run noise (from the history: 5 pairs"),
+            std::string::npos);
+  // 10 % apart with a 4 % floor: named, where the default 25 % floor makes it a tie.
+  EXPECT_FALSE(read_json(kScratch / "noise-with" / "report.json")["methods"][0]["fastest"].is_null());
+  const auto without = report({a.string(), b.string()}, "noise-without");
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  const auto plain = read_json(kScratch / "noise-without" / "report.json")["methods"][0];
+  EXPECT_EQ(plain["run_noise"]["source"], "default");
+  EXPECT_TRUE(plain["fastest"].is_null()) << plain.dump();
+  // Another label's history holds nothing of this method: the default again, and a typo is an error.
+  const auto other = report({a.string(), b.string(), "--history", db.string(), "--label", "nightly"}, "noise-label");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_EQ(read_json(kScratch / "noise-label" / "report.json")["methods"][0]["run_noise"]["source"], "default");
+  const auto missing = report({a.string(), "--history", (kScratch / "nope.db").string()}, "noise-missing");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("report --history: no results database at"), std::string::npos) << missing.err;
+  EXPECT_FALSE(fs::exists(kScratch / "nope.db"));
+  const auto label_alone = report({a.string(), "--label", "x"}, "noise-label-alone");
+  EXPECT_EQ(label_alone.exit_code, 2);
+  EXPECT_NE(label_alone.err.find("--label needs --history DB"), std::string::npos) << label_alone.err;
+}
+
 TEST_F(ReportTrustTest, RunsOfOneLabelOnTwoCpuCountsAreReportedApartAndTheFlexMinimumIsBilled) {
   set_machine(run_as("VM.Standard.E4.Flex", 1000, 0, "cpus/one"), 1, 16, 0, "x86_64", "AuthenticAMD");
   set_machine(run_as("VM.Standard.E4.Flex", 2000, 0, "cpus/two"), 2, 16, 0, "x86_64", "AuthenticAMD");

@@ -26,11 +26,11 @@ void add_estimate_flags(CLI::App& app, ReportOptions& out) {
       ->allow_extra_args(false)  // `--shapes a,b RESULT_DIR` must not take RESULT_DIR for a shape
       ->type_name("LIST");
   app.add_option("--history", out.history_db,
-                 "with --estimate: the results history (SQLite file or postgresql:// URL) holding earlier runs, the "
-                 "one `compare --history` reads")
+                 "the results history (SQLite file or postgresql:// URL) holding earlier runs, the one `compare "
+                 "--history` reads: with --estimate, the trials' durations; with RESULT_DIRs, the between-run noise "
+                 "when the inputs repeat no configuration (see --run_noise)")
       ->type_name("DB");
-  app.add_option("--label", out.label, "with --estimate: only earlier runs of this execution label")
-      ->type_name("LABEL");
+  app.add_option("--label", out.label, "with --history: only earlier runs of this execution label")->type_name("LABEL");
   app.add_option("--overhead_minutes", out.overhead_minutes,
                  "with --estimate: minutes an instance spends outside the trials: boot, install, image pull, upload "
                  "(default 5; `perfzero report` of a fleet's runs shows the real figure as 'boot to first trial')")
@@ -42,17 +42,15 @@ void add_estimate_flags(CLI::App& app, ReportOptions& out) {
 void check_report_flags(const ReportOptions& out) {
   if (out.estimate.empty()) {
     if (out.inputs.empty()) throw UsageError("report: RESULT_DIR is required (or --estimate SUITE --shapes LIST)");
-    if (!out.shapes.empty() || !out.history_db.empty() || !out.label.empty()) {
-      throw UsageError("report: --shapes, --history and --label go with --estimate SUITE");
-    }
+    if (!out.shapes.empty()) throw UsageError("report: --shapes goes with --estimate SUITE");
   } else {
     if (!out.inputs.empty()) {
       throw UsageError(
           "report: --estimate prices a planned campaign and reads no RESULT_DIR (given: " + out.inputs.front() + ")");
     }
     if (out.shapes.empty()) throw UsageError("report: --estimate needs --shapes (the shapes to price it on)");
-    if (!out.label.empty() && out.history_db.empty()) throw UsageError("report: --label needs --history DB");
   }
+  if (!out.label.empty() && out.history_db.empty()) throw UsageError("report: --label needs --history DB");
   if (out.no_catalog && !out.catalog.empty()) throw UsageError("report: --catalog and --no_catalog exclude each other");
   // CLI11's range check lets NaN through (every comparison with it is false).
   if (!std::isfinite(out.min_change_percent)) throw UsageError("report: --min_change: expected a percentage, got nan");
@@ -108,7 +106,7 @@ std::optional<std::string> parse_report_flags(int argc, const char* const* argv,
   app.add_option("--run_noise", out.run_noise_percent,
                  "percent: how far one run's median may land from another's on the same configuration; a "
                  "configuration measured in one run is ranked only beyond it (default: the widest spread of run "
-                 "medians among configurations the inputs hold several runs of, else 25)")
+                 "medians among configurations the inputs hold several runs of, else what --history shows, else 25)")
       ->check(CLI::Range(0.0, 1000.0))
       ->type_name("PERCENT");
   app.add_option("--metric", out.metrics,

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "commands/history_database.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "compare/compare_runs.hpp"
@@ -74,12 +75,8 @@ int print_comparison(const compare::RunComparison& report, const cli::CompareOpt
 
 // The candidate against the last --last runs of --label in the results history.
 compare::RunComparison compare_with_history(const cli::CompareOptions& options, const results::Run& candidate) {
-  const bool url = options.history_db.find("://") != std::string::npos;
-  if (!url && !std::filesystem::exists(options.history_db)) {
-    throw UsageError(fmt::format("compare --history: no results database at {}", options.history_db));
-  }
   try {
-    history::Store store(options.history_db);
+    history::Store store = open_history_for_reading(options.history_db, "compare --history");
     const auto settings = settings_of(options);
     const auto history =
         store.label_medians(options.label, options.last, candidate.info.execution_id, settings.use_flagged);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/commands.hpp"
+#include "commands/history_database.hpp"
 #include "commands/history_site_command.hpp"
 #include "common/errors.hpp"
 #include "common/escape.hpp"
@@ -27,16 +28,12 @@ namespace {
 
 using nlohmann::json;
 
-bool is_url(const std::string& db) { return db.find("://") != std::string::npos; }
-
 // Reading never creates a database: a mistyped --db is an error, not an empty history.
 history::Store open_store(const cli::HistoryOptions& o, bool create) {
-  if (!is_url(o.db)) {
+  if (!create) return open_history_for_reading(o.db, "history", " (perfzero history ingest creates it)");
+  if (!is_database_url(o.db)) {
     const std::filesystem::path file(o.db);
-    if (!create && !std::filesystem::exists(file)) {
-      throw UsageError(fmt::format("history: no results database at {} (perfzero history ingest creates it)", o.db));
-    }
-    if (create && file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
   }
   return history::Store(o.db);
 }

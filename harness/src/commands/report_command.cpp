@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "commands/report_history_noise.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/install_layout.hpp"
@@ -92,6 +93,8 @@ int report_command(const cli::ReportOptions& options) {
   build.ranking.use_flagged = options.use_flagged;
   if (options.run_noise_percent) build.ranking.run_noise = *options.run_noise_percent / 100.0;
   build.ranking.metrics = options.metrics;
+  const fleet_report::HistoryNoiseTable history_noise = history_noise_from(options);
+  if (!options.history_db.empty()) build.ranking.history_noise = &history_noise;
   std::optional<pricing::Catalog> catalog;
   const std::string catalog_file = options.no_catalog ? "" : pricing::find_catalog(options.catalog);
   if (!catalog_file.empty()) catalog = pricing::load_catalog(catalog_file);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "commands/history_database.hpp"
 #include "commands/suite_plan_inputs.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -45,12 +46,8 @@ std::vector<fleet_report::PlannedWork> planned_work(const std::string& suite_fil
 fleet_report::TrialDurations durations_from(const cli::ReportOptions& options) {
   fleet_report::TrialDurations out;
   if (options.history_db.empty()) return out;
-  const bool url = options.history_db.find("://") != std::string::npos;
-  if (!url && !fs::exists(options.history_db)) {
-    throw UsageError(fmt::format("report --estimate: no results database at {}", options.history_db));
-  }
   try {
-    history::Store store(options.history_db);
+    history::Store store = open_history_for_reading(options.history_db, "report --estimate");
     history::SeriesFilter filter;
     filter.label = options.label;
     filter.use_flagged = true;  // a disturbed trial took its time too: durations count every trial

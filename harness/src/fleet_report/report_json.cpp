@@ -171,6 +171,7 @@ json method_json(const MethodRow& row, const FleetReport& report) {
            {{"fraction", row.run_noise.fraction},
             {"source", row.run_noise.source},
             {"measured_from", row.run_noise.measured_from},
+            {"history_pairs", row.run_noise.history_pairs},
             {"single_run", row.run_noise.single_run}}},
           {"fastest", key_of(row.fastest)},
           {"cheapest", key_of(row.cheapest)},

@@ -4,8 +4,10 @@
 // build_report(); every output (Markdown, CSV, JSON, HTML) only formats it.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -117,10 +119,21 @@ struct Ratio {
 // measured in one run is compared only beyond it (docs/report.md, "Fastest, cheapest and ties").
 struct RunNoise {
   double fraction = 0.25;
-  std::string source;             // "measured", "--run_noise" or "default"
+  std::string source;             // "measured", "history", "--run_noise" or "default"
   std::size_t measured_from = 0;  // configurations with repeated runs it was measured on
   std::size_t single_run = 0;     // configurations measured in one run (the floor applies to them)
+  std::size_t history_pairs = 0;  // source "history": the pairs of consecutive runs it was measured on
 };
+
+// The between-run noise a results history shows for one method and metric (report --history DB):
+// over each series' last runs, how far a run's median lands from the one before, at the 95th
+// percentile of those steps.
+struct HistoryNoise {
+  double fraction = 0;
+  std::size_t pairs = 0;   // consecutive pairs of runs behind it
+  std::size_t series = 0;  // series (configuration and label) they came from
+};
+using HistoryNoiseTable = std::map<std::pair<std::string, std::string>, HistoryNoise>;  // (method, metric)
 
 // "fastest" or "cheapest": the best point estimate among the cells whose trials all succeeded, and
 // whether the trials tell it apart from every other such cell.
@@ -200,6 +213,8 @@ struct RankSettings {
   bool use_flagged = false;         // --use_flagged: disturbed trials stay in the figures
   std::optional<double> run_noise;  // --run_noise / 100; nullopt: measured from repeated runs, else the default
   double default_run_noise = 0.25;
+  // report --history DB: the noise its series show, used when the inputs repeat no configuration
+  const HistoryNoiseTable* history_noise = nullptr;
   std::vector<std::string> metrics;  // --metric: rank by the first of these rates a method reports
 };
 

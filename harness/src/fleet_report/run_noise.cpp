@@ -7,6 +7,19 @@
 
 namespace perfzero::fleet_report {
 
+namespace {
+
+// The history's noise of the figure the row is ranked by (its main metric, else wall time). Too few
+// pairs measure nothing: the floor is then the default, which says so.
+const HistoryNoise* history_noise_of(const MethodRow& row, const RankSettings& settings) {
+  if (settings.history_noise == nullptr) return nullptr;
+  const auto it = settings.history_noise->find({row.name, row.metric ? row.metric->name : "wall_time"});
+  if (it == settings.history_noise->end() || it->second.pairs < kMinHistoryPairs) return nullptr;
+  return &it->second;
+}
+
+}  // namespace
+
 RunNoise run_noise_of(const MethodRow& row, const RankSettings& settings) {
   RunNoise noise;
   double widest = 0;
@@ -24,6 +37,10 @@ RunNoise run_noise_of(const MethodRow& row, const RankSettings& settings) {
   } else if (noise.measured_from > 0) {
     noise.fraction = widest;
     noise.source = "measured";
+  } else if (const HistoryNoise* h = history_noise_of(row, settings)) {
+    noise.fraction = h->fraction;
+    noise.source = "history";
+    noise.history_pairs = h->pairs;
   } else {
     noise.fraction = settings.default_run_noise;
     noise.source = "default";
@@ -46,6 +63,9 @@ std::string run_noise_text(const RunNoise& noise) {
   if (noise.source == "measured") {
     return fmt::format("{} (measured: the run medians of {} configuration{} run more than once)", percent,
                        noise.measured_from, noise.measured_from == 1 ? "" : "s");
+  }
+  if (noise.source == "history") {
+    return fmt::format("{} (from the history: {} pairs of consecutive runs)", percent, noise.history_pairs);
   }
   return percent + " (default: no configuration ran more than once)";
 }

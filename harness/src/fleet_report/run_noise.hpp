@@ -8,8 +8,12 @@
 
 namespace perfzero::fleet_report {
 
+// The fewest pairs of consecutive runs a history's figure stands on.
+inline constexpr std::size_t kMinHistoryPairs = 5;
+
 // --run_noise when given; else the widest spread of run medians (largest over smallest, less 1)
-// among the method's configurations measured in several runs; else the default.
+// among the method's configurations measured in several runs; else what the history shows
+// (settings.history_noise, at least kMinHistoryPairs pairs); else the default.
 RunNoise run_noise_of(const MethodRow& row, const RankSettings& settings);
 
 // Widens `r`'s interval by `noise` (low / (1 + noise), high x (1 + noise)) and decides its tie again.
