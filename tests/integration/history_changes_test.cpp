@@ -2,6 +2,11 @@
 // made of (flags, CI's variables, the git checkout), `history changes` finding a planted step with
 // its commit, its text, Markdown, JSON and JUnit (validated with xmllint), `run --history` saying the
 // change point a new run makes (exit 1 with --fail_on_change), id prefixes, and prune.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -315,6 +320,35 @@ TEST(HistoryChanges, PruneKeepsTheNewestRunsPerLabelAndBadFlagsAreOneLine) {
     EXPECT_EQ(f.exit_code, 2) << args[1] << f.err;
     EXPECT_TRUE(contains(f.err, message)) << f.err;
   }
+}
+
+// An output path that is a device or a pipe (issue 37's hostile checks): `--junit /dev/full` said
+// nothing and exited 0 after putting a regular file in /dev/full's place (as root). Now a device is
+// written into and its error named (exit 4), /dev/stdout gets the XML, and the device stays one. A
+// node of the test's own where mknod is allowed, so a regression cannot replace the machine's.
+TEST(HistoryChanges, JunitToAFullDeviceIsExit4NamingItAndToStdoutPrintsIt) {
+  const auto env = no_ci_variables();
+  TempDir dir;
+  const std::string db = (dir.path() / "h.sqlite").string();
+  const auto dirs = planted_history(dir, 4, 4);
+  ASSERT_EQ(ingest(dirs, db, dir.path()).exit_code, 0);
+  std::filesystem::path full = dir.path() / "full";
+  const bool own = ::mknod(full.c_str(), S_IFCHR | 0666, ::makedev(1, 7)) == 0;
+  const int probe = own ? ::open(full.c_str(), O_WRONLY | O_CLOEXEC) : -1;
+  if (probe >= 0) ::close(probe);
+  if (probe < 0) full = "/dev/full";  // not root, or a nodev temporary directory
+  const auto f = run_perfzero({"history", "changes", "--db=" + db, "--junit=" + full.string()}, dir.path());
+  EXPECT_EQ(f.exit_code, 4) << f.out << f.err;
+  EXPECT_TRUE(contains(f.err, "cannot write " + full.string() + ": No space left on device")) << f.err;
+  EXPECT_FALSE(contains(f.err, "standard output")) << f.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(full.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << full << " was replaced by a file";
+  const auto out = run_perfzero({"history", "changes", "--db=" + db, "--junit=/dev/stdout"}, dir.path());
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_TRUE(contains(out.out, "<testsuite name=\"perfzero history changes\"")) << out.out;
+  ASSERT_EQ(::lstat("/dev/stdout", &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "/dev/stdout was replaced";
 }
 
 }  // namespace

@@ -74,6 +74,12 @@ dom "$site/index.html?filter=no-such-method" >"$work/filtered.dom"
 need "$work/filtered.dom" '0 of 1 methods' '<section class="method" id="m1" data-find="service.request'
 grep -qE '<section class="method" id="m1" data-find="[^"]*" hidden' "$work/filtered.dom" ||
   { echo "FAIL: the filter hid nothing"; exit 1; }
+# A filter that is not UTF-8 (bytes a link or a paste can carry, and a stray %): the script still runs
+# and shows the box, and the words it cannot match hide the method rather than breaking the page.
+dom "$site/index.html?filter=%FF%C3%28%zz+service" >"$work/hostile.dom"
+need "$work/hostile.dom" '0 of 1 methods' '<input type="search" id="filter" placeholder'
+grep -qF '<input type="search" id="filter" hidden' "$work/hostile.dom" &&
+  { echo "FAIL: a filter that is not UTF-8 stopped the filter's script"; exit 1; }
 # The latency's series (the harness's own counters and wall time are series too).
 latency=$(grep -o 'href="series/[0-9a-f]*.html">latency_ms</a>' "$work/index.dom" |
   sed 's|href="series/\([0-9a-f]*\).html".*|\1|' | head -1)

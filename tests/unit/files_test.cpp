@@ -2,11 +2,17 @@
 #include "common/files.hpp"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -107,6 +113,82 @@ TEST(WriteAtomically, AFailedWriteNamesTheFileAndLeavesNothingBehind) {
   } catch (const std::system_error& e) {
     EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
   }
+}
+
+// A device where the output goes (a full disk's /dev/full): written into, its error reported, and the
+// node left a device; a rename put a regular file in /dev/full's place (as root). A node of our own
+// where mknod is allowed, so a regression cannot replace the machine's.
+TEST(WriteAtomically, ACharacterDeviceIsWrittenIntoAndItsErrorReportedNeverReplaced) {
+  TempDir dir;
+  std::filesystem::path full = dir.path() / "full";
+  // Not root (no rename in /dev either), or a temporary directory mounted nodev: the machine's own.
+  const bool own = ::mknod(full.c_str(), S_IFCHR | 0666, ::makedev(1, 7)) == 0;
+  const int probe = own ? ::open(full.c_str(), O_WRONLY | O_CLOEXEC) : -1;
+  if (probe >= 0) ::close(probe);
+  if (probe < 0) full = "/dev/full";
+  try {
+    write_atomically(full, "<testsuites/>");
+    FAIL() << "a write to " << full << " succeeded";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), ENOSPC) << e.what();
+    EXPECT_NE(std::string(e.what()).find(full.string()), std::string::npos) << e.what();
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat(full.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << full << " was replaced";
+  write_atomically("/dev/null", "x");  // and one that takes it
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+// A pipe (a shell's >(...), a named pipe a reader waits on) gets the content; one nobody reads is an
+// error at once, never a wait; a socket is refused by name.
+TEST(WriteAtomically, APipeIsWrittenIntoAndOneWithoutAReaderFailsAtOnce) {
+  TempDir dir;
+  const auto fifo = dir.path() / "junit.xml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    write_atomically(fifo, "x");
+    FAIL() << "a pipe without a reader was written";
+  } catch (const std::system_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no process reads that pipe"), std::string::npos) << e.what();
+  }
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream in(fifo);
+    got.assign(std::istreambuf_iterator<char>(in), {});
+  });
+  // The reader's open blocks until a writer comes, and ours fails until a reader is there: retry.
+  bool written = false;
+  for (int i = 0; i < 500 && !written; ++i) {
+    try {
+      write_atomically(fifo, "<testsuites/>");
+      written = true;
+    } catch (const std::system_error&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  reader.join();
+  EXPECT_TRUE(written);
+  EXPECT_EQ(got, "<testsuites/>");
+  struct stat st {};
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  const auto socket_path = dir.path() / "sock";
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(sock, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.string().size(), sizeof(addr.sun_path));
+  std::copy(socket_path.string().begin(), socket_path.string().end(), addr.sun_path);
+  ASSERT_EQ(::bind(sock, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
+  try {
+    write_atomically(socket_path, "x");
+    FAIL() << "a socket was written";
+  } catch (const std::system_error& e) {
+    EXPECT_NE(std::string(e.what()).find("a socket or a block device"), std::string::npos) << e.what();
+  }
+  ::close(sock);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "cli/completion.hpp"
 #include "commands/commands.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/standard_streams.hpp"
 #include "config/plan_builder.hpp"
 #include "engines/engine.hpp"
@@ -148,6 +149,10 @@ int perfzero_main(int argc, const char* const* argv) {
     return to_int(ExitCode::output_unwritable);
   } catch (const std::filesystem::filesystem_error& e) {
     // The file system refused something we did not expect to fail: the outside world, not a bug.
+    fmt::print(stderr, "perfzero: error: {}\n", e.what());
+    return to_int(ExitCode::output_unwritable);
+  } catch (const files::WriteError& e) {
+    // A file it was asked to write (--junit /dev/full, a report on a full disk): named.
     fmt::print(stderr, "perfzero: error: {}\n", e.what());
     return to_int(ExitCode::output_unwritable);
   } catch (const std::system_error& e) {

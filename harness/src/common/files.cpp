@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -30,7 +31,7 @@ namespace {
 
 [[noreturn]] void fail(int error, const std::string& what, const std::filesystem::path& tmp) {
   if (!tmp.empty()) ::unlink(tmp.c_str());
-  throw std::system_error(error, std::generic_category(), what);
+  throw WriteError(error, std::generic_category(), what);
 }
 
 void write_all(int fd, std::string_view content, const std::filesystem::path& tmp, const std::filesystem::path& path) {
@@ -45,6 +46,66 @@ void write_all(int fd, std::string_view content, const std::filesystem::path& tm
     }
     written += static_cast<std::size_t>(n);
   }
+}
+
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: this process's own descriptor N.
+std::optional<int> own_descriptor(const std::string& text) {
+  if (text == "/dev/stdout") return 1;
+  if (text == "/dev/stderr") return 2;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (!text.starts_with(prefix) || text.size() == prefix.size() || text.size() > prefix.size() + 6) continue;
+    const std::string digits = text.substr(prefix.size());
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    return std::stoi(digits);
+  }
+  return std::nullopt;
+}
+
+// Written through the descriptor itself, after what stdio holds for it: reopening it would start at
+// offset 0 of a file behind it, under what the process prints later.
+void write_to_descriptor(int n, const std::filesystem::path& path, std::string_view content) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const int fd = ::fcntl(n, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) fail(errno, "cannot write " + path.string(), {});
+  write_all(fd, content, {}, path);
+  if (::close(fd) != 0) fail(errno, "cannot write " + path.string(), {});
+}
+
+// An output named by a character device or a pipe (`--junit /dev/stdout`, a shell's `>(...)`,
+// /dev/null), or by a link in /dev or /proc (which stands for a descriptor): written into, appended
+// as a shell's `>>` would, with every error reported (/dev/full: no space). A rename would put a
+// regular file in the device's place (as root; /dev/full was replaced so) or fail. A socket or a
+// block device is refused. False when `path` is none of these (a file, a directory, nothing yet).
+bool write_into_special(const std::filesystem::path& path, std::string_view content) {
+  const std::string text = path.lexically_normal().string();
+  if (const auto n = own_descriptor(text)) {
+    write_to_descriptor(*n, path, content);
+    return true;
+  }
+  struct stat link_st {};
+  if (::lstat(path.c_str(), &link_st) != 0) return false;
+  const bool descriptor_link = S_ISLNK(link_st.st_mode) && (text.starts_with("/dev/") || text.starts_with("/proc/"));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;  // a dangling link: replaced, as before
+  if ((S_ISREG(st.st_mode) && !descriptor_link) || S_ISDIR(st.st_mode)) return false;
+  if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    fail(ENOTSUP, "cannot write " + path.string() + ": it is a socket or a block device, not a file or a pipe", {});
+  }
+  // O_NONBLOCK: a pipe nobody reads fails at once (ENXIO) instead of waiting forever.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int saved = errno;
+    fail(saved,
+         saved == ENXIO ? "cannot write " + path.string() + ": no process reads that pipe"
+                        : "cannot open " + path.string(),
+         {});
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  write_all(fd, content, {}, path);
+  if (::close(fd) != 0) fail(errno, "cannot write " + path.string(), {});
+  return true;
 }
 
 }  // namespace
@@ -92,10 +153,12 @@ void write_atomically_at(int dir_fd, const std::filesystem::path& path, std::str
 
 void write_atomically(const std::filesystem::path& path, std::string_view content, Durability durability) {
   if (const auto dir_fd = open_parent_beneath_root(path)) {
+    // A run's own files: whatever was planted in their place is replaced, never written into.
     const FdGuard guard{*dir_fd};
     write_atomically_at(*dir_fd, path, content, durability);
     return;
   }
+  if (write_into_special(path, content)) return;
   // mkstemp in the target's directory: an unpredictable name created with O_EXCL, so a symlink
   // planted beside the file cannot redirect the write (a fixed "<file>.tmp.<pid>" could be).
   std::string pattern = path.string() + ".tmp.XXXXXX";

@@ -3,8 +3,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace perfzero::files {
+
+// What write_atomically throws: a file the command was asked to write could not be, named in
+// what(). A std::system_error, so that callers that catch those still do; the command's last
+// resort tells it from a failed standard output by this type.
+class WriteError : public std::system_error {
+ public:
+  using std::system_error::system_error;
+};
 
 // How much a write survives. `visible`: a harness crash loses nothing written (rename), a kernel
 // crash or power loss may. `synced`: fsync of the file and its directory. Trial reports and summaries
@@ -13,7 +22,10 @@ namespace perfzero::files {
 enum class Durability { visible, synced };
 
 // Writes via a temporary file made with mkstemp in the same directory, then a rename: readers see
-// the old file or the new one, never half of one. Throws std::system_error naming the file.
+// the old file or the new one, never half of one. Throws std::system_error naming the file. A path
+// that names a character device or a pipe (/dev/stdout, /dev/null, a shell's >(...)), or a link in
+// /dev or /proc, is written into instead (appended), its errors reported; a socket or a block
+// device is refused.
 void write_atomically(const std::filesystem::path& path, std::string_view content,
                       Durability durability = Durability::visible);
 // fsync of a directory, so that a rename in it survives a kernel crash; best effort.
