@@ -56,7 +56,7 @@ struct PlannedCase {
   std::int64_t max_log_bytes = kDefaultMaxLogBytes;        // perfzero.log keeps its head and tail past this
   std::map<std::string, std::string> env;                  // added to the harness's environment
   LaunchSpec launch;                                       // how its processes start (config/launch.hpp)
-  std::string origin;  // where it was asked for: "--benchmark_methods" or file:line:column
+  std::string origin;       // where it was asked for: "--benchmark_methods" or file:line:column
   std::string main_metric;  // the suite's main_metric: what `perfzero report` ranks it by; empty: its first rate
 };
 
