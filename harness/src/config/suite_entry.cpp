@@ -89,7 +89,7 @@ std::vector<ParamAxis> read_axes(const yaml::Checker& check, const YAML::Node& p
 std::string read_main_metric(const yaml::Checker& check, const YAML::Node& entry, const std::string& key) {
   const auto node = entry["main_metric"];
   if (!node) return "";
-  const std::string name = text::trim(check.string_of(node, key + ".main_metric"));
+  std::string name = text::trim(check.string_of(node, key + ".main_metric"));
   const bool printable =
       std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x20; });
   if (name.empty() || !printable) {
