@@ -179,8 +179,9 @@ TEST(WriteAtomically, APipeIsWrittenIntoAndOneWithoutAReaderFailsAtOnce) {
   ASSERT_GE(sock, 0);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  ASSERT_LT(socket_path.string().size(), sizeof(addr.sun_path));
-  std::copy(socket_path.string().begin(), socket_path.string().end(), addr.sun_path);
+  const std::string socket_name = socket_path.string();
+  ASSERT_LT(socket_name.size(), sizeof(addr.sun_path));
+  std::copy(socket_name.begin(), socket_name.end(), addr.sun_path);
   ASSERT_EQ(::bind(sock, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
   try {
     write_atomically(socket_path, "x");
