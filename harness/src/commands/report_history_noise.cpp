@@ -46,16 +46,13 @@ fleet_report::HistoryNoiseTable history_noise_from(const cli::ReportOptions& opt
     for (const auto& s : store.series(filter)) {
       const auto key = std::make_pair(fleet_report::method_name_of(s.case_name), s.metric);
       const std::size_t first = s.points.size() > kLastRuns ? s.points.size() - kLastRuns : 0;
-      bool counted = false;
       for (std::size_t i = first + 1; i < s.points.size(); ++i) {
         const double before = s.points[i - 1].value;
         const double after = s.points[i].value;
         if (!(before > 0) || !(after > 0) || !std::isfinite(before) || !std::isfinite(after)) continue;
         // As the report's ratios are read: the larger over the smaller, less 1.
         steps[key].push_back(std::max(before, after) / std::min(before, after) - 1);
-        counted = true;
       }
-      if (counted) ++out[key].series;
     }
   } catch (const history::HistoryError& e) {
     throw OutputError(fmt::format("report --history: {}", e.what()));

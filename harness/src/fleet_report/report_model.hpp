@@ -130,8 +130,7 @@ struct RunNoise {
 // percentile of those steps.
 struct HistoryNoise {
   double fraction = 0;
-  std::size_t pairs = 0;   // consecutive pairs of runs behind it
-  std::size_t series = 0;  // series (configuration and label) they came from
+  std::size_t pairs = 0;  // consecutive pairs of runs behind it
 };
 using HistoryNoiseTable = std::map<std::pair<std::string, std::string>, HistoryNoise>;  // (method, metric)
 
