@@ -2,10 +2,7 @@
 // made of (flags, CI's variables, the git checkout), `history changes` finding a planted step with
 // its commit, its text, Markdown, JSON and JUnit (validated with xmllint), `run --history` saying the
 // change point a new run makes (exit 1 with --fail_on_change), id prefixes, and prune.
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -14,6 +11,7 @@
 #include <random>
 #include <regex>
 
+#include "../unit/own_full_device.hpp"
 #include "../unit/scoped_env.hpp"
 #include "../unit/temp_dir.hpp"
 #include "perfzero_runner.hpp"
@@ -332,11 +330,7 @@ TEST(HistoryChanges, JunitToAFullDeviceIsExit4NamingItAndToStdoutPrintsIt) {
   const std::string db = (dir.path() / "h.sqlite").string();
   const auto dirs = planted_history(dir, 4, 4);
   ASSERT_EQ(ingest(dirs, db, dir.path()).exit_code, 0);
-  std::filesystem::path full = dir.path() / "full";
-  const bool own = ::mknod(full.c_str(), S_IFCHR | 0666, ::makedev(1, 7)) == 0;
-  const int probe = own ? ::open(full.c_str(), O_WRONLY | O_CLOEXEC) : -1;
-  if (probe >= 0) ::close(probe);
-  if (probe < 0) full = "/dev/full";  // not root, or a nodev temporary directory
+  const std::filesystem::path full = own_full_device(dir.path());
   const auto f = run_perfzero({"history", "changes", "--db=" + db, "--junit=" + full.string()}, dir.path());
   EXPECT_EQ(f.exit_code, 4) << f.out << f.err;
   EXPECT_TRUE(contains(f.err, "cannot write " + full.string() + ": No space left on device")) << f.err;

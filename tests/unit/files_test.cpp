@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "common/trial_files.hpp"
+#include "own_full_device.hpp"
 #include "temp_dir.hpp"
 
 // A namespace of this file's own: a unity build puts several test files in one translation unit,
@@ -120,12 +120,7 @@ TEST(WriteAtomically, AFailedWriteNamesTheFileAndLeavesNothingBehind) {
 // where mknod is allowed, so a regression cannot replace the machine's.
 TEST(WriteAtomically, ACharacterDeviceIsWrittenIntoAndItsErrorReportedNeverReplaced) {
   TempDir dir;
-  std::filesystem::path full = dir.path() / "full";
-  // Not root (no rename in /dev either), or a temporary directory mounted nodev: the machine's own.
-  const bool own = ::mknod(full.c_str(), S_IFCHR | 0666, ::makedev(1, 7)) == 0;
-  const int probe = own ? ::open(full.c_str(), O_WRONLY | O_CLOEXEC) : -1;
-  if (probe >= 0) ::close(probe);
-  if (probe < 0) full = "/dev/full";
+  const std::filesystem::path full = testing::own_full_device(dir.path());
   try {
     write_atomically(full, "<testsuites/>");
     FAIL() << "a write to " << full << " succeeded";
