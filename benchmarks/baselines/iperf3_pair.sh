@@ -15,7 +15,16 @@ case "${PERFZERO_RANK:-0}" in
     # One test, and no waiting for ever when rank 0 never comes (its own failure is the one to see).
     iperf3 --server --one-off --idle-timeout 120 --port "$port" --bind "$address" >/dev/null &
     server=$!
-    sleep 0.5 # listening before rank 0 is told where
+    # Listening before rank 0 is told where: the port in LISTEN state (0A) in /proc/net/tcp, which a
+    # fixed pause could not promise on a loaded host.
+    hex_port="$(printf '%04X' "$port")"
+    tries=0
+    until awk -v p=":$hex_port" '$2 ~ p"$" && $4 == "0A" { found = 1 } END { exit !found }' /proc/net/tcp; do
+      kill -0 "$server" 2>/dev/null || { echo "iperf3 --server on port $port ended" >&2; exit 1; }
+      [ "$tries" -lt 300 ] || { echo "iperf3 --server on port $port did not listen within 30 s" >&2; exit 1; }
+      sleep 0.1
+      tries=$((tries + 1))
+    done
     echo "$address" >"$published.tmp" && mv "$published.tmp" "$published"
     wait "$server"
     ;;
