@@ -5,9 +5,10 @@
  *
  * Per trial: the harness sends a pz_launch_request header (with the trial's log file descriptor
  * attached as SCM_RIGHTS) followed by `payload_bytes` of NUL-terminated strings: the working
- * directory, then `argc` arguments, then `envc` NAME=value entries. The launcher answers
- * PZ_LAUNCH_STARTED (or PZ_LAUNCH_SETUP_FAILED / PZ_LAUNCH_FORK_FAILED) as soon as the method's
- * process is past its setup, then PZ_LAUNCH_DONE once the whole tree is reaped.
+ * directory, then `argc` arguments, then `envc` NAME=value entries. The launcher answers once:
+ * PZ_LAUNCH_DONE once the whole tree is reaped, or PZ_LAUNCH_SETUP_FAILED / PZ_LAUNCH_FORK_FAILED
+ * when the method could not start. One reply, not a "started" one before it: the harness sleeps
+ * through the trial, and a second message would wake it while the method starts.
  */
 #ifndef PERFZERO_LAUNCH_PROTOCOL_H
 #define PERFZERO_LAUNCH_PROTOCOL_H
@@ -44,11 +45,11 @@ struct pz_launch_request {
 };
 
 enum pz_launch_reply_kind {
-  PZ_LAUNCH_STARTED = 1,      /* pid: the method's process, in its own process group */
+  /* 1 was a STARTED reply, before the harness stopped waiting for one */
   PZ_LAUNCH_SETUP_FAILED = 2, /* error: errno of chdir in the child; nothing runs */
   PZ_LAUNCH_FORK_FAILED = 3,  /* error: errno of fork */
   PZ_LAUNCH_BAD_REQUEST = 4,  /* the request could not be read; the launcher exits */
-  PZ_LAUNCH_DONE = 5          /* the tree is gone: wait_status of the method, usage of every reaped process,
+  PZ_LAUNCH_DONE = 5          /* the tree is gone: pid and wait_status of the method, usage of every reaped process,
                                  how long their main threads waited for a CPU (run_delay, -1: unknown), and the
                                  tree's wall time on the launcher's clock, which a stopped harness cannot stretch */
 };

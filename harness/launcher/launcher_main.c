@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,10 +116,22 @@ static int split_payload(const struct pz_launch_request* header, struct request*
   return p == end ? 0 : -1;
 }
 
+/* Sleeps until a request (or the end of the stream) is there. Not in a blocking recvmsg: that sleeps
+   on the socket's one wait queue for any event, and the harness reading the previous trial's reply
+   frees buffer space, which would wake this process for nothing on the harness's CPU, where it then
+   waits for the CPU when the request does come (a short command's trial 0.1 ms here). poll() waits
+   for input alone. */
+static void wait_for_request(int sock) {
+  struct pollfd in = {sock, POLLIN, 0};
+  while (poll(&in, 1, -1) < 0 && errno == EINTR && !launcher_parent_gone) {
+  }
+}
+
 static int read_request(int sock, struct request* req) {
   struct pz_launch_request header;
   memset(req, 0, sizeof *req);
   req->log_fd = -1;
+  wait_for_request(sock);
   const int got = receive_header(sock, &header, &req->log_fd);
   if (got <= 0) return got;
   if (header.payload_bytes == 0 || header.payload_bytes > PZ_LAUNCH_MAX_PAYLOAD) return -1;
@@ -190,7 +203,7 @@ static int reset_peak_rss(void) {
 /* The run's counters, open from its first trial on. */
 static struct counter_set run_counters = {.dummy_fd = -1};
 
-/* Starts the method, tells the harness, reaps the tree and tells the harness again. */
+/* Starts the method, reaps its tree and tells the harness. */
 static int run_one(int sock, const struct request* req) {
   struct pz_launch_reply reply;
   memset(&reply, 0, sizeof reply);
@@ -230,15 +243,16 @@ static int run_one(int sock, const struct request* req) {
     return send_reply(sock, &reply);
   }
   if (launcher_parent_gone) kill_remaining_children(); /* the harness died while we forked */
-  reply.kind = PZ_LAUNCH_STARTED;
-  reply.pid = child;
-  if (send_reply(sock, &reply) != 0) kill_remaining_children();
+  /* No reply now: the harness sleeps until DONE, and a STARTED message would wake it while the method
+     starts, on a CPU the method may need (it finds the method's pid, should it have to stop it, as this
+     process's first child: perfzero-launch has no other when a trial starts). */
   const struct tree_usage usage = reap_tree(child);
   struct timespec ended;
   clock_gettime(CLOCK_MONOTONIC, &ended);
   counters_after_trial(&run_counters, &reply);
   reply.wall_nanoseconds = (int64_t)(ended.tv_sec - started.tv_sec) * 1000000000LL + (ended.tv_nsec - started.tv_nsec);
   reply.kind = PZ_LAUNCH_DONE;
+  reply.pid = child;
   reply.wait_status = usage.child_status;
   reply.reaped_processes = usage.reaped;
   reply.leftovers_killed = usage.leftovers_killed;

@@ -47,6 +47,16 @@ bool readable_within(int fd, std::chrono::milliseconds limit) {
   return ::poll(&p, 1, static_cast<int>(limit.count())) == 1;
 }
 
+template <typename Condition>
+bool wait_until(Condition ready, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
 bool gone_within(pid_t pid, std::chrono::milliseconds limit) {
   const auto until = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < until) {
@@ -137,8 +147,12 @@ TEST(LaunchServer, AMissingWorkingDirectoryIsALaunchErrorAndTheLauncherServesOn)
   TempDir dir;
   Log log(dir.path() / "perfzero.log");
   LaunchServer server(PERFZERO_LAUNCH_BINARY);
+  // The request goes out; the answer, when the tree would have ended, says why nothing ran.
+  server.start({{"/bin/true"}, dir.path() / "missing", {}}, log.fd);
+  ASSERT_TRUE(readable_within(server.reply_fd(), std::chrono::seconds(30)));
   try {
-    server.start({{"/bin/true"}, dir.path() / "missing", {}}, log.fd);
+    std::string launcher_end;
+    server.finish(launcher_end);
     FAIL() << "expected a LaunchError";
   } catch (const LaunchError& e) {
     EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
@@ -186,7 +200,10 @@ TEST(LaunchServer, ALauncherKilledDuringATrialIsReportedNotWaitedFor) {
   TempDir dir;
   Log log(dir.path() / "perfzero.log");
   LaunchServer server(PERFZERO_LAUNCH_BINARY);
-  const pid_t method = server.start({{"/bin/sleep", "30"}, dir.path(), {}}, log.fd);
+  server.start({{"/bin/sleep", "30"}, dir.path(), {}}, log.fd);
+  pid_t method = -1;
+  ASSERT_TRUE(wait_until([&] { return (method = server.method_pid()) > 0; }, std::chrono::seconds(5)))
+      << "the method's pid, as ask_to_stop finds it, while it runs";
   ASSERT_EQ(::kill(server.launcher_pid(), SIGKILL), 0);
   ASSERT_TRUE(readable_within(server.reply_fd(), std::chrono::seconds(5))) << "the harness would hang";
   std::string launcher_end;
@@ -206,7 +223,9 @@ TEST(LaunchServer, ALauncherWhoseHarnessDiesEndsTheMethodsTreeAndItself) {
     // A stand-in harness: starts a long method through its launcher, says who they are, waits.
     Log log(dir.path() / "perfzero.log");
     LaunchServer server(PERFZERO_LAUNCH_BINARY);
-    const pid_t method = server.start(shell("sleep 30 & sleep 30", dir.path()), log.fd);
+    server.start(shell("sleep 30 & sleep 30", dir.path()), log.fd);
+    pid_t method = -1;
+    if (!wait_until([&] { return (method = server.method_pid()) > 0; }, std::chrono::seconds(5))) ::_exit(1);
     const pid_t sent[2] = {server.launcher_pid(), method};
     if (::write(pids[1], sent, sizeof sent) != sizeof sent) ::_exit(1);
     ::pause();

@@ -1,7 +1,6 @@
 #include "runner/launch_server.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "common/fd_guard.hpp"
+#include "procfs/proc_reader.hpp"
 
 #include "launch_protocol.h"
 #include "runner/signals.hpp"
@@ -35,10 +35,6 @@ static_assert(static_cast<int>(samplers::Counter::context_switches) == PZ_COUNTE
 namespace bp = boost::process::v2;
 
 namespace {
-
-// The launcher answers STARTED once the method is past exec; this only guards against a launcher
-// that stopped answering (stopped by a debugger, say), so that the harness never hangs on it.
-constexpr int kStartReplyTimeoutMs = 60'000;
 
 // Runs in the forked launcher before exec: its own process group (a terminal's Ctrl-C reaches only
 // the harness, which then ends the tree) and no blocked signal.
@@ -78,11 +74,9 @@ bool send_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
-// One reply, waiting at most `timeout_ms` (-1: no limit, as a blocking recv waits: no poll first,
-// one system call fewer a trial); nullopt when the launcher is gone.
-std::optional<pz_launch_reply> read_reply(int fd, int timeout_ms) {
-  pollfd p{fd, POLLIN, 0};
-  if (timeout_ms >= 0 && ::poll(&p, 1, timeout_ms) <= 0) return std::nullopt;
+// The one reply, waiting as a blocking recv waits (the caller polled first); nullopt when the
+// launcher is gone.
+std::optional<pz_launch_reply> read_reply(int fd) {
   pz_launch_reply reply{};
   ssize_t n;
   do {
@@ -168,7 +162,7 @@ bool LaunchServer::send_request(const ChildCommand& command, int log_fd) {
   return send_all(socket_, payload.data() + payload_sent, payload.size() - payload_sent);
 }
 
-pid_t LaunchServer::start(const ChildCommand& command, int log_fd) {
+void LaunchServer::start(const ChildCommand& command, int log_fd) {
   if (command.argv.empty()) throw LaunchError("empty command");
   // A launcher that died between trials (killed from outside) is noticed at the request: nothing of
   // this trial has started yet, so a new launcher gets it.
@@ -178,27 +172,31 @@ pid_t LaunchServer::start(const ChildCommand& command, int log_fd) {
     const std::string end = reap_launcher(true);
     if (attempt == 1) throw LaunchError(fmt::format("{} {} before its first request", launcher_.string(), end));
   }
-  const auto reply = read_reply(socket_, kStartReplyTimeoutMs);
-  if (!reply || reply->kind == PZ_LAUNCH_BAD_REQUEST) {
-    if (pid_ > 0 && !reply) ::kill(pid_, SIGTERM);
-    const std::string end = reap_launcher(true);
-    throw LaunchError(fmt::format("perfzero-launch {} while starting the method", reply ? "refused the request" : end));
-  }
-  switch (reply->kind) {
-    case PZ_LAUNCH_STARTED:
-      in_trial_ = true;
-      return reply->pid;
-    case PZ_LAUNCH_SETUP_FAILED:
-      throw LaunchError(fmt::format("cannot enter the working directory {}: {}", command.working_dir.string(),
-                                    std::strerror(reply->error)));
-    default:
-      throw LaunchError(fmt::format("perfzero-launch cannot fork: {}", std::strerror(reply->error)));
-  }
+  in_trial_ = true;
+  last_working_dir_ = command.working_dir;
+}
+
+pid_t LaunchServer::method_pid() const {
+  if (pid_ < 0) return -1;
+  const std::vector<pid_t> children = procfs::children_of(pid_);
+  return children.empty() ? -1 : children.front();
 }
 
 std::optional<TreeEnd> LaunchServer::finish(std::string& launcher_end) {
-  const auto reply = read_reply(socket_, -1);
+  const auto reply = read_reply(socket_);
   in_trial_ = false;
+  if (reply && (reply->kind == PZ_LAUNCH_SETUP_FAILED || reply->kind == PZ_LAUNCH_FORK_FAILED)) {
+    // Nothing ran; the launcher serves on.
+    if (reply->kind == PZ_LAUNCH_SETUP_FAILED) {
+      throw LaunchError(fmt::format("cannot enter the working directory {}: {}", last_working_dir_.string(),
+                                    std::strerror(reply->error)));
+    }
+    throw LaunchError(fmt::format("perfzero-launch cannot fork: {}", std::strerror(reply->error)));
+  }
+  if (reply && reply->kind == PZ_LAUNCH_BAD_REQUEST) {
+    reap_launcher(true);  // it exits after refusing
+    throw LaunchError("perfzero-launch refused the request");
+  }
   if (!reply || reply->kind != PZ_LAUNCH_DONE) {
     launcher_end = reap_launcher(true);
     return std::nullopt;

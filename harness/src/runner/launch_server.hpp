@@ -45,10 +45,18 @@ class LaunchServer {
   LaunchServer(const LaunchServer&) = delete;
   LaunchServer& operator=(const LaunchServer&) = delete;
 
-  // Starts `command` with stdin /dev/null, stdout and stderr on `log_fd`, in its own process group,
-  // every signal unblocked; returns the method's pid. Starts (or restarts) the launcher first when
-  // it is not running. Throws LaunchError.
-  pid_t start(const ChildCommand& command, int log_fd);
+  // Asks the launcher to start `command` with stdin /dev/null, stdout and stderr on `log_fd`, in its
+  // own process group, every signal unblocked; starts (or restarts) the launcher first when it is
+  // not running. Returns once the request is sent: the one answer (finish()) comes when the tree has
+  // ended, or at once when the method could not start. Throws LaunchError when no launcher can be asked.
+  void start(const ChildCommand& command, int log_fd);
+  // Starts the launcher when none runs (the samplers start on its pid before the request). Throws LaunchError.
+  void ensure_running() {
+    if (pid_ < 0) spawn();
+  }
+  // The method's process while it runs (the launcher's first child: it has no other when a trial
+  // starts); -1 when it has none, having not forked yet or reaped the tree already.
+  pid_t method_pid() const;
   // The launcher's pid (the root of the method's tree for the samplers); -1 when none runs.
   pid_t launcher_pid() const { return pid_; }
   // The launcher's own /proc files, open for as long as this launcher lives (the process tree
@@ -57,7 +65,8 @@ class LaunchServer {
   // Readable when the method's tree has ended or the launcher died.
   int reply_fd() const { return socket_; }
   // After reply_fd() became readable: the tree's end, or nullopt when the launcher died (its exit is
-  // then in `launcher_end`, e.g. "killed by SIGKILL"); a later start() starts a new launcher.
+  // then in `launcher_end`, e.g. "killed by SIGKILL"); a later start() starts a new launcher. Throws
+  // LaunchError when the method could not start (fork or chdir failed, or the request was refused).
   std::optional<TreeEnd> finish(std::string& launcher_end);
   // The launcher was killed with the method's tree (time-out, interruption): reap it, start anew later.
   void forget();
@@ -71,6 +80,7 @@ class LaunchServer {
   pid_t pid_ = -1;
   int socket_ = -1;
   bool in_trial_ = false;
+  std::filesystem::path last_working_dir_;  // the running request's, for a failed chdir's message
   procfs::ProcFileCache launcher_files_;
 };
 

@@ -127,18 +127,28 @@ void record_exit(int status, TrialExecution& execution) {
 }
 
 // After the launcher answered: the method's end and the kernel's figures, or, when the launcher
-// itself died, whatever of the tree it left is ended here.
-void record_tree_end(LaunchServer& server, TrialExecution& execution) {
+// itself died, whatever of the tree it left is ended here. False when the method never started.
+bool record_tree_end(LaunchServer& server, TrialExecution& execution) {
   std::string launcher_end;
-  if (const auto end = server.finish(launcher_end)) {
+  std::optional<TreeEnd> end;
+  try {
+    end = server.finish(launcher_end);
+  } catch (const LaunchError& e) {
+    execution.end = ProcessEnd::launch_failed;
+    execution.launch_error = e.what();
+    if (server.launcher_pid() < 0) kill_and_reap_all_descendants();
+    return false;
+  }
+  if (end) {
     record_exit(end->wait_status, execution);
     execution.kernel = end->usage;
     execution.leftover_processes_killed = end->usage.leftovers_killed;
-    return;
+    return true;
   }
   execution.end = ProcessEnd::launcher_lost;
   execution.launch_error = "perfzero-launch " + launcher_end + " during the trial; the method's processes were killed";
   execution.leftover_processes_killed = kill_and_reap_all_descendants();
+  return true;
 }
 
 // Lets every sampler finish with the trial's facts.
@@ -161,7 +171,8 @@ void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& 
 
 // SIGTERM to the method's main process, then up to `grace` for its tree to end: true when it did
 // (the launcher answered).
-bool ask_to_stop(const LaunchServer& server, pid_t method, std::chrono::milliseconds grace) {
+bool ask_to_stop(const LaunchServer& server, std::chrono::milliseconds grace) {
+  const pid_t method = server.method_pid();
   if (method <= 0 || ::kill(method, SIGTERM) != 0) return false;
   pollfd fd{server.reply_fd(), POLLIN, 0};
   const auto give_up = Clock::now() + grace;
@@ -174,20 +185,33 @@ bool ask_to_stop(const LaunchServer& server, pid_t method, std::chrono::millisec
   return false;
 }
 
-// Starts the method; on failure records why and ends anything a dying launcher left.
-pid_t start_method(const TrialRequest& request, LaunchServer& server, TrialExecution& execution) {
+// A launcher to ask; false, with why, when none can be started.
+bool launcher_ready(LaunchServer& server, TrialExecution& execution) {
+  try {
+    server.ensure_running();
+    return true;
+  } catch (const LaunchError& e) {
+    execution.end = ProcessEnd::launch_failed;
+    execution.launch_error = e.what();
+    return false;
+  }
+}
+
+// Asks for the method; on failure records why and ends anything a dying launcher left.
+bool start_method(const TrialRequest& request, LaunchServer& server, TrialExecution& execution) {
   const FdGuard log_fd{::open(request.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)};
   if (log_fd.fd < 0) {
     // The trial directory refused the log: the run stops (commands/run_benchmarks.cpp).
     throw OutputError("cannot create " + request.log_path.string() + ": " + std::strerror(errno));
   }
   try {
-    return server.start(request.command, log_fd.fd);
+    server.start(request.command, log_fd.fd);
+    return true;
   } catch (const LaunchError& e) {
     execution.end = ProcessEnd::launch_failed;
     execution.launch_error = e.what();
     if (server.launcher_pid() < 0) kill_and_reap_all_descendants();
-    return -1;
+    return false;
   }
 }
 
@@ -199,26 +223,36 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   // `others` were made before the launch: a sampler may need the machine's state from before the
   // method ran.
   const auto started = Clock::now();
-  const pid_t method_pid = start_method(request, server, execution);
-  if (method_pid < 0) return execution;
-
+  if (!launcher_ready(server, execution)) return execution;
+  // The samplers start before the request, so that once it is sent this thread sleeps until the tree
+  // has ended and the launcher, woken by the request, has a CPU at once. The monitor's first tick
+  // comes a moment later (samplers/sample_clock.hpp), once the method has had time to start.
   samplers::ProcessTreeSampler tree(server.launcher_files());
   std::vector<samplers::Sampler*> all{&tree};
   for (auto& s : others) all.push_back(s.get());
-  for (auto* s : all) s->start(server.launcher_pid());
-  samplers::SampleClock::Session sampling(sample_clock, request.monitor_interval, all);
+  pid_t root = server.launcher_pid();
+  for (auto* s : all) s->start(root);
+  std::optional<samplers::SampleClock::Session> sampling;
+  sampling.emplace(sample_clock, request.monitor_interval, all);
+  if (!start_method(request, server, execution)) return execution;
+  if (server.launcher_pid() != root) {  // it had died since the last trial: a new one took the request
+    sampling.reset();                   // the monitor stops before the samplers start again
+    root = server.launcher_pid();
+    for (auto* s : all) s->start(root);
+    sampling.emplace(sample_clock, request.monitor_interval, all);
+  }
   WaitOutcome outcome = wait_for_tree(request, server, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();
-  execution.monitor_cpu_seconds = sampling.end();
+  execution.monitor_cpu_seconds = sampling->end();
   const bool stopped = !outcome.done;
   if (stopped && request.stop_grace.count() > 0) {
-    outcome.done = execution.stopped_in_grace = ask_to_stop(server, method_pid, request.stop_grace);
+    outcome.done = execution.stopped_in_grace = ask_to_stop(server, request.stop_grace);
   }
   if (outcome.done) {
     const ProcessEnd why = execution.end;
     const int stop_signal = execution.signal;
-    record_tree_end(server, execution);
+    if (!record_tree_end(server, execution)) return execution;  // it never started: nothing to read
     // Stopped within its grace: still a time-out (an interruption, an engine's failure), with the
     // tree's figures.
     if (stopped && execution.end != ProcessEnd::launcher_lost) {
