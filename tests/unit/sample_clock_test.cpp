@@ -53,13 +53,18 @@ TEST(SampleClock, SamplesOneTrialAtATimeAndNeverAfterItsEnd) {
   }
 }
 
-TEST(SampleClock, TakesTheFirstSampleAtOnceEvenWithALongInterval) {
+// The first sample comes a moment after begin() (the method's process is starting), not an
+// interval later.
+TEST(SampleClock, TakesTheFirstSampleAMomentAfterBeginEvenWithALongInterval) {
   SampleClock sample_clock;
   CountingSampler sampler;
   sample_clock.begin(std::chrono::milliseconds(10'000), {&sampler});
   for (int i = 0; i < 200 && sampler.samples == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   sample_clock.end();
   EXPECT_EQ(sampler.samples.load(), 1);
+  const double first = std::chrono::duration<double>(SampleClock::kFirstSampleAfter).count();
+  EXPECT_GE(sampler.last_time.load(), first);
+  EXPECT_LT(sampler.last_time.load(), 1.0);
 }
 
 TEST(SampleClock, ASessionLeftByAnExceptionStopsSampling) {

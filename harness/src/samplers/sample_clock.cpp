@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,9 +12,16 @@
 
 namespace perfzero::samplers {
 
-SampleClock::SampleClock() : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
-  // Without it the thread could never be told to stop.
+SampleClock::SampleClock()
+    : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      first_tick_fd_(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) {
+  // Without them the thread could never be told to stop, or to start sampling.
   if (wake_fd_ < 0) throw std::system_error(errno, std::generic_category(), "the monitor's eventfd");
+  if (first_tick_fd_ < 0) {
+    const int error = errno;
+    ::close(wake_fd_);
+    throw std::system_error(error, std::generic_category(), "the monitor's timerfd");
+  }
   thread_ = std::thread([this] { run(); });
 }
 
@@ -26,6 +34,14 @@ SampleClock::~SampleClock() {
   wake();
   thread_.join();
   ::close(wake_fd_);
+  ::close(first_tick_fd_);
+}
+
+void SampleClock::arm_first_tick(std::chrono::nanoseconds after) const {
+  itimerspec when{};
+  when.it_value.tv_sec = static_cast<time_t>(after.count() / 1'000'000'000);
+  when.it_value.tv_nsec = static_cast<long>(after.count() % 1'000'000'000);
+  (void)::timerfd_settime(first_tick_fd_, 0, &when, nullptr);
 }
 
 void SampleClock::wake() const {
@@ -51,17 +67,22 @@ void SampleClock::begin(std::chrono::milliseconds interval, std::vector<Sampler*
     start_ = std::chrono::steady_clock::now();
     cpu_at_begin_ = thread_cpu_seconds();
     active_ = true;
-    sampled_since_begin_ = false;
+    ticked_since_begin_ = false;
   }
-  wake();
+  // Not a wake-up now but a timer for the first tick: the thread sleeps through a trial shorter
+  // than that, and takes no CPU while the launcher starts the method.
+  arm_first_tick(kFirstSampleAfter);
 }
 
 double SampleClock::end() {
   const std::lock_guard lock(mutex_);
   active_ = false;
   samplers_.clear();
-  // The thread may be asleep until its next tick; it then finds nothing to sample and waits for
-  // the next begin(). No need to wake it now: that would cost the trial a thread wake-up.
+  // A trial that ended before its first tick: the timer is stopped, so that the thread does not wake
+  // for nothing while the next trial runs. Otherwise it may be asleep until its next tick; it then
+  // finds nothing to sample and waits for the next begin(). No need to wake it now: that would cost
+  // the trial a thread wake-up.
+  if (!ticked_since_begin_) arm_first_tick(std::chrono::nanoseconds(0));
   return std::max(0.0, thread_cpu_seconds() - cpu_at_begin_);
 }
 
@@ -75,32 +96,34 @@ void SampleClock::tick(double time) {
 }
 
 void SampleClock::run() {
-  // poll() on an eventfd sleeps and wakes in one system call each, which matters at 100 Hz: in a
-  // VM every system call after a sleep costs ~10 us (docs/performance.md).
-  pollfd wake{wake_fd_, POLLIN, 0};
+  // poll() on an eventfd and a timerfd sleeps and wakes in one system call each, which matters at
+  // 100 Hz: in a VM every system call after a sleep costs ~10 us (docs/performance.md).
+  pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {first_tick_fd_, POLLIN, 0}};
   std::unique_lock lock(mutex_);
   while (!quit_) {
-    int timeout = -1;  // idle: until begin() or the destructor
+    int timeout = -1;  // idle, or before the first tick: until the timer, begin() or the destructor
     if (active_) {
-      if (!sampled_since_begin_) {
-        // begin()'s wake-up, when it came before this thread slept: drained, or the poll below
-        // would return at once and take a second first sample.
-        std::uint64_t count = 0;
-        (void)!::read(wake_fd_, &count, sizeof count);
-        sampled_since_begin_ = true;
+      const auto since_begin = std::chrono::steady_clock::now() - start_;
+      if (since_begin < kFirstSampleAfter) {
+        // Woken early (an expiry of an earlier trial's timer read late): the rest of the wait.
+        timeout =
+            static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(kFirstSampleAfter - since_begin).count());
+      } else {
+        ticked_since_begin_ = true;
+        const double now = std::chrono::duration<double>(since_begin).count();
+        tick(now);
+        const bool early =
+            now < std::chrono::duration<double>(interval_).count() &&
+            std::any_of(samplers_.begin(), samplers_.end(), [](const Sampler* s) { return s->wants_quick_resample(); });
+        timeout = early ? 1 : static_cast<int>(interval_.count());
       }
-      const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-      tick(now);
-      const bool early =
-          now < std::chrono::duration<double>(interval_).count() &&
-          std::any_of(samplers_.begin(), samplers_.end(), [](const Sampler* s) { return s->wants_quick_resample(); });
-      timeout = early ? 1 : static_cast<int>(interval_.count());
     }
     lock.unlock();
-    const int ready = ::poll(&wake, 1, timeout);
+    const int ready = ::poll(fds, 2, timeout);
     if (ready > 0) {
       std::uint64_t count = 0;
-      (void)!::read(wake_fd_, &count, sizeof count);
+      if (fds[0].revents != 0) (void)!::read(wake_fd_, &count, sizeof count);
+      if (fds[1].revents != 0) (void)!::read(first_tick_fd_, &count, sizeof count);
     } else if (ready < 0 && errno != EINTR) {
       lock.lock();
       break;  // cannot sleep: sampling stops rather than spinning

@@ -21,7 +21,13 @@ class SampleClock {
   SampleClock(const SampleClock&) = delete;
   SampleClock& operator=(const SampleClock&) = delete;
 
-  // Starts sampling a trial at once; the samplers must have been started and must outlive end().
+  // The first sample's delay after begin(): the harness begins just before it asks for the method,
+  // whose process takes about this long to appear, so a sample at once would find nothing, and it
+  // would take a CPU the launcher is about to need.
+  static constexpr std::chrono::milliseconds kFirstSampleAfter{1};
+
+  // Starts sampling a trial (its first sample kFirstSampleAfter later, then every `interval`); the
+  // samplers must have been started and must outlive end().
   void begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers);
   // Stops sampling (when it returns, no sample is being taken or will be: the samples describe the
   // method, not its reaping) and returns the CPU seconds the thread used since begin().
@@ -55,17 +61,19 @@ class SampleClock {
   void tick(double time);
   double thread_cpu_seconds();
   void wake() const;
+  void arm_first_tick(std::chrono::nanoseconds after) const;  // 0: stops the timer
 
   std::mutex mutex_;  // held while sampling, so end() waits for a sample in progress
   bool active_ = false;
   bool quit_ = false;
-  bool sampled_since_begin_ = false;
+  bool ticked_since_begin_ = false;
   std::chrono::milliseconds interval_{100};
   std::vector<Sampler*> samplers_;
   std::vector<double> last_sampled_;  // per sampler, for min_period
   std::chrono::steady_clock::time_point start_;
   double cpu_at_begin_ = 0;
-  int wake_fd_;  // an eventfd begin() and the destructor write to
+  int wake_fd_;        // an eventfd the destructor writes to
+  int first_tick_fd_;  // a timerfd begin() sets for the first tick
   std::thread thread_;
 };
 
