@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 TEST(TrialDirAhead, MakesTheDirectoryItsTmpdirAndAnEmptyLog) {
   testing::TempDir dir;
   TrialTmpDirs tmp_dirs;
-  TrialDirAhead ahead(tmp_dirs);
+  TrialDirAhead ahead(tmp_dirs, true);
   const auto trial = dir.path() / "case" / "trial_1";
   ahead.prepare(trial, "perfzero.log");
   EXPECT_FALSE(ahead.take(dir.path() / "case" / "trial_2")) << "another directory";
@@ -32,7 +32,7 @@ TEST(TrialDirAhead, MakesTheDirectoryItsTmpdirAndAnEmptyLog) {
 TEST(TrialDirAhead, LeavesADirectoryThatExistsAsItIs) {
   testing::TempDir dir;
   TrialTmpDirs tmp_dirs;
-  TrialDirAhead ahead(tmp_dirs);
+  TrialDirAhead ahead(tmp_dirs, true);
   const auto trial = dir.path() / "trial_1";
   fs::create_directories(trial);
   std::ofstream(trial / "perfzero.log") << "an earlier attempt";
@@ -45,7 +45,7 @@ TEST(TrialDirAhead, LeavesADirectoryThatExistsAsItIs) {
 TEST(TrialDirAhead, AFailedStepIsLeftToTheCaller) {
   testing::TempDir dir;
   TrialTmpDirs tmp_dirs;
-  TrialDirAhead ahead(tmp_dirs);
+  TrialDirAhead ahead(tmp_dirs, true);
   const auto blocker = dir.write("file", "not a directory");
   ahead.prepare(blocker / "trial_1", "perfzero.log");
   EXPECT_FALSE(ahead.take(blocker / "trial_1"));
@@ -54,7 +54,7 @@ TEST(TrialDirAhead, AFailedStepIsLeftToTheCaller) {
 TEST(TrialDirAhead, ANewCasesDirectoryMadeForAnUntakenTrialIsRemovedToo) {
   testing::TempDir dir;
   TrialTmpDirs tmp_dirs;
-  TrialDirAhead ahead(tmp_dirs);
+  TrialDirAhead ahead(tmp_dirs, true);
   ahead.prepare(dir.path() / "new_case" / "trial_1", "perfzero.log");
   ahead.discard();
   EXPECT_FALSE(fs::exists(dir.path() / "new_case"));
@@ -69,7 +69,7 @@ TEST(TrialDirAhead, WhatNoTrialTookIsRemoved) {
   const auto trial = dir.path() / "trial_1";
   {
     TrialTmpDirs tmp_dirs;
-    TrialDirAhead ahead(tmp_dirs);
+    TrialDirAhead ahead(tmp_dirs, true);
     ahead.prepare(trial, "perfzero.log");
     ahead.discard();
     EXPECT_FALSE(fs::exists(trial));
@@ -81,7 +81,7 @@ TEST(TrialDirAhead, WhatNoTrialTookIsRemoved) {
 TEST(TrialDirAhead, HandsOnTheTmpdirTheLastTrialLeft) {
   testing::TempDir dir;
   TrialTmpDirs tmp_dirs;
-  TrialDirAhead ahead(tmp_dirs);
+  TrialDirAhead ahead(tmp_dirs, true);
   const auto t1 = dir.path() / "trial_1";
   const auto t2 = dir.path() / "trial_2";
   ahead.prepare(t1, "perfzero.log");
@@ -91,6 +91,22 @@ TEST(TrialDirAhead, HandsOnTheTmpdirTheLastTrialLeft) {
   ASSERT_TRUE(ahead.take(t2));
   EXPECT_FALSE(fs::exists(t1 / "tmp"));
   EXPECT_TRUE(fs::is_directory(t2 / "tmp"));
+}
+
+// On a file system in memory the harness thread makes each directory itself: handing it over would
+// cost more than making it.
+TEST(TrialDirAhead, OnAFileSystemInMemoryNothingIsMadeAhead) {
+  testing::TempDir dir;
+  TrialTmpDirs tmp_dirs;
+  TrialDirAhead ahead(tmp_dirs, false);
+  EXPECT_FALSE(ahead.makes_ahead());
+  ahead.prepare(dir.path() / "trial_1", "perfzero.log");
+  EXPECT_FALSE(ahead.take(dir.path() / "trial_1"));
+  EXPECT_FALSE(fs::exists(dir.path() / "trial_1"));
+  // /dev/shm is a tmpfs on Linux (in a container too).
+  ASSERT_TRUE(fs::is_directory("/dev/shm"));
+  EXPECT_FALSE(worth_making_ahead("/dev/shm"));
+  EXPECT_TRUE(worth_making_ahead("/proc")) << "another kind of file system";
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ class RunLoop {
   engines::RunEngines engines_;
   TrialTmpDirs tmp_dirs_;
   InheritedEnvironment inherited_env_;  // what every child inherits, parsed once while it holds
-  TrialDirAhead dir_ahead_{tmp_dirs_};  // after tmp_dirs_: it uses it until destroyed
+  TrialDirAhead dir_ahead_{tmp_dirs_, worth_making_ahead(run_dir_)};  // after tmp_dirs_: it uses it until destroyed
 };
 
 }  // namespace perfzero::session

@@ -1,15 +1,26 @@
 #include "session/trial_dir_ahead.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <utility>
 
 namespace perfzero::session {
 
-TrialDirAhead::TrialDirAhead(TrialTmpDirs& tmp_dirs) : tmp_dirs_(tmp_dirs), thread_([this] { run(); }) {}
+bool worth_making_ahead(const std::filesystem::path& run_dir) {
+  struct statfs fs {};
+  if (::statfs(run_dir.c_str(), &fs) != 0) return true;
+  return fs.f_type != TMPFS_MAGIC && fs.f_type != RAMFS_MAGIC;
+}
+
+TrialDirAhead::TrialDirAhead(TrialTmpDirs& tmp_dirs, bool make_ahead) : tmp_dirs_(tmp_dirs) {
+  if (make_ahead) thread_ = std::thread([this] { run(); });
+}
 
 TrialDirAhead::~TrialDirAhead() {
+  if (!makes_ahead()) return;
   discard();
   {
     const std::lock_guard lock(mutex_);
@@ -20,6 +31,7 @@ TrialDirAhead::~TrialDirAhead() {
 }
 
 void TrialDirAhead::prepare(const std::filesystem::path& trial_dir, const std::filesystem::path& log_name) {
+  if (!makes_ahead()) return;
   {
     std::unique_lock lock(mutex_);
     wait(lock);

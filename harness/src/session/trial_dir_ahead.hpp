@@ -8,6 +8,10 @@
 // Only a directory that does not exist yet is made ahead: one from before (a resumed run) still
 // goes through the harness thread's cleanup of an earlier attempt. Whatever fails here is left to
 // the harness thread, which does the same step again and reports its error.
+//
+// Not on a file system in memory (tmpfs, ramfs): there making the directory costs a few system calls
+// of microseconds, less than handing it to another thread and waking it (0.05 ms a trial in this VM,
+// docs/performance-log.md); the harness thread makes it itself.
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -18,15 +22,20 @@
 
 namespace perfzero::session {
 
+// False where the trials' directories go to a file system in memory.
+bool worth_making_ahead(const std::filesystem::path& run_dir);
+
 class TrialDirAhead {
  public:
   // `tmp_dirs` makes each TMPDIR; the caller must not use it while a preparation is under way
-  // (between prepare() and the next take() or discard()).
-  explicit TrialDirAhead(TrialTmpDirs& tmp_dirs);
+  // (between prepare() and the next take() or discard()). Without `make_ahead` (worth_making_ahead()
+  // is false), prepare() does nothing and take() is always false: no helper thread runs.
+  TrialDirAhead(TrialTmpDirs& tmp_dirs, bool make_ahead);
   ~TrialDirAhead();  // discards an untaken directory
   TrialDirAhead(const TrialDirAhead&) = delete;
   TrialDirAhead& operator=(const TrialDirAhead&) = delete;
 
+  bool makes_ahead() const { return thread_.joinable(); }
   // Starts making `trial_dir` (and trial_dir/tmp, trial_dir/`log_name`) on the helper thread.
   void prepare(const std::filesystem::path& trial_dir, const std::filesystem::path& log_name);
   // Waits for the preparation; true when it made `trial_dir` new and whole. False for another
