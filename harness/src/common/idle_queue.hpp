@@ -6,6 +6,7 @@
 // any thread.
 #include <sched.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -19,9 +20,13 @@ template <typename Item>
 class IdleQueue {
  public:
   // `work` is called on the background thread with each batch, in the order the items came; it
-  // must not throw (each owner records what failed).
-  explicit IdleQueue(std::function<void(std::vector<Item>& batch)> work)
-      : work_(std::move(work)), thread_([this] { loop(); }) {}
+  // must not throw (each owner records what failed). With a `gather` time, the thread lingers that
+  // long after each batch and takes what came meanwhile as the next batch, without being woken for
+  // each item: a queue pushed to every trial then costs the pusher no system call and wakes the
+  // thread once a `gather`, not once a trial; an item then waits at most `gather` to be taken.
+  explicit IdleQueue(std::function<void(std::vector<Item>& batch)> work,
+                     std::chrono::milliseconds gather = std::chrono::milliseconds(0))
+      : work_(std::move(work)), gather_(gather), thread_([this] { loop(); }) {}
   // Works through what is still queued, then stops.
   ~IdleQueue() {
     {
@@ -35,16 +40,21 @@ class IdleQueue {
   IdleQueue& operator=(const IdleQueue&) = delete;
 
   void push(Item item) {
+    bool wake = false;
     {
       std::lock_guard lock(mutex_);
       queue_.push_back(std::move(item));
+      wake = asleep_;  // lingering, it takes the item when its gather time is over
     }
-    wake_.notify_one();
+    if (wake) wake_.notify_one();
   }
-  // Returns once everything queued before the call is done.
+  // Returns once everything queued before the call is done (a lingering thread takes it at once).
   void wait_idle() {
     std::unique_lock lock(mutex_);
+    ++waiting_;
+    wake_.notify_one();
     idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
+    --waiting_;
   }
 
  private:
@@ -54,27 +64,38 @@ class IdleQueue {
     std::vector<Item> batch;
     std::unique_lock lock(mutex_);
     for (;;) {
+      asleep_ = true;
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left
-      batch.swap(queue_);
-      busy_ = true;
-      lock.unlock();
-      work_(batch);
-      batch.clear();
-      lock.lock();
-      busy_ = false;
-      idle_.notify_all();
+      asleep_ = false;
+      // A batch, then, while items keep coming within the gather time, the next ones.
+      while (!queue_.empty()) {
+        batch.swap(queue_);
+        busy_ = true;
+        lock.unlock();
+        work_(batch);
+        batch.clear();
+        lock.lock();
+        busy_ = false;
+        idle_.notify_all();
+        if (gather_.count() > 0 && !stopping_ && waiting_ == 0) {
+          wake_.wait_for(lock, gather_, [&] { return stopping_ || waiting_ > 0; });
+        }
+      }
+      if (stopping_) return;  // and nothing left
     }
   }
 
   std::function<void(std::vector<Item>&)> work_;
+  const std::chrono::milliseconds gather_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;
   std::vector<Item> queue_;
   bool busy_ = false;
   bool stopping_ = false;
-  std::thread thread_;  // last: started once everything it uses is made
+  bool asleep_ = false;  // waiting for an item, not lingering: a push must wake it
+  int waiting_ = 0;      // callers in wait_idle(): the thread does not linger for them
+  std::thread thread_;   // last: started once everything it uses is made
 };
 
 }  // namespace perfzero::files

@@ -39,7 +39,7 @@ std::optional<std::string> sync_one(int fd, const std::filesystem::path& path) {
 
 }  // namespace
 
-SyncBehind::SyncBehind() : queue_([this](std::vector<Item>& batch) { sync_batch(batch); }) {}
+SyncBehind::SyncBehind() : queue_([this](std::vector<Item>& batch) { sync_batch(batch); }, kGatherTime) {}
 
 void SyncBehind::file(const std::filesystem::path& path) { queue_.push({-1, path}); }
 

@@ -4,9 +4,12 @@
 // milliseconds on a cloud disk, several times what a short command's whole trial costs
 // (docs/performance.md). So the line is queued here and one background thread, at SCHED_IDLE so that
 // it never takes a core from the method being measured, syncs it while the next trial runs: a group
-// commit, as databases do. A kill -9 of the
-// harness still loses nothing written (the page cache outlives the process); a power loss loses at
-// most what finished during the sync in progress, a few milliseconds of trials (docs/reliability.md).
+// commit, as databases do: what is queued within kGatherTime of a sync goes into the next one, and
+// a trial that queues its line wakes nobody (a system call and a thread's wake-up a trial fewer). A
+// kill -9 of the harness still loses nothing written (the page cache outlives the process); a power
+// loss loses at most what finished in the last kGatherTime or during the sync in progress, a few
+// milliseconds of trials (docs/reliability.md).
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -19,6 +22,8 @@ namespace perfzero::files {
 
 class SyncBehind {
  public:
+  static constexpr std::chrono::milliseconds kGatherTime{5};
+
   SyncBehind();
   // Destroyed, it syncs what is still queued; a failure then is dropped (flush() is where a run hears
   // of one).
