@@ -5,6 +5,9 @@
  * included (their counts fold into these when they exit). Opened once for the run (perf_event_open
  * costs tens of microseconds per counter, a read one): a trial's counts are what the counters gained
  * between a read before its method starts and one after its tree is reaped. No work in the method.
+ * The software counters are one group, read with one system call at each end of a trial (two where
+ * four reads were); a hardware counter stays on its own, so that a PMU short of counters still
+ * multiplexes each alone instead of the group as a whole.
  */
 #ifndef PERFZERO_LAUNCHER_COUNTERS_H
 #define PERFZERO_LAUNCHER_COUNTERS_H
@@ -19,7 +22,11 @@ struct counter_set {
   int fd[PZ_COUNTERS];
   int32_t error[PZ_COUNTERS]; /* 0, an errno, or -1: not asked for */
   int user_only;
-  int dummy_fd;                    /* an event the method does not inherit (launcher_counters.c says why); -1: none */
+  int dummy_fd;                /* an event the method does not inherit (launcher_counters.c says why); -1: none */
+  int group_fd;                /* the software counters' group leader; -1: none (or the kernel refused groups) */
+  int group_slot[PZ_COUNTERS]; /* a software counter's place in the group's read; -1: read on its own */
+  int group_size;
+  int groups_refused;              /* an older kernel refused an inherited group: every counter is read on its own */
   uint64_t before[PZ_COUNTERS][3]; /* value, time enabled, time running, read before the trial */
 };
 

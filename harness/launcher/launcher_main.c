@@ -67,6 +67,11 @@ static ssize_t read_fully(int fd, char* into, size_t size) {
   return (ssize_t)done;
 }
 
+/* What came with the header in the same receive: the payload's first bytes (all of it, for a
+   command line and environment of usual size: one system call a trial, not two). */
+static char early_payload[64 * 1024];
+static size_t early_payload_bytes;
+
 /* Receives the header and the log descriptor sent with it; 0 at the end of the stream (the harness
    closed it), -1 on a malformed request, 1 otherwise. */
 static int receive_header(int sock, struct pz_launch_request* header, int* log_fd) {
@@ -74,11 +79,12 @@ static int receive_header(int sock, struct pz_launch_request* header, int* log_f
     char buffer[CMSG_SPACE(sizeof(int))];
     struct cmsghdr align;
   } control;
-  struct iovec iov = {header, sizeof *header};
+  struct iovec iov[2] = {{header, sizeof *header}, {early_payload, sizeof early_payload}};
   struct msghdr msg;
   memset(&msg, 0, sizeof msg);
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
+  early_payload_bytes = 0;
+  msg.msg_iov = iov;
+  msg.msg_iovlen = 2;
   msg.msg_control = control.buffer;
   msg.msg_controllen = sizeof control.buffer;
   ssize_t n;
@@ -90,6 +96,7 @@ static int receive_header(int sock, struct pz_launch_request* header, int* log_f
   const struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
   if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) memcpy(log_fd, CMSG_DATA(c), sizeof(int));
   if ((size_t)n < sizeof *header && read_fully(sock, (char*)header + n, sizeof *header - (size_t)n) <= 0) return -1;
+  if ((size_t)n > sizeof *header) early_payload_bytes = (size_t)n - sizeof *header;
   return header->magic == PZ_LAUNCH_MAGIC && *log_fd >= 0 ? 1 : -1;
 }
 
@@ -136,8 +143,13 @@ static int read_request(int sock, struct request* req) {
   if (got <= 0) return got;
   if (header.payload_bytes == 0 || header.payload_bytes > PZ_LAUNCH_MAX_PAYLOAD) return -1;
   req->counters = header.counters;
+  /* More than one request's bytes: the harness sends the next request only after this one's answer. */
+  if (early_payload_bytes > header.payload_bytes) return -1;
   req->payload = malloc(header.payload_bytes);
-  if (req->payload == NULL || read_fully(sock, req->payload, header.payload_bytes) <= 0) return -1;
+  if (req->payload == NULL) return -1;
+  memcpy(req->payload, early_payload, early_payload_bytes);
+  const size_t rest = header.payload_bytes - early_payload_bytes;
+  if (rest > 0 && read_fully(sock, req->payload + early_payload_bytes, rest) <= 0) return -1;
   return split_payload(&header, req) == 0 ? 1 : -1;
 }
 
@@ -201,7 +213,7 @@ static int reset_peak_rss(void) {
 }
 
 /* The run's counters, open from its first trial on. */
-static struct counter_set run_counters = {.dummy_fd = -1};
+static struct counter_set run_counters = {.dummy_fd = -1, .group_fd = -1};
 
 /* Starts the method, reaps its tree and tells the harness. */
 static int run_one(int sock, const struct request* req) {

@@ -131,8 +131,12 @@ struct tree_usage reap_tree(pid_t child) {
     } else if (child_done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
       ++usage.leftovers_killed;
     }
-    /* The method is over when its main process ends; what it left running is ended with it. */
-    if ((child_done || launcher_parent_gone) && !no_children_left()) kill_remaining_children();
+    /* The method is over when its main process ends; what it left running is ended with it. With
+       nothing left, the tree is reaped: no further wait needed to hear so. */
+    if (child_done || launcher_parent_gone) {
+      if (no_children_left()) break;
+      kill_remaining_children();
+    }
   }
   return usage;
 }
