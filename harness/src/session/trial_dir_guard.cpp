@@ -32,8 +32,10 @@ std::vector<std::filesystem::path> chain(const std::filesystem::path& run_dir, c
   return out;
 }
 
-std::string what_is_at(const std::filesystem::path& path, const char* whose) {
-  struct stat st {};
+// `seen`, when given, gets what lstat found there.
+std::string what_is_at(const std::filesystem::path& path, const char* whose, struct stat* seen = nullptr) {
+  struct stat own {};
+  struct stat& st = seen != nullptr ? *seen : own;
   if (::lstat(path.c_str(), &st) != 0) return fmt::format("removed {}", whose);
   if (S_ISLNK(st.st_mode)) {
     std::error_code ec;
@@ -64,19 +66,28 @@ void make_directory(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::string not_a_real_directory(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+namespace {
+
+// not_a_real_directory(), and what lstat found at `dir` when it is one.
+std::string check_chain(const std::filesystem::path& run_dir, const std::filesystem::path& dir, struct stat& seen) {
   const auto parts = chain(run_dir, dir);
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     const std::string whose = fmt::format("the directory {} above its trial directory", parts[i].filename().string());
     if (auto what = what_is_at(parts[i], whose.c_str()); !what.empty()) return what;
   }
-  return what_is_at(dir, "its trial directory");
+  return what_is_at(dir, "its trial directory", &seen);
+}
+
+}  // namespace
+
+std::string not_a_real_directory(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+  struct stat seen {};
+  return check_chain(run_dir, dir, seen);
 }
 
 std::string damage_to(const std::filesystem::path& run_dir, const std::filesystem::path& dir, const DirIdentity& made) {
-  if (auto what = not_a_real_directory(run_dir, dir); !what.empty()) return what;
   struct stat st {};
-  ::lstat(dir.c_str(), &st);
+  if (auto what = check_chain(run_dir, dir, st); !what.empty()) return what;
   if (st.st_dev != made.device || st.st_ino != made.inode) return "replaced its trial directory with another directory";
   return "";
 }
