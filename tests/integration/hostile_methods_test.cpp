@@ -65,6 +65,24 @@ TEST(HostileMethods, ALinkInPlaceOfTheTrialDirectoryFailsThatTrialAndNothingIsWr
   EXPECT_TRUE(fs::is_regular_file(trial / "perfzero_summary.json"));
 }
 
+// The trial's log is cut past --max_log_bytes once the method has ended: a method that put a link
+// to another directory, holding a large perfzero.log of its own, in place of its trial directory
+// must not have that file cut (the guard makes the directory real again before the log is looked at).
+TEST(HostileMethods, ALinkInPlaceOfTheTrialDirectoryDoesNotGetAnotherLogCut) {
+  TempDir dir;
+  const fs::path outside = dir.path() / "outside";
+  fs::create_directories(outside);
+  const std::string big(200'000, 'x');
+  dir.write("outside/perfzero.log", big);
+  const auto suite = suite_with(dir, "rm -rf \"$PERFZERO_TRIAL_DIR\"; ln -s \"$OUTSIDE\" \"$PERFZERO_TRIAL_DIR\"");
+  ::setenv("OUTSIDE", outside.c_str(), 1);
+  const auto f = run_perfzero({"--config=" + suite.string(), "--output_dir=run", "--max_log_bytes=2000"}, dir.path());
+  ::unsetenv("OUTSIDE");
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  EXPECT_EQ(fs::file_size(outside / "perfzero.log"), big.size()) << "the harness cut a log through the link";
+  EXPECT_EQ(entries_in(outside), 1U);
+}
+
 TEST(HostileMethods, RemovingItsTrialDirectoryFailsOnlyThatTrialNotTheRun) {
   TempDir dir;
   const auto suite = suite_with(dir, "rm -rf \"$PERFZERO_TRIAL_DIR\"");

@@ -141,9 +141,9 @@ TEST(ExecuteTrial, AMethodThatDamagedItsDirectoryFailsAndItsResultIsNotRead) {
   // Intact: the guard is asked once the method has ended (its result file is there), then the result is read.
   auto intact = job_for(planned, dir);
   bool result_there = false;
-  intact.damage = [&, result = intact.dir / files::kResultFile] {
+  intact.request.check_trial_dir = [&, result = intact.dir / files::kResultFile] {
     result_there = std::filesystem::exists(result);
-    return std::string();
+    return TrialDirCheck{};
   };
   const auto read = execute_trial(intact, local);
   EXPECT_TRUE(result_there);
@@ -153,9 +153,9 @@ TEST(ExecuteTrial, AMethodThatDamagedItsDirectoryFailsAndItsResultIsNotRead) {
 
   auto damaged = job_for(planned, dir);
   int asked = 0;
-  damaged.damage = [&] {
+  damaged.request.check_trial_dir = [&] {
     ++asked;
-    return std::string("replaced its trial directory with a symlink");
+    return TrialDirCheck{"replaced its trial directory with a symlink", false};
   };
   const auto done = execute_trial(damaged, local);
   EXPECT_EQ(asked, 1);
@@ -268,7 +268,7 @@ TEST(ExecuteTrial, RankReportsAreReadOnlyFromAnIntactDirectory) {
   EXPECT_EQ(read.trial.ranks["hosts"][1]["hostname"], "b");
 
   auto damaged = job_for(planned, dir);
-  damaged.damage = [] { return std::string("replaced its trial directory with a symlink"); };
+  damaged.request.check_trial_dir = [] { return TrialDirCheck{"replaced its trial directory with a symlink", false}; };
   const auto refused = execute_trial(damaged, scripted);
   EXPECT_EQ(refused.trial.outcome, Outcome::failed);
   EXPECT_TRUE(refused.record.execution.ranks.ranks.empty()) << "nothing in a damaged directory is read";

@@ -49,7 +49,13 @@ ExecutedTrial execute_trial(const TrialJob& job, Executor& executor) {
   record.execution = executor.run(job.request);
   // A method that removed or replaced its directory fails, and its results are not read: nothing of
   // what it put there is followed.
-  const std::string damage = job.damage ? job.damage() : std::string();
+  // Asked by the executor when the tree ended (run_trial), else here: an executor that never started it.
+  std::string damage;
+  if (record.execution.trial_dir_damage) {
+    damage = *record.execution.trial_dir_damage;
+  } else if (job.request.check_trial_dir) {
+    damage = job.request.check_trial_dir().damage;
+  }
   if (damage.empty()) {
     // A multi-rank method's ranks each reported their end into the trial directory (perfzero-rank).
     if (record.execution.world_size > 0) {

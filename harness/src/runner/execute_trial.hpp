@@ -24,12 +24,7 @@ struct TrialJob {
   std::filesystem::path dir;  // the trial's directory: made, with its TMPDIR, no earlier attempt's files
   std::chrono::steady_clock::time_point started;  // when the harness began on it (its directory included)
   double started_offset = 0;                      // seconds from the run's start to `started`
-  TrialRequest request;
-  // Asked once the method has ended, before anything in `dir` is read: what the method did to its
-  // own directory ("removed its trial directory", ...), or "" when it is intact. The asker puts the
-  // directory right either way (the run loop's guard: session/trial_dir_guard.hpp). Unset: intact.
-  // Called during execute_trial only; it must not hold references into a job that is copied.
-  std::function<std::string()> damage;
+  TrialRequest request;  // its check_trial_dir, when set, is asked once (by the executor or here)
 };
 
 struct ExecutedTrial {

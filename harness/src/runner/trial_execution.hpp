@@ -70,6 +70,8 @@ struct TrialExecution {
   child_results::RankReports ranks;
   std::optional<EngineVerdict> engine_verdict;
   std::string engine_note;  // what the engine could not clean up (a step Slurm still lists), for the detail
+  // TrialRequest::check_trial_dir's answer, once the executor asked it.
+  std::optional<std::string> trial_dir_damage;
 };
 
 }  // namespace perfzero::runner

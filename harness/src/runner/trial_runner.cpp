@@ -151,12 +151,24 @@ bool record_tree_end(LaunchServer& server, TrialExecution& execution) {
   return true;
 }
 
+// What the method left of its directory, asked once its tree is gone and before anything there is
+// read (its log is cut next): the run loop's guard puts a damaged directory right first.
+samplers::TrialDirState check_trial_dir(const TrialRequest& request, TrialExecution& execution) {
+  if (!request.check_trial_dir) return samplers::TrialDirState::unknown;
+  const TrialDirCheck checked = request.check_trial_dir();
+  execution.trial_dir_damage = checked.damage;
+  if (!checked.damage.empty()) return samplers::TrialDirState::damaged;
+  return checked.tmp_dir_untouched ? samplers::TrialDirState::untouched_tmp : samplers::TrialDirState::intact;
+}
+
 // Lets every sampler finish with the trial's facts.
-void finish_samplers(const TrialRequest& request, samplers::ProcessTreeSampler& tree,
-                     const std::vector<samplers::Sampler*>& all, TrialExecution& execution) {
+void finish_samplers(const TrialRequest& request, samplers::TrialDirState trial_dir_state,
+                     samplers::ProcessTreeSampler& tree, const std::vector<samplers::Sampler*>& all,
+                     TrialExecution& execution) {
   samplers::TrialFacts facts;
   facts.wall_seconds = execution.wall_seconds;
   facts.trial_dir = request.log_path.parent_path();
+  facts.trial_dir_state = trial_dir_state;
   facts.tree_cpu_seconds = execution.kernel ? execution.kernel->user_seconds + execution.kernel->system_seconds
                                             : tree.result().tree_cpu_seconds;
   if (execution.kernel) {
@@ -265,7 +277,8 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
     execution.leftover_processes_killed = kill_and_reap_all_descendants();
     server.forget();
   }
-  // Nothing of the tree is left to write to the log now.
+  const samplers::TrialDirState trial_dir_state = check_trial_dir(request, execution);
+  // Nothing of the tree is left to write to the log now (a damaged directory was made afresh: no log).
   execution.log_bytes_dropped = cap_log(request.log_path, request.max_log_bytes);
   execution.wall_seconds = std::chrono::duration<double>(outcome.ended - started).count();
   // The method's own start and end, on the launcher's clock: a harness stopped (SIGSTOP, a debugger, a
@@ -276,7 +289,7 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
     execution.harness_stalled = execution.wall_seconds - method > std::max(kStallSeconds, kStallShare * method);
     execution.wall_seconds = method;
   }
-  finish_samplers(request, tree, all, execution);
+  finish_samplers(request, trial_dir_state, tree, all, execution);
   return execution;
 }
 

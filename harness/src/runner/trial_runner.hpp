@@ -15,6 +15,15 @@
 namespace perfzero::runner {
 
 // One method to run, whatever executes it (runner/executor.hpp).
+// What the method left of its trial directory (session/trial_dir_guard.hpp): `damage` says what it did
+// to it ("removed its trial directory", ...), "" when it is intact; `tmp_dir_untouched`: its TMPDIR is
+// empty and as it was made (session/trial_tmpdirs.hpp), which the leftover-files sampler then need
+// not read again.
+struct TrialDirCheck {
+  std::string damage;
+  bool tmp_dir_untouched = false;
+};
+
 struct TrialRequest {
   ChildCommand command;
   std::filesystem::path log_path;
@@ -39,6 +48,11 @@ struct TrialRequest {
   config::LaunchSpec launch;
   std::filesystem::path trial_dir;
   std::vector<std::string> rank_env;
+  // Asked once, when the method has ended and before anything in the trial's directory is read (the
+  // samplers' end included): what the method did to its directory. The asker puts the directory right
+  // either way (the run loop's guard). The executor asks it when the tree ended (run_trial), else
+  // execute_trial does. Unset: intact.
+  std::function<TrialDirCheck()> check_trial_dir;
 };
 
 // The harness's clock ran on this much longer than the method (or this share of its time, if more):

@@ -72,8 +72,10 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
     std::error_code ec;
     return std::filesystem::symlink_status(p, ec).type() == std::filesystem::file_type::directory;
   };
-  const bool real_dir =
-      !facts.trial_dir.empty() && is_real_dir(facts.trial_dir.parent_path()) && is_real_dir(facts.trial_dir);
+  // The run loop's guard looked already (facts.trial_dir_state): its answer is not asked again.
+  const bool real_dir = !facts.trial_dir.empty() && facts.trial_dir_state != TrialDirState::damaged &&
+                        (facts.trial_dir_state != TrialDirState::unknown ||
+                         (is_real_dir(facts.trial_dir.parent_path()) && is_real_dir(facts.trial_dir)));
   const std::filesystem::path tmp_dir = real_dir ? facts.trial_dir / "tmp" : std::filesystem::path{};
   SamplerOutput out;
   std::uintmax_t shm_files = 0;
@@ -92,7 +94,8 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   std::error_code ec;
   // Most trials leave their TMPDIR empty: one open and one read of it, without the walk's set-up (the
   // open refuses a link or a file in its place, which the status below then tells apart).
-  const bool empty = !tmp_dir.empty() && is_empty_dir(tmp_dir);
+  const bool empty =
+      !tmp_dir.empty() && (facts.trial_dir_state == TrialDirState::untouched_tmp || is_empty_dir(tmp_dir));
   const auto tmp_status =
       tmp_dir.empty() || empty ? std::filesystem::file_status{} : std::filesystem::symlink_status(tmp_dir, ec);
   if (empty) {

@@ -22,12 +22,18 @@
 namespace perfzero::samplers {
 
 // What the runner knows once the trial's tree is gone, for samplers that relate their view to it.
+// What the harness found of the trial's directory once the method ended (unknown: not checked).
+enum class TrialDirState { unknown, damaged, intact, untouched_tmp };
+
 struct TrialFacts {
   double wall_seconds = 0;
   std::optional<double> tree_cpu_seconds;   // user + system of the whole tree (kernel accounting)
   std::optional<double> run_queue_seconds;  // how long its processes waited for a CPU (schedstat)
   std::optional<double> max_rss_bytes;      // largest ru_maxrss of any process of the tree (kernel)
   std::filesystem::path trial_dir;          // where the trial writes; its TMPDIR is trial_dir/tmp
+  // damaged: the method replaced or removed it (not walked); untouched_tmp: intact, and its TMPDIR
+  // empty as it was made (nothing left there).
+  TrialDirState trial_dir_state = TrialDirState::unknown;
   std::optional<CounterReadings> counters;  // what perfzero-launch counted (none: it was lost)
 };
 

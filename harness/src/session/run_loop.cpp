@@ -292,14 +292,15 @@ std::optional<runner::ExecutedTrial> RunLoop::execute(std::size_t case_index, co
 
   // The method may have removed or replaced its directory: then a fresh directory takes the reports.
   const std::optional<DirIdentity> made = real_directory(job.dir);
-  job.damage = [this, made, run_dir = job.run_dir, dir = job.dir]() {
-    std::string damage = made ? damage_to(run_dir, dir, *made) : std::string();
-    if (damage.empty()) {
-      tmp_dirs_.done(dir);
+  job.request.check_trial_dir = [this, made, run_dir = job.run_dir, dir = job.dir]() {
+    runner::TrialDirCheck checked;
+    checked.damage = made ? damage_to(run_dir, dir, *made) : std::string();
+    if (checked.damage.empty()) {
+      checked.tmp_dir_untouched = tmp_dirs_.done(dir);
     } else {
       restore_trial_dir(run_dir, dir);
     }
-    return damage;
+    return checked;
   };
   runner::ExecutedTrial executed = runner::execute_trial(job, *executor);
   const runner::TrialRecord& record = executed.record;

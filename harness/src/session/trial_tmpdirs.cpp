@@ -71,14 +71,15 @@ void TrialTmpDirs::make(const std::filesystem::path& trial_dir) {
   }
 }
 
-void TrialTmpDirs::done(const std::filesystem::path& trial_dir) {
+bool TrialTmpDirs::done(const std::filesystem::path& trial_dir) {
   release();  // normally none: make() took it
   const std::filesystem::path tmp = trial_dir / kTmpName;
   if (made_as_ && is_untouched_empty_dir(tmp, *made_as_)) {
     kept_ = tmp;
-    return;
+    return true;
   }
   ::rmdir(tmp.c_str());  // only when empty: what is left stays to be looked at
+  return false;
 }
 
 }  // namespace perfzero::session

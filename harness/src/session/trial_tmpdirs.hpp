@@ -27,8 +27,8 @@ class TrialTmpDirs {
   // Throws OutputError when none can be made.
   void make(const std::filesystem::path& trial_dir);
   // After the trial, its processes gone: keeps trial_dir/tmp for the next trial when it is as it
-  // was made and empty; otherwise removes it when empty and leaves it when not.
-  void done(const std::filesystem::path& trial_dir);
+  // was made and empty (true); otherwise removes it when empty and leaves it when not.
+  bool done(const std::filesystem::path& trial_dir);
   // Removes the kept one now (the run's end).
   void release();
 
