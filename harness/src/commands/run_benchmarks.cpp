@@ -178,6 +178,7 @@ int run_benchmarks(const cli::Options& options, const std::vector<config::Planne
     if (stored == Stored::refused) return to_int(ExitCode::output_unwritable);
     slower_change = stored == Stored::slower_change;
   }
+  run_session.leave_model_to_exit();
   return exit_status(stop, status, slower_change, tally);
 }
 

@@ -42,6 +42,9 @@ class Recorder {
   // Ends the run: journal, run.json and every reporter see the final status. Never throws for a
   // refused write: each output is tried, and the first refusal is returned (file and reason).
   std::optional<std::string> finish(const std::string& status);
+  // For a command about to exit: the model is left to the process's end, which frees it at once,
+  // rather than node by node (a 1,000-trial run's model took 13 ms to free); run() is empty after.
+  void leave_model_to_exit();
 
   static constexpr std::chrono::seconds kMinCheckpointInterval{5};
 

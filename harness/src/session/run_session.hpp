@@ -33,6 +33,8 @@ class RunSession {
 
   RunLoop& loop() { return *loop_; }
   const results::Run& run() const { return recorder_->run(); }
+  // The last use of the session in a command about to exit (results/recorder.hpp).
+  void leave_model_to_exit() { recorder_->leave_model_to_exit(); }
   const ClaimedOutput& output() const { return output_; }
 
   // Ends the run with `status` (completed, interrupted, aborted): the reserve goes, the journal,
