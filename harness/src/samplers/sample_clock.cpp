@@ -65,6 +65,7 @@ void SampleClock::begin(std::chrono::milliseconds interval, std::vector<Sampler*
     samplers_ = std::move(samplers);
     last_sampled_.assign(samplers_.size(), -1.0);
     start_ = std::chrono::steady_clock::now();
+    next_tick_at_ = start_ + kFirstSampleAfter;
     cpu_at_begin_ = thread_cpu_seconds();
     active_ = true;
     ticked_since_begin_ = false;
@@ -101,22 +102,22 @@ void SampleClock::run() {
   pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {first_tick_fd_, POLLIN, 0}};
   std::unique_lock lock(mutex_);
   while (!quit_) {
-    int timeout = -1;  // idle, or before the first tick: until the timer, begin() or the destructor
+    int timeout = -1;  // idle: until begin()'s timer or the destructor
     if (active_) {
-      const auto since_begin = std::chrono::steady_clock::now() - start_;
-      if (since_begin < kFirstSampleAfter) {
-        // Woken early (an expiry of an earlier trial's timer read late): the rest of the wait.
-        timeout =
-            static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(kFirstSampleAfter - since_begin).count());
-      } else {
+      // A tick only when one is due: a wake-up that is not (the first tick's timer, read after a
+      // poll that timed out at the same moment) just waits again.
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= next_tick_at_) {
         ticked_since_begin_ = true;
-        const double now = std::chrono::duration<double>(since_begin).count();
-        tick(now);
+        const double time = std::chrono::duration<double>(now - start_).count();
+        tick(time);
         const bool early =
-            now < std::chrono::duration<double>(interval_).count() &&
+            time < std::chrono::duration<double>(interval_).count() &&
             std::any_of(samplers_.begin(), samplers_.end(), [](const Sampler* s) { return s->wants_quick_resample(); });
-        timeout = early ? 1 : static_cast<int>(interval_.count());
+        next_tick_at_ = now + (early ? std::chrono::milliseconds(1) : interval_);
       }
+      timeout = static_cast<int>(
+          std::max<std::int64_t>(0, std::chrono::ceil<std::chrono::milliseconds>(next_tick_at_ - now).count()));
     }
     lock.unlock();
     const int ready = ::poll(fds, 2, timeout);

@@ -71,6 +71,7 @@ class SampleClock {
   std::vector<Sampler*> samplers_;
   std::vector<double> last_sampled_;  // per sampler, for min_period
   std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point next_tick_at_;  // when the next sample is due
   double cpu_at_begin_ = 0;
   int wake_fd_;        // an eventfd the destructor writes to
   int first_tick_fd_;  // a timerfd begin() sets for the first tick
