@@ -125,9 +125,9 @@ static int split_payload(const struct pz_launch_request* header, struct request*
 
 /* Sleeps until a request (or the end of the stream) is there. Not in a blocking recvmsg: that sleeps
    on the socket's one wait queue for any event, and the harness reading the previous trial's reply
-   frees buffer space, which would wake this process for nothing on the harness's CPU, where it then
-   waits for the CPU when the request does come (a short command's trial 0.1 ms here). poll() waits
-   for input alone. */
+   frees buffer space, which woke this process for nothing, on the harness's CPU, where it was still
+   queued when the request came and had to wait for that CPU (perf sched: a wake-up a trial fewer).
+   poll() waits for input alone. */
 static void wait_for_request(int sock) {
   struct pollfd in = {sock, POLLIN, 0};
   while (poll(&in, 1, -1) < 0 && errno == EINTR && !launcher_parent_gone) {
