@@ -218,7 +218,7 @@ nlohmann::json ranks_json(const TrialExecution& e, const config::LaunchSpec& lau
           {"problems", e.ranks.problems}};
 }
 
-results::Trial make_trial(const TrialRecord& record) {
+results::Trial make_trial(TrialRecord& record) {
   const auto& e = record.execution;
   results::Trial t;
   t.number = record.trial;
@@ -246,9 +246,12 @@ results::Trial make_trial(const TrialRecord& record) {
     if (!e.ranks.refused_results.empty()) t.flags.emplace_back("rank_results_refused");
     if (!e.ranks.missing.empty()) t.flags.emplace_back("ranks_unreported");
   }
-  for (const auto& [name, output] : e.samplers) {
-    t.samplers[name] = output.summary;
-    t.metrics.insert(t.metrics.end(), output.metrics.begin(), output.metrics.end());
+  // Moved, not copied: the summaries are most of a trial's record (their copy most of what making
+  // the trial cost), and nothing reads them from the execution afterwards.
+  for (auto& [name, output] : record.execution.samplers) {
+    t.samplers[name] = std::move(output.summary);
+    t.metrics.insert(t.metrics.end(), std::make_move_iterator(output.metrics.begin()),
+                     std::make_move_iterator(output.metrics.end()));
     t.flags.insert(t.flags.end(), output.flags.begin(), output.flags.end());
   }
   // Another host of the method was busy with something else: the trial is disturbed, as when this one is.

@@ -9,7 +9,7 @@
 
 namespace perfzero::runner {
 
-results::Trial make_trial(const TrialRecord& record);
+results::Trial make_trial(TrialRecord& record);               // moves the samplers' summaries and metrics out
 results::TrialArtifacts make_artifacts(TrialRecord& record);  // moves the samplers' series out
 
 // max_rss as reported: the largest of what the kernel and the samples saw (docs/monitoring.md).

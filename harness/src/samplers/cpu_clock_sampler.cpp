@@ -109,8 +109,8 @@ CpuClockSampler::CpuClockSampler(CpuClockPaths paths, CpuClockSettings settings)
 
 std::vector<double> CpuClockSampler::current_mhz() const {
   std::vector<double> mhz;
-  if (!cur_freq_files_.empty()) {
-    for (const auto& f : cur_freq_files_) {
+  if (cur_freq_files_ != nullptr && !cur_freq_files_->empty()) {
+    for (const auto& f : *cur_freq_files_) {
       if (const auto khz = read_number(f)) mhz.push_back(*khz / 1000.0);
     }
     return mhz;
@@ -121,7 +121,7 @@ std::vector<double> CpuClockSampler::current_mhz() const {
 
 std::optional<std::int64_t> CpuClockSampler::throttle_events(const char* which) const {
   std::optional<std::int64_t> total;
-  for (const auto& dir : layout_of(paths_).throttle_dirs) {
+  for (const auto& dir : throttle_dirs_ != nullptr ? *throttle_dirs_ : layout_of(paths_).throttle_dirs) {
     if (const auto n = read_number(dir / which)) total = total.value_or(0) + static_cast<std::int64_t>(*n);
   }
   return total;
@@ -131,7 +131,8 @@ void CpuClockSampler::start(pid_t /*root*/) {
   series_.sampler = name();
   series_.columns = {"time", "mean_mhz", "min_mhz"};
   const CpuLayout& layout = layout_of(paths_);
-  cur_freq_files_ = layout.cur_freq_files;
+  cur_freq_files_ = &layout.cur_freq_files;
+  throttle_dirs_ = &layout.throttle_dirs;
   max_mhz_ = layout.max_mhz;
   fixed_mhz_ = layout.fixed_mhz ? &*layout.fixed_mhz : nullptr;
   core_events_at_start_ = throttle_events("core_throttle_count");
@@ -158,9 +159,9 @@ SamplerOutput CpuClockSampler::finish(const TrialFacts& /*facts*/) {
   const bool judged = max_mhz_.has_value() && samples_ > 0;
   const double share = samples_ > 0 ? static_cast<double>(below_) / samples_ : 0;
   const bool throttled = judged && share > settings_.share;
-  const char* source = !cur_freq_files_.empty() ? "cpufreq scaling_cur_freq"
-                       : fixed_mhz_             ? "/proc/cpuinfo cpu MHz (fixed: no cpufreq, no aperfmperf; read once)"
-                                                : "/proc/cpuinfo cpu MHz";
+  const char* source = cur_freq_files_ != nullptr && !cur_freq_files_->empty() ? "cpufreq scaling_cur_freq"
+                       : fixed_mhz_ ? "/proc/cpuinfo cpu MHz (fixed: no cpufreq, no aperfmperf; read once)"
+                                    : "/proc/cpuinfo cpu MHz";
   out.summary = {{"source", source},
                  {"samples", samples_},
                  {"mean_mhz", samples_ > 0 ? nlohmann::json(sum_mean_ / samples_) : nlohmann::json()},

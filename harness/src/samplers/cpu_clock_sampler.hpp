@@ -37,8 +37,11 @@ class CpuClockSampler : public Sampler {
 
   CpuClockPaths paths_;
   CpuClockSettings settings_;
-  std::vector<std::filesystem::path> cur_freq_files_;  // empty: /proc/cpuinfo
-  const std::vector<double>* fixed_mhz_ = nullptr;     // a cpuinfo clock that cannot move, read once
+  // The machine's layout, found once per process and kept (a large machine has hundreds of files):
+  // a sampler made for every trial points into it rather than copying it.
+  const std::vector<std::filesystem::path>* cur_freq_files_ = nullptr;  // empty: /proc/cpuinfo
+  const std::vector<std::filesystem::path>* throttle_dirs_ = nullptr;
+  const std::vector<double>* fixed_mhz_ = nullptr;  // a cpuinfo clock that cannot move, read once
   std::optional<double> max_mhz_;
   std::optional<std::int64_t> core_events_at_start_;
   std::optional<std::int64_t> package_events_at_start_;
