@@ -6,16 +6,17 @@
  * Per trial: the harness sends a pz_launch_request header (with the trial's log file descriptor
  * attached as SCM_RIGHTS) followed by `payload_bytes` of NUL-terminated strings: the working
  * directory, then `argc` arguments, then `envc` NAME=value entries. The launcher answers once:
- * PZ_LAUNCH_DONE once the whole tree is reaped, or PZ_LAUNCH_SETUP_FAILED / PZ_LAUNCH_FORK_FAILED
- * when the method could not start. One reply, not a "started" one before it: the harness sleeps
- * through the trial, and a second message would wake it while the method starts.
+ * PZ_LAUNCH_DONE once the whole tree is reaped, PZ_LAUNCH_SETUP_FAILED / PZ_LAUNCH_FORK_FAILED
+ * when the method could not start, or PZ_LAUNCH_BAD_REQUEST (and exits) for one it cannot read. One reply, not a
+ * "started" one before it: the harness sleeps through the trial, and a second message would wake it while the method
+ * starts.
  */
 #ifndef PERFZERO_LAUNCH_PROTOCOL_H
 #define PERFZERO_LAUNCH_PROTOCOL_H
 
 #include <stdint.h>
 
-#define PZ_LAUNCH_MAGIC 0x315a5050u /* "PPZ1": a request from this very build */
+#define PZ_LAUNCH_MAGIC 0x325a5050u /* "PPZ2" (one answer per trial): a request from this very build */
 /* Larger than any command line plus environment the kernel would exec (ARG_MAX is 2 MiB here). */
 #define PZ_LAUNCH_MAX_PAYLOAD (16u << 20)
 

@@ -98,10 +98,15 @@ static void counters_open(struct counter_set* set, uint32_t wanted) {
     close_all(set);
     if (opened == -1) set->user_only = 1; /* the ones opened so far counted the kernel too: all again */
   }
+  /* Refused every way: none counts, and each says so rather than reading as a count of 0. */
+  for (int i = 0; i < PZ_COUNTERS; ++i) {
+    if ((wanted & (1u << i)) != 0) set->error[i] = EACCES;
+  }
 }
 
-/* The group's values, time enabled and time running, into each member's `into` (value, enabled, running). */
-static void read_group(const struct counter_set* set, uint64_t into[PZ_COUNTERS][3]) {
+/* The group's values, time enabled and time running, into each member's `into` (value, enabled, running);
+   0 when the group could not be read (every member then reads 0). */
+static int read_group(const struct counter_set* set, uint64_t into[PZ_COUNTERS][3]) {
   uint64_t data[3 + PZ_COUNTERS];
   const ssize_t want = (ssize_t)((3 + (size_t)set->group_size) * sizeof(uint64_t));
   const int ok =
@@ -112,6 +117,7 @@ static void read_group(const struct counter_set* set, uint64_t into[PZ_COUNTERS]
     into[i][1] = ok ? data[1] : 0;
     into[i][2] = ok ? data[2] : 0;
   }
+  return ok || set->group_fd < 0;
 }
 
 /* One event the method does not inherit. Without it the method's perf context is a clone of this
@@ -138,7 +144,7 @@ void counters_before_trial(struct counter_set* set, uint32_t wanted) {
     set->opened = 1;
     set->opened_mask = wanted;
   }
-  read_group(set, set->before);
+  set->group_read_failed = !read_group(set, set->before);
   for (int i = 0; i < PZ_COUNTERS; ++i) {
     if (set->fd[i] >= 0 && set->group_slot[i] < 0) read_counter(set->fd[i], set->before[i]);
   }
@@ -147,12 +153,16 @@ void counters_before_trial(struct counter_set* set, uint32_t wanted) {
 void counters_after_trial(struct counter_set* set, struct pz_launch_reply* reply) {
   reply->counters_user_only = set->user_only;
   uint64_t now[PZ_COUNTERS][3];
-  read_group(set, now);
+  if (!read_group(set, now)) set->group_read_failed = 1;
   for (int i = 0; i < PZ_COUNTERS; ++i) {
     reply->counter_values[i] = 0;
     reply->counter_running_ppm[i] = 0;
     reply->counter_errors[i] = set->error[i];
     if (set->fd[i] < 0) continue;
+    if (set->group_slot[i] >= 0 && set->group_read_failed) {
+      reply->counter_errors[i] = EIO; /* not read: no count, rather than a count of 0 */
+      continue;
+    }
     if (set->group_slot[i] < 0) read_counter(set->fd[i], now[i]);
     /* value, time enabled, time running: what this trial added */
     const uint64_t data[3] = {now[i][0] - set->before[i][0], now[i][1] - set->before[i][1],

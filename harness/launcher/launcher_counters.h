@@ -5,8 +5,8 @@
  * included (their counts fold into these when they exit). Opened once for the run (perf_event_open
  * costs tens of microseconds per counter, a read one): a trial's counts are what the counters gained
  * between a read before its method starts and one after its tree is reaped. No work in the method.
- * The software counters are one group, read with one system call at each end of a trial (two where
- * four reads were); a hardware counter stays on its own, so that a PMU short of counters still
+ * The software counters are one group, read with one system call at each end of a trial (where
+ * there were four at each end); a hardware counter stays on its own, so that a PMU short of counters still
  * multiplexes each alone instead of the group as a whole.
  */
 #ifndef PERFZERO_LAUNCHER_COUNTERS_H
@@ -27,6 +27,7 @@ struct counter_set {
   int group_slot[PZ_COUNTERS]; /* a software counter's place in the group's read; -1: read on its own */
   int group_size;
   int groups_refused;              /* an older kernel refused an inherited group: every counter is read on its own */
+  int group_read_failed;           /* this trial's group could not be read, before or after it */
   uint64_t before[PZ_COUNTERS][3]; /* value, time enabled, time running, read before the trial */
 };
 

@@ -139,6 +139,7 @@ static int read_request(int sock, struct request* req) {
   memset(req, 0, sizeof *req);
   req->log_fd = -1;
   wait_for_request(sock);
+  if (launcher_parent_gone) return 0; /* the harness is gone: nothing more will come */
   const int got = receive_header(sock, &header, &req->log_fd);
   if (got <= 0) return got;
   if (header.payload_bytes == 0 || header.payload_bytes > PZ_LAUNCH_MAX_PAYLOAD) return -1;
@@ -212,6 +213,21 @@ static int reset_peak_rss(void) {
   return write(fd, "5", 1) == 1 ? 0 : -1;
 }
 
+/* The reaped tree's accounting, into DONE. */
+static void put_usage(const struct tree_usage* usage, struct pz_launch_reply* reply) {
+  reply->wait_status = usage->child_status;
+  reply->reaped_processes = usage->reaped;
+  reply->leftovers_killed = usage->leftovers_killed;
+  reply->maxrss_kib = usage->maxrss_kib;
+  reply->user_microseconds = usage->user_microseconds;
+  reply->system_microseconds = usage->system_microseconds;
+  reply->run_delay_microseconds = usage->run_delay_microseconds;
+  reply->voluntary_switches = usage->voluntary_switches;
+  reply->involuntary_switches = usage->involuntary_switches;
+  reply->minor_faults = usage->minor_faults;
+  reply->major_faults = usage->major_faults;
+}
+
 /* The run's counters, open from its first trial on. */
 static struct counter_set run_counters = {.dummy_fd = -1, .group_fd = -1};
 
@@ -265,17 +281,7 @@ static int run_one(int sock, const struct request* req) {
   reply.wall_nanoseconds = (int64_t)(ended.tv_sec - started.tv_sec) * 1000000000LL + (ended.tv_nsec - started.tv_nsec);
   reply.kind = PZ_LAUNCH_DONE;
   reply.pid = child;
-  reply.wait_status = usage.child_status;
-  reply.reaped_processes = usage.reaped;
-  reply.leftovers_killed = usage.leftovers_killed;
-  reply.maxrss_kib = usage.maxrss_kib;
-  reply.user_microseconds = usage.user_microseconds;
-  reply.system_microseconds = usage.system_microseconds;
-  reply.run_delay_microseconds = usage.run_delay_microseconds;
-  reply.voluntary_switches = usage.voluntary_switches;
-  reply.involuntary_switches = usage.involuntary_switches;
-  reply.minor_faults = usage.minor_faults;
-  reply.major_faults = usage.major_faults;
+  put_usage(&usage, &reply);
   return send_reply(sock, &reply);
 }
 

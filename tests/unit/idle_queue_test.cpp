@@ -41,8 +41,9 @@ TEST(IdleQueue, WithoutAGatherTimeEachItemIsTakenAtOnce) {
   EXPECT_EQ(batches[2], std::vector<int>{2});
 }
 
-// Items pushed while the thread lingers after a batch are taken together, within the gather time,
-// with no wait_idle() and no wake-up per item.
+// Items that come faster than the gather time: after a batch taken within the gather time of the one
+// before, the thread lingers, and what is pushed meanwhile is taken together, within the gather
+// time, with no wait_idle() and no wake-up per item.
 TEST(IdleQueue, ItemsPushedWhileItLingersAreTakenTogetherWithinTheGatherTime) {
   Seen seen;
   IdleQueue<int> queue(
@@ -50,19 +51,21 @@ TEST(IdleQueue, ItemsPushedWhileItLingersAreTakenTogetherWithinTheGatherTime) {
         std::lock_guard lock(seen.mutex);
         seen.batches.push_back(batch);
       },
-      200ms);
+      2s);
+  const auto taken = [&](std::size_t batches) {
+    for (int i = 0; i < 1000 && seen.copy().size() < batches; ++i) std::this_thread::sleep_for(5ms);
+    return seen.copy().size();
+  };
   queue.push(1);
-  for (int i = 0; i < 200 && seen.copy().empty(); ++i) std::this_thread::sleep_for(5ms);
-  ASSERT_EQ(seen.copy().size(), 1U) << "the first item wakes the thread";
+  ASSERT_EQ(taken(1), 1U) << "the first item wakes the thread";
   queue.push(2);
-  queue.push(3);
-  // Taken when the gather time is over: later than at once, but without anyone asking.
-  std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(seen.copy().size(), 1U) << "taken before the gather time was over";
-  for (int i = 0; i < 400 && seen.copy().size() < 2; ++i) std::this_thread::sleep_for(5ms);
-  const auto batches = seen.copy();
-  ASSERT_EQ(batches.size(), 2U);
-  EXPECT_EQ(batches[1], (std::vector<int>{2, 3}));
+  ASSERT_EQ(taken(2), 2U) << "and the next, the thread not lingering after a first batch";
+  queue.push(3);  // the second batch came within the gather time of the first: it lingers now
+  queue.push(4);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(seen.copy().size(), 2U) << "taken before the gather time was over";
+  ASSERT_EQ(taken(3), 3U);
+  EXPECT_EQ(seen.copy()[2], (std::vector<int>{3, 4}));
 }
 
 // wait_idle() does not wait out the gather time: a lingering thread takes what is queued at once.

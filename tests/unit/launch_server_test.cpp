@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -212,6 +213,26 @@ TEST(LaunchServer, ALauncherKilledDuringATrialIsReportedNotWaitedFor) {
   EXPECT_EQ(server.launcher_pid(), -1);
   // This test process is not a subreaper, so the orphan went to init; the harness kills it itself.
   ::kill(method, SIGKILL);
+}
+
+// The launcher's parent-death signal fires when the thread that started it ends (launch_server.hpp),
+// here while the launcher waits for a request with its socket still open: it must end, not go on
+// waiting for a request that will never come.
+TEST(LaunchServer, AnIdleLauncherWhoseStartingThreadEndsExits) {
+  TempDir dir;
+  Log log(dir.path() / "perfzero.log");
+  std::unique_ptr<LaunchServer> server;
+  pid_t launcher = -1;
+  std::thread starter([&] {
+    server = std::make_unique<LaunchServer>(PERFZERO_LAUNCH_BINARY);
+    run_to_end(*server, {{"/bin/true"}, dir.path(), {}}, log.fd);
+    launcher = server->launcher_pid();
+  });
+  starter.join();
+  ASSERT_GT(launcher, 0);
+  EXPECT_TRUE(readable_within(server->reply_fd(), std::chrono::seconds(10))) << "the idle launcher did not exit";
+  server.reset();  // reaps it
+  EXPECT_TRUE(gone_within(launcher, std::chrono::seconds(5)));
 }
 
 TEST(LaunchServer, ALauncherWhoseHarnessDiesEndsTheMethodsTreeAndItself) {

@@ -20,10 +20,12 @@ template <typename Item>
 class IdleQueue {
  public:
   // `work` is called on the background thread with each batch, in the order the items came; it
-  // must not throw (each owner records what failed). With a `gather` time, the thread lingers that
-  // long after each batch and takes what came meanwhile as the next batch, without being woken for
-  // each item: a queue pushed to every trial then costs the pusher no system call and wakes the
-  // thread once a `gather`, not once a trial; an item then waits at most `gather` to be taken.
+  // must not throw (each owner records what failed). With a `gather` time, while items come faster
+  // than that (a batch taken within `gather` of the one before), the thread lingers that long after
+  // each batch and takes what came meanwhile as the next batch, without being woken for each item:
+  // a queue pushed to by every short trial then costs the pusher no system call and wakes the thread
+  // once a `gather`, not once a trial. Items that come slower wake it each, as with no gather time
+  // (it does not linger for nothing). An item then waits at most `gather` more to be taken.
   explicit IdleQueue(std::function<void(std::vector<Item>& batch)> work,
                      std::chrono::milliseconds gather = std::chrono::milliseconds(0))
       : work_(std::move(work)), gather_(gather), thread_([this] { loop(); }) {}
@@ -69,6 +71,9 @@ class IdleQueue {
       asleep_ = false;
       // A batch, then, while items keep coming within the gather time, the next ones.
       while (!queue_.empty()) {
+        const auto taken = std::chrono::steady_clock::now();
+        const bool coming_fast = taken - last_batch_ < gather_;
+        last_batch_ = taken;
         batch.swap(queue_);
         busy_ = true;
         lock.unlock();
@@ -77,7 +82,7 @@ class IdleQueue {
         lock.lock();
         busy_ = false;
         idle_.notify_all();
-        if (gather_.count() > 0 && !stopping_ && waiting_ == 0) {
+        if (coming_fast && !stopping_ && waiting_ == 0) {
           wake_.wait_for(lock, gather_, [&] { return stopping_ || waiting_ > 0; });
         }
       }
@@ -87,6 +92,7 @@ class IdleQueue {
 
   std::function<void(std::vector<Item>&)> work_;
   const std::chrono::milliseconds gather_;
+  std::chrono::steady_clock::time_point last_batch_;  // when the thread last took a batch
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;

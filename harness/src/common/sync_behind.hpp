@@ -4,8 +4,9 @@
 // milliseconds on a cloud disk, several times what a short command's whole trial costs
 // (docs/performance.md). So the line is queued here and one background thread, at SCHED_IDLE so that
 // it never takes a core from the method being measured, syncs it while the next trial runs: a group
-// commit, as databases do: what is queued within kGatherTime of a sync goes into the next one, and
-// a trial that queues its line wakes nobody (a system call and a thread's wake-up a trial fewer). A
+// commit, as databases do: while trials end faster than kGatherTime apart, what is queued within
+// kGatherTime of a sync goes into the next one, and a trial that queues its line wakes nobody (a
+// system call and a thread's wake-up a trial fewer); a longer trial's line wakes the thread. A
 // kill -9 of the harness still loses nothing written (the page cache outlives the process); a power
 // loss loses at most what finished in the last kGatherTime or during the sync in progress, a few
 // milliseconds of trials (docs/reliability.md).

@@ -198,6 +198,8 @@ std::optional<TreeEnd> LaunchServer::finish(std::string& launcher_end) {
     throw LaunchError("perfzero-launch refused the request");
   }
   if (!reply || reply->kind != PZ_LAUNCH_DONE) {
+    // An answer of no known kind (a launcher of another build): it may still be running the tree.
+    if (reply && pid_ > 0) ::kill(pid_, SIGTERM);
     launcher_end = reap_launcher(true);
     return std::nullopt;
   }

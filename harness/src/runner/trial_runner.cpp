@@ -153,7 +153,7 @@ bool record_tree_end(LaunchServer& server, TrialExecution& execution) {
 
 // What the method left of its directory, asked once its tree is gone and before anything there is
 // read (its log is cut next): the run loop's guard puts a damaged directory right first.
-samplers::TrialDirState check_trial_dir(const TrialRequest& request, TrialExecution& execution) {
+samplers::TrialDirState ask_trial_dir_guard(const TrialRequest& request, TrialExecution& execution) {
   if (!request.check_trial_dir) return samplers::TrialDirState::unknown;
   const TrialDirCheck checked = request.check_trial_dir();
   execution.trial_dir_damage = checked.damage;
@@ -227,6 +227,63 @@ bool start_method(const TrialRequest& request, LaunchServer& server, TrialExecut
   }
 }
 
+// A trial's samplers, started before the request so that once it is sent this thread sleeps until
+// the tree has ended and the launcher, woken by the request, has a CPU at once. The monitor's first
+// tick comes a moment later (samplers/sample_clock.hpp), once the method has had time to start.
+// Declared in this order so that the session ends before the samplers go.
+struct TrialSampling {
+  std::optional<samplers::ProcessTreeSampler> tree;
+  std::vector<samplers::Sampler*> all;
+  std::optional<samplers::SampleClock::Session> session;
+};
+
+void start_sampling(TrialSampling& sampling, LaunchServer& server,
+                    const std::vector<std::unique_ptr<samplers::Sampler>>& others, samplers::SampleClock& sample_clock,
+                    std::chrono::milliseconds interval) {
+  sampling.session.reset();  // the monitor stops before the samplers start (again)
+  sampling.tree.emplace(server.launcher_files());
+  sampling.all = {&*sampling.tree};
+  for (const auto& s : others) sampling.all.push_back(s.get());
+  for (auto* s : sampling.all) s->start(server.launcher_pid());
+  sampling.session.emplace(sample_clock, interval, sampling.all);
+}
+
+// After the wait: the tree's end as the launcher saw it, or, when the trial was stopped, its end
+// within its grace or its killing. False when the method never started.
+bool settle_tree(const TrialRequest& request, LaunchServer& server, WaitOutcome& outcome, TrialExecution& execution) {
+  const bool stopped = !outcome.done;
+  if (stopped && request.stop_grace.count() > 0) {
+    outcome.done = execution.stopped_in_grace = ask_to_stop(server, request.stop_grace);
+  }
+  if (!outcome.done) {
+    // Time-out or interruption: the launcher goes with the tree (so every process of it is found,
+    // however deep); the next trial starts a new one.
+    execution.leftover_processes_killed = kill_and_reap_all_descendants();
+    server.forget();
+    return true;
+  }
+  const ProcessEnd why = execution.end;
+  const int stop_signal = execution.signal;
+  if (!record_tree_end(server, execution)) return false;
+  // Stopped within its grace: still a time-out (an interruption, an engine's failure), with the
+  // tree's figures.
+  if (stopped && execution.end != ProcessEnd::launcher_lost) {
+    execution.end = why;
+    execution.signal = stop_signal;
+  }
+  return true;
+}
+
+// The method's own start and end, on the launcher's clock: a harness stopped (SIGSTOP, a debugger, a
+// host that froze it) meanwhile would otherwise count its pause as the method's time. A pause that
+// long also left the samplers blind: the trial is flagged harness_stalled, and does not decide.
+void take_launchers_clock(TrialExecution& execution) {
+  if (!execution.kernel || !execution.kernel->wall_seconds) return;
+  const double method = *execution.kernel->wall_seconds;
+  execution.harness_stalled = execution.wall_seconds - method > std::max(kStallSeconds, kStallShare * method);
+  execution.wall_seconds = method;
+}
+
 }  // namespace
 
 TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samplers::SampleClock& sample_clock,
@@ -236,60 +293,24 @@ TrialExecution run_trial(const TrialRequest& request, LaunchServer& server, samp
   // method ran.
   const auto started = Clock::now();
   if (!launcher_ready(server, execution)) return execution;
-  // The samplers start before the request, so that once it is sent this thread sleeps until the tree
-  // has ended and the launcher, woken by the request, has a CPU at once. The monitor's first tick
-  // comes a moment later (samplers/sample_clock.hpp), once the method has had time to start.
-  samplers::ProcessTreeSampler tree(server.launcher_files());
-  std::vector<samplers::Sampler*> all{&tree};
-  for (auto& s : others) all.push_back(s.get());
-  pid_t root = server.launcher_pid();
-  for (auto* s : all) s->start(root);
-  std::optional<samplers::SampleClock::Session> sampling;
-  sampling.emplace(sample_clock, request.monitor_interval, all);
+  TrialSampling sampling;
+  start_sampling(sampling, server, others, sample_clock, request.monitor_interval);
+  const pid_t root = server.launcher_pid();
   if (!start_method(request, server, execution)) return execution;
-  if (server.launcher_pid() != root) {  // it had died since the last trial: a new one took the request
-    sampling.reset();                   // the monitor stops before the samplers start again
-    root = server.launcher_pid();
-    for (auto* s : all) s->start(root);
-    sampling.emplace(sample_clock, request.monitor_interval, all);
-  }
+  // It had died since the last trial, and a new one took the request: sampled from the start again.
+  if (server.launcher_pid() != root) start_sampling(sampling, server, others, sample_clock, request.monitor_interval);
   WaitOutcome outcome = wait_for_tree(request, server, started, execution);
   // Stop sampling before killing, so the samples describe the method, not its death.
   if (!outcome.done) outcome.ended = Clock::now();
-  execution.monitor_cpu_seconds = sampling->end();
+  execution.monitor_cpu_seconds = sampling.session->end();
   const bool stopped = !outcome.done;
-  if (stopped && request.stop_grace.count() > 0) {
-    outcome.done = execution.stopped_in_grace = ask_to_stop(server, request.stop_grace);
-  }
-  if (outcome.done) {
-    const ProcessEnd why = execution.end;
-    const int stop_signal = execution.signal;
-    if (!record_tree_end(server, execution)) return execution;  // it never started: nothing to read
-    // Stopped within its grace: still a time-out (an interruption, an engine's failure), with the
-    // tree's figures.
-    if (stopped && execution.end != ProcessEnd::launcher_lost) {
-      execution.end = why;
-      execution.signal = stop_signal;
-    }
-  } else {
-    // Time-out or interruption: the launcher goes with the tree (so every process of it is found,
-    // however deep); the next trial starts a new one.
-    execution.leftover_processes_killed = kill_and_reap_all_descendants();
-    server.forget();
-  }
-  const samplers::TrialDirState trial_dir_state = check_trial_dir(request, execution);
+  if (!settle_tree(request, server, outcome, execution)) return execution;  // it never started: nothing to read
+  const samplers::TrialDirState trial_dir_state = ask_trial_dir_guard(request, execution);
   // Nothing of the tree is left to write to the log now (a damaged directory was made afresh: no log).
   execution.log_bytes_dropped = cap_log(request.log_path, request.max_log_bytes);
   execution.wall_seconds = std::chrono::duration<double>(outcome.ended - started).count();
-  // The method's own start and end, on the launcher's clock: a harness stopped (SIGSTOP, a debugger, a
-  // host that froze it) meanwhile would otherwise count its pause as the method's time. A pause that
-  // long also left the samplers blind: the trial is flagged harness_stalled, and does not decide.
-  if (!stopped && execution.kernel && execution.kernel->wall_seconds) {
-    const double method = *execution.kernel->wall_seconds;
-    execution.harness_stalled = execution.wall_seconds - method > std::max(kStallSeconds, kStallShare * method);
-    execution.wall_seconds = method;
-  }
-  finish_samplers(request, trial_dir_state, tree, all, execution);
+  if (!stopped) take_launchers_clock(execution);
+  finish_samplers(request, trial_dir_state, *sampling.tree, sampling.all, execution);
   return execution;
 }
 

@@ -14,7 +14,6 @@
 
 namespace perfzero::runner {
 
-// One method to run, whatever executes it (runner/executor.hpp).
 // What the method left of its trial directory (session/trial_dir_guard.hpp): `damage` says what it did
 // to it ("removed its trial directory", ...), "" when it is intact; `tmp_dir_untouched`: its TMPDIR is
 // empty and as it was made (session/trial_tmpdirs.hpp), which the leftover-files sampler then need
@@ -24,6 +23,7 @@ struct TrialDirCheck {
   bool tmp_dir_untouched = false;
 };
 
+// One method to run, whatever executes it (runner/executor.hpp).
 struct TrialRequest {
   ChildCommand command;
   std::filesystem::path log_path;

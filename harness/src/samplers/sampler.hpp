@@ -21,10 +21,10 @@
 
 namespace perfzero::samplers {
 
-// What the runner knows once the trial's tree is gone, for samplers that relate their view to it.
 // What the harness found of the trial's directory once the method ended (unknown: not checked).
 enum class TrialDirState { unknown, damaged, intact, untouched_tmp };
 
+// What the runner knows once the trial's tree is gone, for samplers that relate their view to it.
 struct TrialFacts {
   double wall_seconds = 0;
   std::optional<double> tree_cpu_seconds;   // user + system of the whole tree (kernel accounting)
