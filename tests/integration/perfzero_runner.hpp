@@ -59,6 +59,16 @@ inline std::size_t occurrences(const std::string& text, const std::string& part)
   return n;
 }
 
+// The lines of TEXT that hold PART.
+inline std::vector<std::string> lines_with(const std::string& text, const std::string& part) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(part) != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
 class RunningPerfzero {
  public:
   // `binary`: another copy of perfzero, e.g. one installed without some worker.

@@ -124,13 +124,4 @@ inline std::map<std::string, std::string> failing_sync(const fs::path& log,
   return more;
 }
 
-inline std::vector<std::string> lines_with(const std::string& text, const std::string& part) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.find(part) != std::string::npos) out.push_back(line);
-  }
-  return out;
-}
-
 }  // namespace perfzero::testing::promises

@@ -17,22 +17,7 @@ namespace fs = std::filesystem;
 
 const fs::path kScratch = fs::temp_directory_path() / ("perfzero-report-ranking-" + std::to_string(::getpid()));
 
-fs::path run_as(const std::string& shape, double rate, double spread, const std::string& dir) {
-  return report_runs::run_as(kScratch, shape, rate, spread, dir);
-}
-Finished report(const std::vector<std::string>& extra, const std::string& name) {
-  return report_runs::report(kScratch, extra, name);
-}
-using report_runs::lines_with;
-
-class ReportRankingInputs : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    fs::remove_all(kScratch);
-    fs::create_directories(kScratch);
-  }
-  static void TearDownTestSuite() { fs::remove_all(kScratch); }
-};
+class ReportRankingInputs : public report_runs::ReportRunsTest<kScratch> {};
 
 TEST_F(ReportRankingInputs, StreamIsRankedByTriadAndMetricChoosesAnother) {
   const fs::path suite = kScratch / "stream.yaml";

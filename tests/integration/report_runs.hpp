@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -50,13 +49,22 @@ inline Finished report(const std::filesystem::path& scratch, const std::vector<s
   return run_perfzero(args, scratch / (name + "-cmd"));
 }
 
-inline std::vector<std::string> lines_with(const std::string& text, const std::string& needle) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.find(needle) != std::string::npos) out.push_back(line);
+// A test file's suite of report tests: the helpers above bound to its scratch folder SCRATCH, made
+// before the suite's first test and removed after its last.
+template <const std::filesystem::path& Scratch>
+class ReportRunsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::filesystem::remove_all(Scratch);
+    std::filesystem::create_directories(Scratch);
   }
-  return out;
-}
+  static void TearDownTestSuite() { std::filesystem::remove_all(Scratch); }
+  static std::filesystem::path run_as(const std::string& shape, double rate, double spread, const std::string& dir) {
+    return report_runs::run_as(Scratch, shape, rate, spread, dir);
+  }
+  static Finished report(const std::vector<std::string>& extra, const std::string& name) {
+    return report_runs::report(Scratch, extra, name);
+  }
+};
 
 }  // namespace perfzero::testing::report_runs

@@ -18,22 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kScratch = fs::temp_directory_path() / ("perfzero-report-trust-" + std::to_string(::getpid()));
-fs::path run_as(const std::string& shape, double rate, double spread, const std::string& dir) {
-  return report_runs::run_as(kScratch, shape, rate, spread, dir);
-}
-Finished report(const std::vector<std::string>& extra, const std::string& name) {
-  return report_runs::report(kScratch, extra, name);
-}
-using report_runs::lines_with;
-
-class ReportTrustTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    fs::remove_all(kScratch);
-    fs::create_directories(kScratch);
-  }
-  static void TearDownTestSuite() { fs::remove_all(kScratch); }
-};
+class ReportTrustTest : public report_runs::ReportRunsTest<kScratch> {};
 
 TEST_F(ReportTrustTest, OneMachineUnderFiveLabelsIsATieInEveryOutput) {
   for (const std::string shape :
