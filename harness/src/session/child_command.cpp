@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <random>
 
@@ -80,6 +82,7 @@ const std::map<std::string, std::string>& InheritedEnvironment::now() {
   if (same && n == seen_.size() && !seen_.empty()) return parsed_;
   seen_.clear();
   parsed_.clear();
+  ++generation_;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     seen_.push_back(*entry);
     const std::string text(*entry);
@@ -89,28 +92,77 @@ const std::map<std::string, std::string>& InheritedEnvironment::now() {
   return parsed_;
 }
 
-runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
-                                   int trial, const std::string& root_data_dir, InheritedEnvironment& inherited) {
-  runner::ChildCommand command;
-  // What the harness sets over what the child inherits: merged below in name order, without a copy
-  // of the inherited environment per trial.
+namespace {
+
+// The harness's variables that differ from trial to trial, in the order of_trial fills them.
+constexpr const char* kPerTrial[] = {detail::kResultFileEnv, "PERFZERO_TRIAL_DIR", "PERFZERO_TRIAL", "TMPDIR",
+                                     "PERFZERO_ATTEMPT"};
+
+}  // namespace
+
+void ChildEnvironments::merge(const config::PlannedCase& planned, const std::string& run_dir,
+                              const std::string& root_data_dir) {
+  Merged m;
+  m.planned = &planned;
+  m.suite_env = planned.env;
+  m.params = planned.params;
+  m.run_dir = run_dir;
+  m.root_data_dir = root_data_dir;
+  // What the harness sets wins over the suite, and both over what the child inherits.
   std::map<std::string, std::string> env = planned.env;
-  env[detail::kResultFileEnv] = (trial_dir / files::kResultFile).string();
-  env["PERFZERO_TRIAL_DIR"] = trial_dir.string();
+  for (const char* name : kPerTrial) env[name].clear();
   // The run's output directory (trial dirs are <run>/<case>/trial_N): once-per-run figures go there.
-  env["PERFZERO_RUN_DIR"] = trial_dir.parent_path().parent_path().string();
-  env["PERFZERO_TRIAL"] = std::to_string(trial);
-  // A TMPDIR of its own, so what a trial leaves there is seen (samplers/leftover_files_sampler).
-  env["TMPDIR"] = (trial_dir / "tmp").string();
+  env["PERFZERO_RUN_DIR"] = run_dir;
   // For the method (docs/suites.md). perfzero-launch checks its parent through the pid its --serve
   // argument names, not through this variable.
   env["PERFZERO_HARNESS_PID"] = std::to_string(::getpid());
   env["PERFZERO_METHOD"] = planned.name;
+  if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;
+  if (planned.external) {
+    for (const auto& [name, value] : planned.params) {
+      env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);
+    }
+  }
+  const auto& base = inherited_.now();
+  m.inherited_generation = inherited_.generation();
+  m.environment.reserve(base.size() + env.size());
+  auto set = env.begin();
+  for (const auto& [k, v] : base) {
+    for (; set != env.end() && set->first < k; ++set) m.environment.push_back(set->first + "=" + set->second);
+    if (set != env.end() && set->first == k) continue;  // set by the harness or the suite: theirs wins
+    m.environment.push_back(k + "=" + v);
+  }
+  for (; set != env.end(); ++set) m.environment.push_back(set->first + "=" + set->second);
+  for (const char* name : kPerTrial) {
+    const std::string entry = std::string(name) + "=";
+    const auto at = std::find(m.environment.begin(), m.environment.end(), entry);
+    m.per_trial_slots.push_back(static_cast<std::size_t>(at - m.environment.begin()));
+  }
+  merged_ = std::move(m);
+}
+
+std::vector<std::string> ChildEnvironments::of_trial(const config::PlannedCase& planned,
+                                                     const std::filesystem::path& trial_dir, int trial,
+                                                     const std::string& root_data_dir) {
+  std::string run_dir = trial_dir.parent_path().parent_path().string();
+  inherited_.now();  // parses again when it changed (a Slurm allocation's SLURM_JOB_ID)
+  if (!merged_ || merged_->planned != &planned || merged_->inherited_generation != inherited_.generation() ||
+      merged_->run_dir != run_dir || merged_->root_data_dir != root_data_dir || merged_->suite_env != planned.env ||
+      merged_->params != planned.params) {
+    merge(planned, run_dir, root_data_dir);
+  }
+  std::vector<std::string> environment = merged_->environment;
   // New at every start of the trial: a resumed run starts it again in the same directory, where an
   // earlier attempt's files (a multi-host method's rendezvous) must not be taken for this one's.
-  env["PERFZERO_ATTEMPT"] = fmt::format("{:016x}", attempt_token());
-  if (!root_data_dir.empty()) env["PERFZERO_ROOT_DATA_DIR"] = root_data_dir;
+  const std::string values[] = {(trial_dir / files::kResultFile).string(), trial_dir.string(), std::to_string(trial),
+                                (trial_dir / "tmp").string(), fmt::format("{:016x}", attempt_token())};
+  for (std::size_t i = 0; i < std::size(kPerTrial); ++i) environment[merged_->per_trial_slots[i]] += values[i];
+  return environment;
+}
 
+runner::ChildCommand child_command(const config::PlannedCase& planned, const std::filesystem::path& trial_dir,
+                                   int trial, const std::string& root_data_dir, ChildEnvironments& environments) {
+  runner::ChildCommand command;
   if (planned.external) {
     command.argv = planned.command.argv;
     add_report_flags(planned.command.output, trial_dir, command.argv);
@@ -119,9 +171,6 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
       command.argv.insert(command.argv.end(), {"--output_dir", trial_dir.string(), "--root_data_dir", root_data_dir});
     }
     command.working_dir = planned.command.working_dir;
-    for (const auto& [name, value] : planned.params) {
-      env["PERFZERO_PARAM_" + text::to_upper(name)] = format_param_value(value);
-    }
   } else {
     command.argv = {planned.worker.string(), planned.method};
     // A string parameter may hold bytes that are not UTF-8; JSON cannot carry them, so they become U+FFFD.
@@ -131,15 +180,7 @@ runner::ChildCommand child_command(const config::PlannedCase& planned, const std
     }
     command.working_dir = trial_dir;
   }
-  const auto& base = inherited.now();
-  command.environment.reserve(base.size() + env.size());
-  auto set = env.begin();
-  for (const auto& [k, v] : base) {
-    for (; set != env.end() && set->first < k; ++set) command.environment.push_back(set->first + "=" + set->second);
-    if (set != env.end() && set->first == k) continue;  // set by the harness or the suite: theirs wins
-    command.environment.push_back(k + "=" + v);
-  }
-  for (; set != env.end(); ++set) command.environment.push_back(set->first + "=" + set->second);
+  command.environment = environments.of_trial(planned, trial_dir, trial, root_data_dir);
   return command;
 }
 

@@ -232,7 +232,7 @@ void RunLoop::prepare_trial_dir(const std::filesystem::path& run_dir, const std:
 // What the executor is asked: the command, its limits (a budget's deadline among them), its progress.
 void RunLoop::fill_request(runner::TrialRequest& request, const config::PlannedCase& planned,
                            const std::filesystem::path& dir, const Step& step, const std::string& what) {
-  request.command = child_command(planned, dir, step.number, settings_.root_data_dir, inherited_env_);
+  request.command = child_command(planned, dir, step.number, settings_.root_data_dir, child_envs_);
   request.command.counters = settings_.counters;
   request.log_path = dir / files::kChildLogFile;
   request.timeout = planned.timeout;

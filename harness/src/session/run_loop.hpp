@@ -89,7 +89,7 @@ class RunLoop {
   const engines::EngineRegistry& engine_registry_;
   engines::RunEngines engines_;
   TrialTmpDirs tmp_dirs_;
-  InheritedEnvironment inherited_env_;  // what every child inherits, parsed once while it holds
+  ChildEnvironments child_envs_;                                      // every trial's environment, merged once per case
   TrialDirAhead dir_ahead_{tmp_dirs_, worth_making_ahead(run_dir_)};  // after tmp_dirs_: it uses it until destroyed
 };
 
