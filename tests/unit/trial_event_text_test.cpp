@@ -76,5 +76,28 @@ TEST(TrialEventText, EveryOutcomeAndAnInfiniteValueAreWrittenAsTheTreeWritesThem
   }
 }
 
+// Strings take a plain path when printable ASCII: every byte at its edges, escapes, non-ASCII and
+// invalid UTF-8 in keys and values, empty strings and containers, and large integers of both signs.
+TEST(TrialEventText, StringsAtThePlainPathsEdgesAndNumbersAreWrittenAsTheTreeWritesThem) {
+  std::string every_byte;
+  for (int b = 1; b < 256; ++b) every_byte += static_cast<char>(b);
+  Trial t;
+  t.detail = every_byte;
+  t.dir = "del \x7f, space \x20, unit sep \x1f, tilde ~, slash / and back \\ and quote \"";
+  t.signal = "\x7f";
+  t.flags = {"", "plain", "caf\xc3\xa9", "\x1f", every_byte};
+  t.extras = {{"", ""},
+              {"k\x7f\"\\", {{"\xc3\xa9", nlohmann::json::array()}, {"o", nlohmann::json::object()}}},
+              {"big", std::numeric_limits<std::int64_t>::min()},
+              {"huge", std::numeric_limits<std::uint64_t>::max()},
+              {"tiny", 5e-324},
+              {"t", true},
+              {"f", false},
+              {"n", nullptr}};
+  t.samplers = {{every_byte, every_byte}};
+  t.metrics = {metric(every_byte, 1.0, "\x7f")};
+  EXPECT_EQ(trial_event_text(every_byte, 3, t), tree_line(every_byte, 3, t));
+}
+
 }  // namespace
 }  // namespace perfzero::results::trial_event_text_test

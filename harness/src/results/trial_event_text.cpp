@@ -1,6 +1,9 @@
 #include "results/trial_event_text.hpp"
 
+#include <algorithm>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -10,8 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-// Structure goes into `out` directly; every value through one nlohmann serializer, so each is
-// written as json::dump writes it. The keys below are literals in the order json's std::map keeps.
+// Structure goes into `out` directly; the forms that are not plain (a string that needs escaping or
+// is not ASCII, a number) through one nlohmann serializer, so each is written as json::dump writes
+// it. The keys below are literals in the order json's std::map keeps.
 class EventText {
  public:
   explicit EventText(std::string& out)
@@ -34,15 +38,86 @@ class EventText {
     out_ += name;
     out_ += "\":";
   }
-  void value(const json& v) { values_.dump(v, false, false, 0); }
-  template <typename T>
-  void field(const char* name, const T& v) {
-    key(name);
-    if constexpr (std::is_same_v<T, json>) {
-      value(v);
-    } else {
-      value(json(v));
+  // Printable ASCII without a quote or a backslash is its own JSON form (nlohmann escapes below 0x20
+  // only, as it is asked not to escape what is not ASCII); anything else, UTF-8 checked, is its.
+  void string(std::string_view s) {
+    const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+    });
+    if (!plain) {
+      values_.dump(json(std::string(s)), false, false, 0);
+      return;
     }
+    out_ += '"';
+    out_.append(s);
+    out_ += '"';
+  }
+  // A tree walked here rather than dumped whole: its strings, most of what it holds, take the plain
+  // path; its numbers are nlohmann's.
+  void value(const json& v) {
+    switch (v.type()) {
+      case json::value_t::object: {
+        out_ += '{';
+        bool first = true;
+        for (auto it = v.begin(); it != v.end(); ++it) {
+          if (!first) out_ += ',';
+          first = false;
+          string(it.key());
+          out_ += ':';
+          value(*it);
+        }
+        out_ += '}';
+        return;
+      }
+      case json::value_t::array: {
+        out_ += '[';
+        bool first = true;
+        for (const auto& item : v) {
+          if (!first) out_ += ',';
+          first = false;
+          value(item);
+        }
+        out_ += ']';
+        return;
+      }
+      case json::value_t::string:
+        string(v.get_ref<const std::string&>());
+        return;
+      case json::value_t::boolean:
+        out_ += v.get<bool>() ? "true" : "false";
+        return;
+      case json::value_t::null:
+        out_ += "null";
+        return;
+      default:
+        values_.dump(v, false, false, 0);
+    }
+  }
+  void field(const char* name, const json& v) {
+    key(name);
+    value(v);
+  }
+  void field(const char* name, std::string_view v) {
+    key(name);
+    string(v);
+  }
+  void field(const char* name, const std::string& v) { field(name, std::string_view(v)); }
+  void field(const char* name, const char* v) { field(name, std::string_view(v)); }
+  void field(const char* name, const std::vector<std::string>& list) {
+    key(name);
+    out_ += '[';
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out_ += ',';
+      string(list[i]);
+    }
+    out_ += ']';
+  }
+  template <typename T>
+  requires std::is_arithmetic_v<T>
+  void field(const char* name, T v) {
+    key(name);
+    value(json(v));
   }
 
  private:
@@ -57,7 +132,7 @@ void write_metrics(EventText& w, std::string& out, const std::vector<MetricValue
     const MetricValue& m = metrics[i];
     if (i > 0) out += ',';
     w.open();
-    if (m.direction != Direction::unspecified) w.field("direction", std::string(to_string(m.direction)));
+    if (m.direction != Direction::unspecified) w.field("direction", to_string(m.direction));
     if (m.max_value) w.field("max_value", *m.max_value);
     if (m.min_value) w.field("min_value", *m.min_value);
     w.field("name", m.name);
@@ -68,7 +143,13 @@ void write_metrics(EventText& w, std::string& out, const std::vector<MetricValue
   out += ']';
 }
 
-json or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+void string_or_null(EventText& w, const char* name, const std::string& s) {
+  if (s.empty()) {
+    w.field(name, json(nullptr));
+  } else {
+    w.field(name, s);
+  }
+}
 
 void write_trial(EventText& w, std::string& out, const Trial& t) {
   w.open();
@@ -82,7 +163,7 @@ void write_trial(EventText& w, std::string& out, const Trial& t) {
   w.key("metrics");
   write_metrics(w, out, t.metrics);
   w.field("ml_framework_info", t.ml_framework_info);
-  w.field("outcome", std::string(to_string(t.outcome)));
+  w.field("outcome", to_string(t.outcome));
   w.key("process");
   w.open();
   w.field("detail", t.process.detail);
@@ -92,11 +173,11 @@ void write_trial(EventText& w, std::string& out, const Trial& t) {
   w.close();
   w.field("ranks", t.ranks);
   w.field("repetitions", t.repetitions);
-  w.field("report", or_null(t.report));
+  string_or_null(w, "report", t.report);
   w.field("resumed", t.resumed);
   w.field("samplers", t.samplers);
   w.field("self_wall_time", t.self_wall_time ? json(*t.self_wall_time) : json(nullptr));
-  w.field("signal", or_null(t.signal));
+  string_or_null(w, "signal", t.signal);
   w.field("started_offset", t.started_offset);
   w.field("trial", t.number);
   w.field("wall_time", t.wall_time);
