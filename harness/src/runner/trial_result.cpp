@@ -48,33 +48,32 @@ namespace {
 json process_detail(const TrialExecution& e, const config::PlannedCase& planned) {
   const auto& m = e.tree;
   const double cpu_seconds = e.kernel ? e.kernel->user_seconds + e.kernel->system_seconds : m.tree_cpu_seconds;
-  json kernel = nullptr;
-  if (e.kernel) {
-    kernel = {{"max_rss_bytes", e.kernel->max_rss_bytes},
-              {"user_cpu_seconds", e.kernel->user_seconds},
-              {"system_cpu_seconds", e.kernel->system_seconds},
-              {"reaped_processes", e.kernel->reaped_processes}};
-  }
-  std::size_t samples = 0;
+  // Member by member: a braced list builds every value twice, and this runs after every trial.
+  json detail = json::object();
+  json& rss = detail["max_rss_sources"];
+  rss["sampled_tree_sum"] = m.max_rss_tree;
+  rss["sampled_largest_vmhwm"] = m.max_hwm_process;
+  rss["kernel_largest_maxrss"] = e.kernel ? json(e.kernel->max_rss_bytes) : json(nullptr);
+  detail["avg_cpu_percent"] = e.wall_seconds > 0 ? json(100.0 * cpu_seconds / e.wall_seconds) : json(nullptr);
+  detail["user_cpu_seconds"] = e.kernel ? json(e.kernel->user_seconds) : json(nullptr);
+  detail["system_cpu_seconds"] = e.kernel ? json(e.kernel->system_seconds) : json(nullptr);
+  detail["max_threads"] = m.max_threads;
+  detail["max_processes"] = m.max_processes;
   // The sampler's own count: a kernel line written for a tree gone before the first sample is no sample.
-  if (!e.samplers.empty()) samples = e.samplers.front().second.summary.value("samples", std::size_t{0});
-  return {
-      {"max_rss_sources",
-       {{"sampled_tree_sum", m.max_rss_tree},
-        {"sampled_largest_vmhwm", m.max_hwm_process},
-        {"kernel_largest_maxrss", e.kernel ? json(e.kernel->max_rss_bytes) : json(nullptr)}}},
-      {"avg_cpu_percent", e.wall_seconds > 0 ? json(100.0 * cpu_seconds / e.wall_seconds) : json(nullptr)},
-      {"user_cpu_seconds", e.kernel ? json(e.kernel->user_seconds) : json(nullptr)},
-      {"system_cpu_seconds", e.kernel ? json(e.kernel->system_seconds) : json(nullptr)},
-      {"max_threads", m.max_threads},
-      {"max_processes", m.max_processes},
-      {"samples", samples},
-      {"monitor_interval_ms", planned.monitor_interval.count()},
-      {"monitor_cpu_seconds", e.monitor_cpu_seconds},
-      {"leftover_processes_killed", e.leftover_processes_killed},
-      {"kernel_rusage", kernel},
-      {"log_bytes_dropped", e.log_bytes_dropped},
-  };
+  detail["samples"] =
+      e.samplers.empty() ? std::size_t{0} : e.samplers.front().second.summary.value("samples", std::size_t{0});
+  detail["monitor_interval_ms"] = planned.monitor_interval.count();
+  detail["monitor_cpu_seconds"] = e.monitor_cpu_seconds;
+  detail["leftover_processes_killed"] = e.leftover_processes_killed;
+  json& kernel = detail["kernel_rusage"];
+  if (e.kernel) {
+    kernel["max_rss_bytes"] = e.kernel->max_rss_bytes;
+    kernel["user_cpu_seconds"] = e.kernel->user_seconds;
+    kernel["system_cpu_seconds"] = e.kernel->system_seconds;
+    kernel["reaped_processes"] = e.kernel->reaped_processes;
+  }
+  detail["log_bytes_dropped"] = e.log_bytes_dropped;
+  return detail;
 }
 
 void fill_from_child(const child_results::ChildResult& child, results::Trial& t) {

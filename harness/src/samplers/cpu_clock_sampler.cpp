@@ -162,19 +162,21 @@ SamplerOutput CpuClockSampler::finish(const TrialFacts& /*facts*/) {
   const char* source = cur_freq_files_ != nullptr && !cur_freq_files_->empty() ? "cpufreq scaling_cur_freq"
                        : fixed_mhz_ ? "/proc/cpuinfo cpu MHz (fixed: no cpufreq, no aperfmperf; read once)"
                                     : "/proc/cpuinfo cpu MHz";
-  out.summary = {{"source", source},
-                 {"samples", samples_},
-                 {"mean_mhz", samples_ > 0 ? nlohmann::json(sum_mean_ / samples_) : nlohmann::json()},
-                 {"lowest_mhz", lowest_ ? nlohmann::json(*lowest_) : nlohmann::json()},
-                 {"max_mhz", max_mhz_ ? nlohmann::json(*max_mhz_) : nlohmann::json()},
-                 {"threshold_percent", 100 * settings_.threshold},
-                 {"share_limit_percent", 100 * settings_.share},
-                 {"below_threshold_percent", judged ? nlohmann::json(100 * share) : nlohmann::json()},
-                 {"judged", judged},
-                 {"throttled", throttled},
-                 {"thermal_throttle_events",
-                  {{"core", delta(core_events_at_start_, throttle_events("core_throttle_count"))},
-                   {"package", delta(package_events_at_start_, throttle_events("package_throttle_count"))}}}};
+  // Member by member: a braced list builds every value twice, and this runs after every trial.
+  nlohmann::json& summary = out.summary;
+  summary["source"] = source;
+  summary["samples"] = samples_;
+  summary["mean_mhz"] = samples_ > 0 ? nlohmann::json(sum_mean_ / samples_) : nlohmann::json();
+  summary["lowest_mhz"] = lowest_ ? nlohmann::json(*lowest_) : nlohmann::json();
+  summary["max_mhz"] = max_mhz_ ? nlohmann::json(*max_mhz_) : nlohmann::json();
+  summary["threshold_percent"] = 100 * settings_.threshold;
+  summary["share_limit_percent"] = 100 * settings_.share;
+  summary["below_threshold_percent"] = judged ? nlohmann::json(100 * share) : nlohmann::json();
+  summary["judged"] = judged;
+  summary["throttled"] = throttled;
+  nlohmann::json& events = summary["thermal_throttle_events"];
+  events["core"] = delta(core_events_at_start_, throttle_events("core_throttle_count"));
+  events["package"] = delta(package_events_at_start_, throttle_events("package_throttle_count"));
   if (!judged) {
     out.summary["why_not_judged"] = !max_mhz_ ? "no maximum clock known: no cpufreq cpuinfo_max_freq in " +
                                                     paths_.cpus.string() + " (a VM shows none)"

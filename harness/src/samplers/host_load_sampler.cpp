@@ -201,17 +201,19 @@ SamplerOutput HostLoadSampler::finish(const TrialFacts& facts) {
   }
   timeline_->add(end);
   judge_short_trial(v, recent, facts.run_queue_seconds, facts.wall_seconds);
-  out.summary = {{"available", true},
-                 {"window_seconds", v.window_seconds},
-                 {"logical_cpus", logical_cpus_},
-                 {"host_busy_cpus", v.host_busy_cpus},
-                 {"other_busy_cpus", v.other_busy_cpus},
-                 {"steal_percent", v.steal_percent},
-                 {"threshold_cpus", v.threshold_cpus},
-                 {"judged", v.judged},
-                 {"judged_by", v.judged_by},
-                 {"run_queue_seconds", v.run_queue_seconds ? nlohmann::json(*v.run_queue_seconds) : nlohmann::json()},
-                 {"busy", v.busy}};
+  // Member by member: a braced list builds every value twice, and this runs after every trial.
+  nlohmann::json& summary = out.summary;
+  summary["available"] = true;
+  summary["window_seconds"] = v.window_seconds;
+  summary["logical_cpus"] = logical_cpus_;
+  summary["host_busy_cpus"] = v.host_busy_cpus;
+  summary["other_busy_cpus"] = v.other_busy_cpus;
+  summary["steal_percent"] = v.steal_percent;
+  summary["threshold_cpus"] = v.threshold_cpus;
+  summary["judged"] = v.judged;
+  summary["judged_by"] = v.judged_by;
+  summary["run_queue_seconds"] = v.run_queue_seconds ? nlohmann::json(*v.run_queue_seconds) : nlohmann::json();
+  summary["busy"] = v.busy;
   if (v.busy) out.flags.push_back("host_busy");
   out.count_own_cpu_elsewhere = [](SamplerOutput& o, double cpu_seconds) {
     count_as_own(o, cpu_seconds, procfs::clock_ticks_per_second());

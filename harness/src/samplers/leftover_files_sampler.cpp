@@ -115,8 +115,11 @@ SamplerOutput LeftoverFilesSampler::finish(const TrialFacts& facts) {
   } else if (std::filesystem::exists(tmp_status)) {
     ++tmp_files;  // the TMPDIR itself replaced by a link, a FIFO or a file: something left behind
   }
-  out.summary = {
-      {"shm_files", shm_files}, {"shm_bytes", shm_bytes}, {"tmp_files", tmp_files}, {"tmp_bytes", tmp_bytes}};
+  // Member by member: a braced list builds every value twice, and this runs after every trial.
+  out.summary["shm_files"] = shm_files;
+  out.summary["shm_bytes"] = shm_bytes;
+  out.summary["tmp_files"] = tmp_files;
+  out.summary["tmp_bytes"] = tmp_bytes;
   if (shm_files + tmp_files > 0) out.flags.emplace_back("left_files");
   return out;
 }

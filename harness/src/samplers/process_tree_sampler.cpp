@@ -151,10 +151,15 @@ void ProcessTreeSampler::sample(double time) {
 
 SamplerOutput ProcessTreeSampler::finish(const TrialFacts& facts) {
   SamplerOutput out;
-  out.summary = {{"samples", result_.samples.size()},          {"max_rss_tree", result_.max_rss_tree},
-                 {"max_vms_tree", result_.max_vms_tree},       {"max_hwm_process", result_.max_hwm_process},
-                 {"max_cpu_percent", result_.max_cpu_percent}, {"max_threads", result_.max_threads},
-                 {"max_processes", result_.max_processes}};
+  // Member by member: a braced list builds every value twice, and this runs after every trial.
+  nlohmann::json& summary = out.summary;
+  summary["samples"] = result_.samples.size();
+  summary["max_rss_tree"] = result_.max_rss_tree;
+  summary["max_vms_tree"] = result_.max_vms_tree;
+  summary["max_hwm_process"] = result_.max_hwm_process;
+  summary["max_cpu_percent"] = result_.max_cpu_percent;
+  summary["max_threads"] = result_.max_threads;
+  summary["max_processes"] = result_.max_processes;
   out.series.sampler = name();
   out.series.columns = {"time", "rss", "vms", "cpu_percent", "threads", "processes"};
   out.series.rows.reserve(result_.samples.size());
