@@ -67,6 +67,21 @@ TEST(SampleClock, TakesTheFirstSampleAMomentAfterBeginEvenWithALongInterval) {
   EXPECT_LT(sampler.last_time.load(), 1.0);
 }
 
+// A trial over before the first tick used none of the thread's CPU, and is given none (no clock is
+// read for it: the thread reads its own when it first ticks).
+TEST(SampleClock, ATrialEndedBeforeItsFirstTickUsedNoneOfTheThreadsCpu) {
+  SampleClock sample_clock;
+  for (int trial = 0; trial < 20; ++trial) {
+    CountingSampler sampler;
+    sample_clock.begin(std::chrono::milliseconds(5), {&sampler});
+    const double cpu = sample_clock.end();
+    // A loaded machine may hold this thread past the first tick between the two calls.
+    if (sampler.samples.load() == 0) {
+      EXPECT_EQ(cpu, 0.0) << "trial " << trial;
+    }
+  }
+}
+
 TEST(SampleClock, ASessionLeftByAnExceptionStopsSampling) {
   SampleClock sample_clock;
   CountingSampler sampler;

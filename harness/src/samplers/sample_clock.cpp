@@ -66,7 +66,6 @@ void SampleClock::begin(std::chrono::milliseconds interval, std::vector<Sampler*
     last_sampled_.assign(samplers_.size(), -1.0);
     start_ = std::chrono::steady_clock::now();
     next_tick_at_ = start_ + kFirstSampleAfter;
-    cpu_at_begin_ = thread_cpu_seconds();
     active_ = true;
     ticked_since_begin_ = false;
   }
@@ -83,8 +82,11 @@ double SampleClock::end() {
   // for nothing while the next trial runs. Otherwise it may be asleep until its next tick; it then
   // finds nothing to sample and waits for the next begin(). No need to wake it now: that would cost
   // the trial a thread wake-up.
-  if (!ticked_since_begin_) arm_first_tick(std::chrono::nanoseconds(0));
-  return std::max(0.0, thread_cpu_seconds() - cpu_at_begin_);
+  if (!ticked_since_begin_) {
+    arm_first_tick(std::chrono::nanoseconds(0));
+    return 0;
+  }
+  return std::max(0.0, thread_cpu_seconds() - cpu_at_first_tick_);
 }
 
 void SampleClock::tick(double time) {
@@ -108,6 +110,7 @@ void SampleClock::run() {
       // poll that timed out at the same moment) just waits again.
       const auto now = std::chrono::steady_clock::now();
       if (now >= next_tick_at_) {
+        if (!ticked_since_begin_) cpu_at_first_tick_ = thread_cpu_seconds();
         ticked_since_begin_ = true;
         const double time = std::chrono::duration<double>(now - start_).count();
         tick(time);

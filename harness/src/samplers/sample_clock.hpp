@@ -72,7 +72,9 @@ class SampleClock {
   std::vector<double> last_sampled_;  // per sampler, for min_period
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point next_tick_at_;  // when the next sample is due
-  double cpu_at_begin_ = 0;
+  // The thread's CPU clock when its first tick of the trial began, read by the thread itself: a trial
+  // that ends before its first tick used none of it, and neither end reads a clock for it.
+  double cpu_at_first_tick_ = 0;
   int wake_fd_;        // an eventfd the destructor writes to
   int first_tick_fd_;  // a timerfd begin() sets for the first tick
   std::thread thread_;
