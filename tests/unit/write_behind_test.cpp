@@ -1,6 +1,8 @@
 // common/write_behind: a finished trial's files written while the next trial runs.
 #include "common/write_behind.hpp"
 
+#include <chrono>
+#include <filesystem>
 #include <stdexcept>
 #include <thread>
 
@@ -62,6 +64,27 @@ TEST(WriteBehind, ARefusedWriteAndAFailedTextAreReportedOnceInOrderAndTheRestIsW
   EXPECT_EQ(failures[1].what, "no value");
   EXPECT_EQ(read_text(dir.path() / "good"), "kept");
   EXPECT_TRUE(behind.wait().empty()) << "a failure is reported once";
+}
+
+// Held writes go to the thread only when sent (a trial's files together), or at the next wait();
+// what is written meanwhile goes in order after them.
+TEST(WriteBehind, HeldWritesAreQueuedTogetherWhenSentOrAtTheNextWait) {
+  TempDir dir;
+  WriteBehind behind;
+  behind.hold();
+  behind.write(dir.path() / "held", [] { return std::string("first"); });
+  behind.write(dir.path() / "held", [] { return std::string("second"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "held")) << "written before it was sent";
+  behind.send();
+  behind.write(dir.path() / "after", [] { return std::string("after"); });
+  EXPECT_TRUE(behind.wait().empty());
+  EXPECT_EQ(read_text(dir.path() / "held"), "second");
+  EXPECT_EQ(read_text(dir.path() / "after"), "after");
+  behind.hold();
+  behind.write(dir.path() / "never_sent", [] { return std::string("x"); });
+  EXPECT_TRUE(behind.wait().empty());
+  EXPECT_EQ(read_text(dir.path() / "never_sent"), "x") << "wait() sends what is held";
 }
 
 TEST(WriteBehind, WhatIsQueuedWhenItIsDestroyedIsStillWritten) {

@@ -50,11 +50,24 @@ class IdleQueue {
     }
     if (wake) wake_.notify_one();
   }
+  // Queues `items` in order, with one wake-up of the thread for all of them.
+  void push_all(std::vector<Item> items) {
+    if (items.empty()) return;
+    bool wake = false;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& item : items) queue_.push_back(std::move(item));
+      wake = asleep_;
+    }
+    if (wake) wake_.notify_one();
+  }
   // Returns once everything queued before the call is done (a lingering thread takes it at once).
   void wait_idle() {
     std::unique_lock lock(mutex_);
     ++waiting_;
-    wake_.notify_one();
+    // Only a lingering thread is woken: one asleep for want of items has nothing to do, and waking it
+    // for nothing cost every trial a system call here and a wake-up of the thread.
+    if (!asleep_) wake_.notify_one();
     idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
     --waiting_;
   }

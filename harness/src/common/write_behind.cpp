@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <system_error>
+#include <utility>
 
 #include "common/files.hpp"
 
@@ -10,10 +11,20 @@ namespace perfzero::files {
 WriteBehind::WriteBehind() : queue_([this](std::vector<Item>& batch) { write_batch(batch); }) {}
 
 void WriteBehind::write(std::filesystem::path path, std::function<std::string()> text) {
-  queue_.push({std::move(path), std::move(text)});
+  if (holding_) {
+    held_.push_back({std::move(path), std::move(text)});
+  } else {
+    queue_.push({std::move(path), std::move(text)});
+  }
+}
+
+void WriteBehind::send() {
+  holding_ = false;
+  queue_.push_all(std::exchange(held_, {}));
 }
 
 std::vector<WriteBehind::Failure> WriteBehind::wait() {
+  send();
   queue_.wait_idle();
   std::lock_guard lock(failures_mutex_);
   std::vector<Failure> out;

@@ -37,7 +37,12 @@ class WriteBehind {
   // Queues an atomic write (write_atomically) of what `text` makes: the text is made on the
   // background thread, so the caller hands over what it needs by value.
   void write(std::filesystem::path path, std::function<std::string()> text);
-  // Waits until every queued write is done; returns what failed since the last wait, in order.
+  // From hold() to send(), writes are gathered and queued together: a trial's files wake the thread
+  // once, not once a file (each wake-up a system call on the trial's critical path).
+  void hold() { holding_ = true; }
+  void send();
+  // Waits until every queued write is done (what is held is sent first); returns what failed since
+  // the last wait, in order.
   std::vector<Failure> wait();
 
  private:
@@ -47,6 +52,8 @@ class WriteBehind {
   };
   void write_batch(std::vector<Item>& batch);
 
+  bool holding_ = false;
+  std::vector<Item> held_;
   std::mutex failures_mutex_;
   std::vector<Failure> failures_;
   IdleQueue<Item> queue_;  // last: its thread writes into what is above

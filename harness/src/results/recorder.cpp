@@ -118,8 +118,10 @@ void Recorder::trial_finished(std::size_t case_index, Trial trial, TrialArtifact
     throw OutputError(*earlier_refused);
   }
   written_behind_ = TrialPlace{case_index, stored.warmup, list.size() - 1};
+  behind_.hold();
   const auto refused = each_observer("trial end", OnRefusal::stops,
                                      [&](RunObserver& o) { o.trial_finished(run_, c, stored, artifacts); });
+  behind_.send();
   // The journal line is the trial's record: synced in the background while the next trial runs. The
   // report is not synced; a crash that takes it is repaired by --resume (trial_adopted).
   journal_.sync_later();
