@@ -104,22 +104,25 @@ TEST_F(TrialTmpDirsTest, AChangedTmpIsNeverHandedOn) {
       {"removed", [](const fs::path& tmp) { fs::remove(tmp); }},
   };
   int n = 0;
-  for (const auto& c : cases) {
-    TrialTmpDirs dirs;
-    const auto t1 = trial(++n);
-    dirs.make(t1);
-    const mode_t fresh = mode_of(t1 / "tmp");
-    c.change(t1 / "tmp");
-    dirs.done(t1);
-    const auto t2 = trial(++n);
-    dirs.make(t2);
-    const auto tmp = t2 / "tmp";
-    EXPECT_TRUE(fs::is_directory(fs::symlink_status(tmp))) << c.what;
-    EXPECT_EQ(mode_of(tmp), fresh) << c.what;
-    EXPECT_TRUE(fs::is_empty(tmp)) << c.what;
-    EXPECT_EQ(::access(tmp.c_str(), W_OK), 0) << c.what;
-    std::error_code ignored;  // so that the temporary directory can be removed
-    fs::permissions(t1 / "tmp", fs::perms::owner_all, fs::perm_options::add, ignored);
+  for (const bool move_on : {true, false}) {
+    SCOPED_TRACE(move_on ? "moved on" : "made anew");
+    for (const auto& c : cases) {
+      TrialTmpDirs dirs(move_on);
+      const auto t1 = trial(++n);
+      dirs.make(t1);
+      const mode_t fresh = mode_of(t1 / "tmp");
+      c.change(t1 / "tmp");
+      dirs.done(t1);
+      const auto t2 = trial(++n);
+      dirs.make(t2);
+      const auto tmp = t2 / "tmp";
+      EXPECT_TRUE(fs::is_directory(fs::symlink_status(tmp))) << c.what;
+      EXPECT_EQ(mode_of(tmp), fresh) << c.what;
+      EXPECT_TRUE(fs::is_empty(tmp)) << c.what;
+      EXPECT_EQ(::access(tmp.c_str(), W_OK), 0) << c.what;
+      std::error_code ignored;  // so that the temporary directory can be removed
+      fs::permissions(t1 / "tmp", fs::perms::owner_all, fs::perm_options::add, ignored);
+    }
   }
 }
 
@@ -168,6 +171,38 @@ TEST_F(TrialTmpDirsTest, AnExistingTmpIsAnErrorNamingIt) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find((t1 / "tmp").string()), std::string::npos) << e.what();
   }
+}
+
+// On a file system in memory each trial gets a new TMPDIR: an empty one is removed (and said to be
+// empty), what a trial left stays, and a link in its place is neither followed nor removed.
+TEST_F(TrialTmpDirsTest, MadeAnewAnEmptyTmpIsRemovedAndWhatWasLeftStays) {
+  TrialTmpDirs dirs(false);
+  const auto t1 = trial(1);
+  dirs.make(t1);
+  EXPECT_TRUE(dirs.done(t1));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(t1 / "tmp"))) << "an empty one is removed";
+  const auto t2 = trial(2);
+  dirs.make(t2);
+  std::ofstream(t2 / "tmp" / "left") << "x";
+  EXPECT_FALSE(dirs.done(t2));
+  EXPECT_TRUE(fs::exists(t2 / "tmp" / "left"));
+  const auto t3 = trial(3);
+  dirs.make(t3);
+  const auto target = trial(30);
+  fs::remove(t3 / "tmp");
+  fs::create_directory_symlink(target, t3 / "tmp");
+  EXPECT_FALSE(dirs.done(t3));
+  EXPECT_TRUE(fs::is_symlink(t3 / "tmp"));
+  EXPECT_TRUE(fs::is_directory(target)) << "the link's target is untouched";
+  dirs.release();
+}
+
+TEST(InMemoryFileSystem, IsTrueForATmpfsOnly) {
+  // /dev/shm is a tmpfs on Linux (in a container too).
+  ASSERT_TRUE(fs::is_directory("/dev/shm"));
+  EXPECT_TRUE(in_memory_file_system("/dev/shm"));
+  EXPECT_FALSE(in_memory_file_system("/proc")) << "another kind of file system";
+  EXPECT_FALSE(in_memory_file_system("/no/such/directory"));
 }
 
 }  // namespace

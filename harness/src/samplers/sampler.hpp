@@ -32,7 +32,7 @@ struct TrialFacts {
   std::optional<double> max_rss_bytes;      // largest ru_maxrss of any process of the tree (kernel)
   std::filesystem::path trial_dir;          // where the trial writes; its TMPDIR is trial_dir/tmp
   // damaged: the method replaced or removed it (not walked); untouched_tmp: intact, and its TMPDIR
-  // empty as it was made (nothing left there).
+  // left empty (nothing there to count: it moved on to the next trial, or was removed).
   TrialDirState trial_dir_state = TrialDirState::unknown;
   std::optional<CounterReadings> counters;  // what perfzero-launch counted (none: it was lost)
 };

@@ -88,7 +88,7 @@ class RunLoop {
   // Each made for the first case that names it; every one starts its launcher through executor_.
   const engines::EngineRegistry& engine_registry_;
   engines::RunEngines engines_;
-  TrialTmpDirs tmp_dirs_;
+  TrialTmpDirs tmp_dirs_{!in_memory_file_system(run_dir_)};
   ChildEnvironments child_envs_;                                      // every trial's environment, merged once per case
   TrialDirAhead dir_ahead_{tmp_dirs_, worth_making_ahead(run_dir_)};  // after tmp_dirs_: it uses it until destroyed
 };

@@ -1,19 +1,13 @@
 #include "session/trial_dir_ahead.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <utility>
 
 namespace perfzero::session {
 
-bool worth_making_ahead(const std::filesystem::path& run_dir) {
-  struct statfs fs {};
-  if (::statfs(run_dir.c_str(), &fs) != 0) return true;
-  return fs.f_type != TMPFS_MAGIC && fs.f_type != RAMFS_MAGIC;
-}
+bool worth_making_ahead(const std::filesystem::path& run_dir) { return !in_memory_file_system(run_dir); }
 
 TrialDirAhead::TrialDirAhead(TrialTmpDirs& tmp_dirs, bool make_ahead) : tmp_dirs_(tmp_dirs) {
   if (make_ahead) thread_ = std::thread([this] { run(); });

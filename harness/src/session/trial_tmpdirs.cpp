@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -30,6 +32,12 @@ std::optional<long> inode_flags(int fd) {
 }
 
 }  // namespace
+
+bool in_memory_file_system(const std::filesystem::path& dir) {
+  struct statfs fs {};
+  if (::statfs(dir.c_str(), &fs) != 0) return false;
+  return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+}
 
 bool is_untouched_empty_dir(const std::filesystem::path& dir, const TrialTmpDirs::MadeAs& made_as) {
   // O_NOFOLLOW and fstat: the checks are of the directory itself, not of what a link points to.
@@ -63,7 +71,7 @@ void TrialTmpDirs::make(const std::filesystem::path& trial_dir) {
   if (::mkdir(tmp.c_str(), 0777) != 0) {
     throw OutputError(fmt::format("cannot create {}: {}", tmp.string(), std::strerror(errno)));
   }
-  if (!made_as_) {
+  if (move_on_ && !made_as_) {
     const int fd = ::open(tmp.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
     if (fd >= 0 && ::fstat(fd, &st) == 0) made_as_ = MadeAs{st.st_mode & 07777, inode_flags(fd), st.st_uid, st.st_gid};
@@ -74,6 +82,9 @@ void TrialTmpDirs::make(const std::filesystem::path& trial_dir) {
 bool TrialTmpDirs::done(const std::filesystem::path& trial_dir) {
   release();  // normally none: make() took it
   const std::filesystem::path tmp = trial_dir / kTmpName;
+  // Removed only when an empty directory (never through a link: rmdir refuses one); what is left
+  // stays to be looked at.
+  if (!move_on_) return ::rmdir(tmp.c_str()) == 0;
   if (made_as_ && is_untouched_empty_dir(tmp, *made_as_)) {
     kept_ = tmp;
     return true;

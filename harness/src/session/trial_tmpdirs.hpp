@@ -8,7 +8,8 @@
 // (so no ACL), checked once the trial's processes are gone. A process outside the trial's tree that
 // still holds the directory (a container started with it as a volume) is beyond this check.
 // A trial can then do nothing to its TMPDIR that the next one could notice; a TMPDIR that fails the
-// check is removed when empty and left to be looked at when not, as before.
+// check is removed when empty and left to be looked at when not, as before. On a file system in
+// memory the check costs more than it saves: there each trial gets a new TMPDIR, removed when empty.
 #include <sys/types.h>
 
 #include <filesystem>
@@ -18,7 +19,10 @@ namespace perfzero::session {
 
 class TrialTmpDirs {
  public:
-  TrialTmpDirs() = default;
+  // `move_on` false: every trial gets a new TMPDIR and an empty one is removed (rmdir), for a file
+  // system in memory (in_memory_file_system), where mkdir and rmdir take microseconds and the
+  // as-made check above seven system calls.
+  explicit TrialTmpDirs(bool move_on = true) : move_on_(move_on) {}
   ~TrialTmpDirs();  // removes the one kept
   TrialTmpDirs(const TrialTmpDirs&) = delete;
   TrialTmpDirs& operator=(const TrialTmpDirs&) = delete;
@@ -26,8 +30,9 @@ class TrialTmpDirs {
   // Gives `trial_dir` its tmp/ (which must not exist): the kept one moved there, or a new one.
   // Throws OutputError when none can be made.
   void make(const std::filesystem::path& trial_dir);
-  // After the trial, its processes gone: keeps trial_dir/tmp for the next trial when it is as it
-  // was made and empty (true); otherwise removes it when empty and leaves it when not.
+  // After the trial, its processes gone: true when trial_dir/tmp was left empty, kept for the next
+  // trial when it is as it was made (or removed, without `move_on`); otherwise removes it when empty
+  // and leaves it when not.
   bool done(const std::filesystem::path& trial_dir);
   // Removes the kept one now (the run's end).
   void release();
@@ -42,9 +47,14 @@ class TrialTmpDirs {
   };
 
  private:
+  bool move_on_;
   std::optional<std::filesystem::path> kept_;
   std::optional<MadeAs> made_as_;  // read from the first one made
 };
+
+// True where `dir` is on a file system in memory (tmpfs, ramfs), where making and removing a
+// directory costs little.
+bool in_memory_file_system(const std::filesystem::path& dir);
 
 // True when `dir` is an empty real directory of this user, made as `made_as` says, with no extended
 // attribute (the check above; a test's seam).
