@@ -32,17 +32,24 @@ std::vector<std::filesystem::path> chain(const std::filesystem::path& run_dir, c
   return out;
 }
 
-// `seen`, when given, gets what lstat found there.
-std::string what_is_at(const std::filesystem::path& path, const char* whose, struct stat* seen = nullptr) {
+// Whose directory `path` is, for a message: the trial's own, or one above it.
+std::string whose(const std::filesystem::path& path, bool above) {
+  return above ? fmt::format("the directory {} above its trial directory", path.filename().string())
+               : std::string("its trial directory");
+}
+
+// `seen`, when given, gets what lstat found there. The message is made only when something is
+// wrong: this runs twice a trial for every directory of the chain.
+std::string what_is_at(const std::filesystem::path& path, bool above, struct stat* seen = nullptr) {
   struct stat own {};
   struct stat& st = seen != nullptr ? *seen : own;
-  if (::lstat(path.c_str(), &st) != 0) return fmt::format("removed {}", whose);
+  if (::lstat(path.c_str(), &st) != 0) return "removed " + whose(path, above);
   if (S_ISLNK(st.st_mode)) {
     std::error_code ec;
     const auto target = std::filesystem::read_symlink(path, ec);
-    return fmt::format("replaced {} with a symbolic link{}", whose, ec ? "" : " to " + target.string());
+    return fmt::format("replaced {} with a symbolic link{}", whose(path, above), ec ? "" : " to " + target.string());
   }
-  if (!S_ISDIR(st.st_mode)) return fmt::format("replaced {} with a file", whose);
+  if (!S_ISDIR(st.st_mode)) return fmt::format("replaced {} with a file", whose(path, above));
   return "";
 }
 
@@ -72,10 +79,9 @@ namespace {
 std::string check_chain(const std::filesystem::path& run_dir, const std::filesystem::path& dir, struct stat& seen) {
   const auto parts = chain(run_dir, dir);
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    const std::string whose = fmt::format("the directory {} above its trial directory", parts[i].filename().string());
-    if (auto what = what_is_at(parts[i], whose.c_str()); !what.empty()) return what;
+    if (auto what = what_is_at(parts[i], true); !what.empty()) return what;
   }
-  return what_is_at(dir, "its trial directory", &seen);
+  return what_is_at(dir, false, &seen);
 }
 
 }  // namespace
