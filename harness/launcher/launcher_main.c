@@ -274,7 +274,10 @@ static int run_one(int sock, const struct request* req) {
   /* No reply now: the harness sleeps until DONE, and a STARTED message would wake it while the method
      starts, on a CPU the method may need (it finds the method's pid, should it have to stop it, as this
      process's first child: perfzero-launch has no other when a trial starts). */
-  const struct tree_usage usage = reap_tree(child);
+  /* Opened while the method runs, so that its end costs one read of it, not an open, a read and a
+     close before the harness hears of it; closed once the harness has its answer. */
+  const int schedstat = open_schedstat(child);
+  const struct tree_usage usage = reap_tree(child, schedstat);
   struct timespec ended;
   clock_gettime(CLOCK_MONOTONIC, &ended);
   counters_after_trial(&run_counters, &reply);
@@ -282,7 +285,9 @@ static int run_one(int sock, const struct request* req) {
   reply.kind = PZ_LAUNCH_DONE;
   reply.pid = child;
   put_usage(&usage, &reply);
-  return send_reply(sock, &reply);
+  const int sent = send_reply(sock, &reply);
+  if (schedstat >= 0) close(schedstat);
+  return sent;
 }
 
 /* Serves trials until the harness closes the socket, goes away, or sends what it cannot read. */

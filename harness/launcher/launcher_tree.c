@@ -70,8 +70,28 @@ static int no_children_left(void) {
 }
 
 /* How long a process's main thread waited on a run queue, in microseconds (the second field of
-   /proc/PID/schedstat, in ns): readable while it is a zombie, before it is reaped. -1 when unknown. */
-static long run_delay_of(pid_t pid) {
+   /proc/PID/schedstat, in ns), from that file's text. -1 when it is not such a text. */
+static long run_delay_in(const char* text) {
+  const char* p = text;
+  while (*p >= '0' && *p <= '9') ++p; /* the time it ran */
+  if (*p != ' ') return -1;
+  ++p;
+  long long waited = 0;
+  while (*p >= '0' && *p <= '9') waited = waited * 10 + (*p++ - '0');
+  return (long)(waited / 1000);
+}
+
+/* The same read from an open /proc/PID/schedstat (readable while the process is a zombie, before it
+   is reaped). -1 when unknown. */
+static long run_delay_from(int fd) {
+  char text[128];
+  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  if (n <= 0) return -1;
+  text[n] = '\0';
+  return run_delay_in(text);
+}
+
+int open_schedstat(pid_t pid) {
   char path[64] = "/proc/";
   char digits[16];
   int count = 0;
@@ -79,24 +99,18 @@ static long run_delay_of(pid_t pid) {
   size_t at = strlen(path);
   while (count > 0) path[at++] = digits[--count];
   memcpy(path + at, "/schedstat", sizeof "/schedstat");
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char text[128];
-  const ssize_t n = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (n <= 0) return -1;
-  text[n] = '\0';
-  const char* p = text;
-  while (*p >= '0' && *p <= '9') ++p; /* the time it ran */
-  if (*p != ' ') return -1;
-  ++p;
-  long long waited = 0;
-  if (*p < '0' || *p > '9') return -1;
-  while (*p >= '0' && *p <= '9') waited = waited * 10 + (*p++ - '0');
-  return (long)(waited / 1000);
+  return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-struct tree_usage reap_tree(pid_t child) {
+static long run_delay_of(pid_t pid) {
+  const int fd = open_schedstat(pid);
+  if (fd < 0) return -1;
+  const long delay = run_delay_from(fd);
+  close(fd);
+  return delay;
+}
+
+struct tree_usage reap_tree(pid_t child, int child_schedstat) {
   struct tree_usage usage = {0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0};
   int child_done = 0;
   for (;;) {
@@ -109,7 +123,8 @@ struct tree_usage reap_tree(pid_t child) {
       if (errno == EINTR) continue;
       break; /* ECHILD: the whole tree is gone */
     }
-    const long delay = run_delay_of(ended.si_pid);
+    const long delay =
+        ended.si_pid == child && child_schedstat >= 0 ? run_delay_from(child_schedstat) : run_delay_of(ended.si_pid);
     if (delay >= 0)
       usage.run_delay_microseconds = (usage.run_delay_microseconds < 0 ? 0 : usage.run_delay_microseconds) + delay;
     const pid_t pid = wait4(ended.si_pid, &status, 0, &ru);

@@ -32,7 +32,11 @@ struct tree_usage {
   long major_faults;
 };
 
-/* Reaps every process of the tree until none is left; ends what the method leaves behind. */
-struct tree_usage reap_tree(pid_t child);
+/* /proc/PID/schedstat opened (close-on-exec), or -1. */
+int open_schedstat(pid_t pid);
+
+/* Reaps every process of the tree until none is left; ends what the method leaves behind.
+   `child_schedstat`: the method's /proc/PID/schedstat opened while it ran, or -1 (opened then). */
+struct tree_usage reap_tree(pid_t child, int child_schedstat);
 
 #endif
