@@ -210,14 +210,11 @@ void RunLoop::set_deadline(std::chrono::steady_clock::time_point at, std::string
 // The trial's directory, made real: one made ahead is taken as it is.
 void RunLoop::prepare_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
   if (dir_ahead_.take(dir)) return;
-  // A link or a file an earlier attempt's method left where a directory belongs is never followed
-  // (a resumed run): the directories are made real again first.
-  const std::string in_the_way = not_a_real_directory(run_dir, dir);
-  if (!in_the_way.empty() && in_the_way != "removed its trial directory") restore_trial_dir(run_dir, dir);
-  // The usual case, every directory above real and the trial's not made yet: one mkdir, not the
-  // stats create_directories makes first.
-  bool fresh = in_the_way == "removed its trial directory" && ::mkdir(dir.c_str(), 0777) == 0;
+  bool fresh = make_fresh_trial_dir(run_dir, dir);
   if (!fresh) {
+    // A link or a file an earlier attempt's method left where a directory belongs is never followed
+    // (a resumed run): the directories are made real again first.
+    if (!not_a_real_directory(run_dir, dir).empty()) restore_trial_dir(run_dir, dir);
     std::error_code made;
     fresh = std::filesystem::create_directories(dir, made);
     if (made) throw OutputError(fmt::format("cannot create {}: {}", dir.string(), made.message()));

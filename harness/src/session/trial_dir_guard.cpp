@@ -98,6 +98,15 @@ std::string damage_to(const std::filesystem::path& run_dir, const std::filesyste
   return "";
 }
 
+bool make_fresh_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
+  const auto parts = chain(run_dir, dir);
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    struct stat st {};
+    if (::lstat(parts[i].c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  }
+  return !parts.empty() && ::mkdir(dir.c_str(), 0777) == 0;
+}
+
 void restore_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir) {
   for (const auto& part : chain(run_dir, dir)) {
     struct stat st {};

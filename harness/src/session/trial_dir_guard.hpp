@@ -30,6 +30,11 @@ std::string damage_to(const std::filesystem::path& run_dir, const std::filesyste
 // missing trial directory is "removed its trial directory").
 std::string not_a_real_directory(const std::filesystem::path& run_dir, const std::filesystem::path& dir);
 
+// The usual case, every directory above `dir` real and `dir` not there yet: makes it with one mkdir
+// (true), after an lstat of each directory above. False, having made nothing, when anything above is
+// missing or not a real directory, or something is where `dir` goes.
+bool make_fresh_trial_dir(const std::filesystem::path& run_dir, const std::filesystem::path& dir);
+
 // Makes every directory from below `run_dir` down to `dir` a real directory again, and `dir` a fresh
 // one: a link is removed (never followed), a file or another directory in the trial directory's place
 // is moved aside as <dir>.replaced.N to be looked at. Throws OutputError naming the path when it cannot.
