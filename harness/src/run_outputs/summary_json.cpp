@@ -22,21 +22,23 @@ json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(
 // A trial as the summary lists it: what people and dashboards filter on. The full record (extras,
 // sampler summaries, process detail, repetitions) is in the journal and the trial's own report.
 json trial_brief(const results::Trial& t) {
-  json metrics = json::object();
+  // Member by member: a braced list builds every value twice, for every trial at every checkpoint.
+  json brief = json::object();
+  brief["trial"] = t.number;
+  brief["outcome"] = to_string(t.outcome);
+  brief["detail"] = t.detail;
+  brief["has_exception"] = t.has_exception;
+  brief["exit_code"] = t.exit_code ? json(*t.exit_code) : json(nullptr);
+  brief["signal"] = t.signal.empty() ? json(nullptr) : json(t.signal);
+  brief["wall_time"] = t.wall_time;
+  json& metrics = brief["metrics"] = json::object();
   for (const auto& m : t.metrics) metrics[m.name] = m.value;
-  return {{"trial", t.number},
-          {"outcome", to_string(t.outcome)},
-          {"detail", t.detail},
-          {"has_exception", t.has_exception},
-          {"exit_code", t.exit_code ? json(*t.exit_code) : json(nullptr)},
-          {"signal", t.signal.empty() ? json(nullptr) : json(t.signal)},
-          {"wall_time", t.wall_time},
-          {"metrics", std::move(metrics)},
-          {"max_rss", t.process.max_rss},
-          {"flags", t.flags},
-          {"dir", t.dir},
-          {"report", t.report.empty() ? json(nullptr) : json(t.report)},
-          {"resumed", t.resumed}};
+  brief["max_rss"] = t.process.max_rss;
+  brief["flags"] = t.flags;
+  brief["dir"] = t.dir;
+  brief["report"] = t.report.empty() ? json(nullptr) : json(t.report);
+  brief["resumed"] = t.resumed;
+  return brief;
 }
 
 json disturbance_json(const results::FlagCounts& counts) {
