@@ -21,10 +21,12 @@ class SampleClock {
   SampleClock(const SampleClock&) = delete;
   SampleClock& operator=(const SampleClock&) = delete;
 
-  // The first sample's delay after begin(): the harness begins just before it asks for the method,
-  // whose process takes about this long to appear, so a sample at once would find nothing, and it
-  // would take a CPU the launcher is about to need.
-  static constexpr std::chrono::milliseconds kFirstSampleAfter{1};
+  // The first sample's delay after begin(), which comes just before the harness asks for the method.
+  // A sample sooner finds the method still in exec and loading its libraries (an RSS of 0), and
+  // slows it: reading its /proc files then made a 1 ms /bin/true about 5 % slower here (the tick at
+  // 1 ms, measured side by side, docs/performance-log.md). A method that ends sooner is described by
+  // the kernel's accounting instead (its exact peak RSS and CPU: the process tree's kernel line).
+  static constexpr std::chrono::milliseconds kFirstSampleAfter{5};
 
   // Starts sampling a trial (its first sample kFirstSampleAfter later, then every `interval`); the
   // samplers must have been started and must outlive end().
