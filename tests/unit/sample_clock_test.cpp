@@ -80,6 +80,13 @@ TEST(SampleClock, ATrialEndedBeforeItsFirstTickUsedNoneOfTheThreadsCpu) {
       EXPECT_EQ(cpu, 0.0) << "trial " << trial;
     }
   }
+  // Its timer is left armed: when it fires after the end, nothing is sampled.
+  CountingSampler last;
+  sample_clock.begin(std::chrono::milliseconds(5), {&last});
+  sample_clock.end();
+  last.closed = true;
+  std::this_thread::sleep_for(3 * SampleClock::kFirstSampleAfter);
+  EXPECT_EQ(last.after_end.load(), 0);
 }
 
 TEST(SampleClock, ASessionLeftByAnExceptionStopsSampling) {

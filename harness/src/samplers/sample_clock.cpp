@@ -78,14 +78,12 @@ double SampleClock::end() {
   const std::lock_guard lock(mutex_);
   active_ = false;
   samplers_.clear();
-  // A trial that ended before its first tick: the timer is stopped, so that the thread does not wake
-  // for nothing while the next trial runs. Otherwise it may be asleep until its next tick; it then
-  // finds nothing to sample and waits for the next begin(). No need to wake it now: that would cost
-  // the trial a thread wake-up.
-  if (!ticked_since_begin_) {
-    arm_first_tick(std::chrono::nanoseconds(0));
-    return 0;
-  }
+  // A trial that ended before its first tick leaves the timer armed: the next begin() sets it again
+  // (and clears what it counted) before it could fire, and should it fire first (a long pause before
+  // the next trial, the run's end), the thread finds nothing to sample and waits for the next
+  // begin(), as after a tick. Stopping it cost every short trial a system call. No need to wake the
+  // thread now either: that would cost the trial a thread wake-up.
+  if (!ticked_since_begin_) return 0;
   return std::max(0.0, thread_cpu_seconds() - cpu_at_first_tick_);
 }
 
