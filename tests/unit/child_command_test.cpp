@@ -102,8 +102,11 @@ TEST(ChildCommand, ATrialSetsOnlyItsOwnVariablesAndAChangedCaseIsMergedAgain) {
   EXPECT_EQ(with_prefix(fifth, "PZ_TEST_FROM_SUITE="), std::vector<std::string>{"PZ_TEST_FROM_SUITE=changed"});
   EXPECT_EQ(with_prefix(fifth, "PERFZERO_PARAM_SIZE="), std::vector<std::string>{"PERFZERO_PARAM_SIZE=8"});
   EXPECT_EQ(with_prefix(fifth, "PERFZERO_ROOT_DATA_DIR="), std::vector<std::string>{"PERFZERO_ROOT_DATA_DIR=/data"});
+  c.name = std::string("renamed");
+  EXPECT_EQ(with_prefix(child_command(c, "/r/m/trial_6", 6, "/data", environments).environment, "PERFZERO_METHOD="),
+            std::vector<std::string>{"PERFZERO_METHOD=renamed"});
   config::PlannedCase other = a_command();
-  other.name = "other";
+  other.name = std::string("other");
   EXPECT_EQ(with_prefix(child_command(other, "/r/other/trial_1", 1, "", environments).environment, "PERFZERO_METHOD="),
             std::vector<std::string>{"PERFZERO_METHOD=other"});
 }

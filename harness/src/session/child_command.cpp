@@ -104,6 +104,8 @@ void ChildEnvironments::merge(const config::PlannedCase& planned, const std::str
                               const std::string& root_data_dir) {
   Merged m;
   m.planned = &planned;
+  m.name = planned.name;
+  m.external = planned.external;
   m.suite_env = planned.env;
   m.params = planned.params;
   m.run_dir = run_dir;
@@ -146,7 +148,10 @@ std::vector<std::string> ChildEnvironments::of_trial(const config::PlannedCase& 
                                                      const std::string& root_data_dir) {
   std::string run_dir = trial_dir.parent_path().parent_path().string();
   inherited_.now();  // parses again when it changed (a Slurm allocation's SLURM_JOB_ID)
-  if (!merged_ || merged_->planned != &planned || merged_->inherited_generation != inherited_.generation() ||
+  // The case's own address, and what of it goes into the environment: an object reused for another
+  // case (a test's) is merged again.
+  if (!merged_ || merged_->planned != &planned || merged_->name != planned.name ||
+      merged_->external != planned.external || merged_->inherited_generation != inherited_.generation() ||
       merged_->run_dir != run_dir || merged_->root_data_dir != root_data_dir || merged_->suite_env != planned.env ||
       merged_->params != planned.params) {
     merge(planned, run_dir, root_data_dir);

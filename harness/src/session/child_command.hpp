@@ -45,6 +45,8 @@ class ChildEnvironments {
  private:
   struct Merged {
     const config::PlannedCase* planned = nullptr;
+    std::string name;
+    bool external = false;
     std::map<std::string, std::string> suite_env;  // what the case set, so a case that changed is seen
     ParamMap params;
     std::uint64_t inherited_generation = 0;
