@@ -9,16 +9,20 @@ Each round runs, back to back, so that a noisy host slows both alike:
 
 Definitions (every figure in milliseconds):
   hyperfine per run    hyperfine's own "mean" of the N runs: fork/exec to wait, as it reports it.
-  perfzero per trial   the median interval between consecutive trials' `timing.started_offset` in the
-                       trial reports: everything the harness does per trial (preparing the trial
-                       directory, launching through perfzero-launch, waiting, reading the kernel's
-                       accounting, classifying, writing the trial's report files, progress line).
-  of which: child      `timing.child_wall_time`: launch to the end of the tree (perfzero-launch included);
-            execute    `timing.harness_trial_time` minus child: preparation and result reading;
-            report     interval minus `harness_trial_time`: writing the trial's report files.
+  perfzero per trial   the median interval between consecutive trials' `started_offset` in the run's
+                       journal (journal.ndjson, the same figures as the reports' `timing`): everything
+                       the harness does per trial (preparing the trial directory, launching through
+                       perfzero-launch, waiting, reading the kernel's accounting, classifying,
+                       recording the trial and handing its report files over, progress line).
+  of which: child      the trial's `wall_time` (`timing.child_wall_time`): launch to the end of the tree
+                       on perfzero-launch's clock;
+            execute    `harness_seconds` (`timing.harness_trial_time`) minus child: preparation and
+                       result reading;
+            report     interval minus `harness_seconds`: recording the trial, its report files queued.
   marginal             (wall time of the N run - wall time of the 1 run) / (N - 1), for both tools:
                        the per-run cost with each tool's fixed start-up removed, measured from outside.
-  ratio                perfzero per trial / hyperfine per run (the goal is <= 2), and the same for marginal.
+  ratio                perfzero per trial / hyperfine per run, and the same for marginal (Core v3's goal:
+                       a marginal ratio of at most 1.5, docs/performance.md).
 
 Give --perfzero more than once (e.g. a build before a change and one after) to time every build in
 the same rounds, each against the hyperfine run of its round.
