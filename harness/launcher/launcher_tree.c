@@ -77,6 +77,7 @@ static long run_delay_in(const char* text) {
   if (*p != ' ') return -1;
   ++p;
   long long waited = 0;
+  if (*p < '0' || *p > '9') return -1;
   while (*p >= '0' && *p <= '9') waited = waited * 10 + (*p++ - '0');
   return (long)(waited / 1000);
 }

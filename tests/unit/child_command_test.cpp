@@ -43,8 +43,8 @@ TEST(ChildCommand, TheSuiteAndTheHarnessWinOverTheInheritedEnvironmentInNameOrde
   const char* own = std::getenv("TMPDIR");
   const std::optional<std::string> own_tmpdir = own ? std::optional<std::string>(own) : std::nullopt;
   ::setenv("TMPDIR", "/somewhere/else", 1);
-  ChildEnvironments inherited;
-  const auto command = child_command(a_command(), "/run/m/trial_3", 3, "", inherited);
+  ChildEnvironments environments;
+  const auto command = child_command(a_command(), "/run/m/trial_3", 3, "", environments);
   EXPECT_EQ(
       with_prefix(command.environment, "PZ_TEST_"),
       (std::vector<std::string>{"PZ_TEST_BOTH=suite wins", "PZ_TEST_FROM_SUITE=suite", "PZ_TEST_INHERITED=kept"}));
@@ -63,19 +63,19 @@ TEST(ChildCommand, TheSuiteAndTheHarnessWinOverTheInheritedEnvironmentInNameOrde
 }
 
 TEST(ChildCommand, AChangeToTheHarnesssEnvironmentReachesTheNextTrial) {
-  ChildEnvironments inherited;
+  ChildEnvironments environments;
   ::unsetenv("PZ_TEST_JOB");
   EXPECT_TRUE(
-      with_prefix(child_command(a_command(), "/r/m/trial_1", 1, "", inherited).environment, "PZ_TEST_JOB").empty());
+      with_prefix(child_command(a_command(), "/r/m/trial_1", 1, "", environments).environment, "PZ_TEST_JOB").empty());
   ::setenv("PZ_TEST_JOB", "17", 1);
-  EXPECT_EQ(with_prefix(child_command(a_command(), "/r/m/trial_2", 2, "", inherited).environment, "PZ_TEST_JOB"),
+  EXPECT_EQ(with_prefix(child_command(a_command(), "/r/m/trial_2", 2, "", environments).environment, "PZ_TEST_JOB"),
             std::vector<std::string>{"PZ_TEST_JOB=17"});
   ::setenv("PZ_TEST_JOB", "18", 1);
-  EXPECT_EQ(with_prefix(child_command(a_command(), "/r/m/trial_3", 3, "", inherited).environment, "PZ_TEST_JOB"),
+  EXPECT_EQ(with_prefix(child_command(a_command(), "/r/m/trial_3", 3, "", environments).environment, "PZ_TEST_JOB"),
             std::vector<std::string>{"PZ_TEST_JOB=18"});
   ::unsetenv("PZ_TEST_JOB");
   EXPECT_TRUE(
-      with_prefix(child_command(a_command(), "/r/m/trial_4", 4, "", inherited).environment, "PZ_TEST_JOB").empty());
+      with_prefix(child_command(a_command(), "/r/m/trial_4", 4, "", environments).environment, "PZ_TEST_JOB").empty());
 }
 
 // The merged environment is kept per case: a trial changes only its own variables, and a case that

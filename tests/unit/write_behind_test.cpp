@@ -87,6 +87,18 @@ TEST(WriteBehind, HeldWritesAreQueuedTogetherWhenSentOrAtTheNextWait) {
   EXPECT_EQ(read_text(dir.path() / "never_sent"), "x") << "wait() sends what is held";
 }
 
+// Held and never sent (an observer's exception between hold() and send()): still written when the
+// writer goes.
+TEST(WriteBehind, WhatIsHeldWhenItIsDestroyedIsStillWritten) {
+  TempDir dir;
+  {
+    WriteBehind behind;
+    behind.hold();
+    behind.write(dir.path() / "held", [] { return std::string("kept"); });
+  }
+  EXPECT_EQ(read_text(dir.path() / "held"), "kept");
+}
+
 TEST(WriteBehind, WhatIsQueuedWhenItIsDestroyedIsStillWritten) {
   TempDir dir;
   {

@@ -30,7 +30,8 @@ class WriteBehind {
   };
 
   WriteBehind();
-  // Destroyed, it writes what is still queued, then stops; failures then are dropped.
+  // Destroyed, it writes what is still queued or held, then stops; failures then are dropped.
+  ~WriteBehind() { send(); }
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
 

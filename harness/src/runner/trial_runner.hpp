@@ -15,9 +15,9 @@
 namespace perfzero::runner {
 
 // What the method left of its trial directory (session/trial_dir_guard.hpp): `damage` says what it did
-// to it ("removed its trial directory", ...), "" when it is intact; `tmp_dir_untouched`: its TMPDIR is
-// empty and as it was made (session/trial_tmpdirs.hpp), which the leftover-files sampler then need
-// not read again.
+// to it ("removed its trial directory", ...), "" when it is intact; `tmp_dir_untouched`: its TMPDIR was
+// left empty (and, moved on to the next trial, as it was made; session/trial_tmpdirs.hpp), which the
+// leftover-files sampler then need not read again.
 struct TrialDirCheck {
   std::string damage;
   bool tmp_dir_untouched = false;

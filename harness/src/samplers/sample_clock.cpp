@@ -78,11 +78,11 @@ double SampleClock::end() {
   const std::lock_guard lock(mutex_);
   active_ = false;
   samplers_.clear();
-  // A trial that ended before its first tick leaves the timer armed: the next begin() sets it again
-  // (and clears what it counted) before it could fire, and should it fire first (a long pause before
-  // the next trial, the run's end), the thread finds nothing to sample and waits for the next
-  // begin(), as after a tick. Stopping it cost every short trial a system call. No need to wake the
-  // thread now either: that would cost the trial a thread wake-up.
+  // A trial that ended before its first tick leaves the timer armed: when the next begin() comes
+  // sooner, it sets it again (and clears what it counted); when it fires first (a trial that ended
+  // just before its first tick, a pause before the next trial, the run's end), the thread finds
+  // nothing to sample and waits for the next begin(), as after a tick. Stopping it cost every short
+  // trial a system call. No need to wake the thread now either: that would cost the trial a wake-up.
   if (!ticked_since_begin_) return 0;
   return std::max(0.0, thread_cpu_seconds() - cpu_at_first_tick_);
 }

@@ -32,7 +32,8 @@ class SampleClock {
   // samplers must have been started and must outlive end().
   void begin(std::chrono::milliseconds interval, std::vector<Sampler*> samplers);
   // Stops sampling (when it returns, no sample is being taken or will be: the samples describe the
-  // method, not its reaping) and returns the CPU seconds the thread used since begin().
+  // method, not its reaping) and returns the CPU seconds the thread used from its first tick of the
+  // trial (0 when it never ticked: it was asleep).
   double end();
 
   // Ends the sampling begun on a scope's exit, also when the scope is left by an exception: the
