@@ -79,7 +79,10 @@ TEST(PythonMethods, PerfZeroClassesRunWithTheirMetricsBoundsExtrasAndOutcomes) {
   EXPECT_EQ(spin["perfzero_cpp"]["python"]["interpreter"], kDebianPython);
   EXPECT_EQ(spin["perfzero_cpp"]["python"]["class_type"], "perfzero");
   ASSERT_NE(metric(spin, "spin_ms"), nullptr);
-  EXPECT_NEAR((*metric(spin, "spin_ms"))["value"].get<double>(), 2.0, 1.5);  // the constructor's spin_ms
+  // The constructor's spin_ms (2, the class's default 1) reached the method: it spun at least that
+  // long. No upper bound: on a loaded machine (tests run beside others) a 2 ms spin measured 6 ms.
+  EXPECT_EQ(spin["benchmark_result"]["extras"]["spin_ms_asked"], 2.0);
+  EXPECT_GE((*metric(spin, "spin_ms"))["value"].get<double>(), 1.9);
   EXPECT_EQ((*metric(spin, "spin_ms"))["max_value"], 1000.0);
   EXPECT_EQ(spin["perfzero_cpp"]["metric_directions"]["spin_ms"], "lower");
   EXPECT_EQ(spin["perfzero_cpp"]["metric_units"]["spin_ms"], "ms");
